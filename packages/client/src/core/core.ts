@@ -1,0 +1,100 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { z } from "zod";
+import type { HttpMethod, QueryValue, RequestSafety, Transport } from "../transport/transport.js";
+import type { Conclusion } from "../waiting/conclusions.js";
+import { pollUntilConcluded, type WaitOptions } from "../waiting/poll.js";
+import { twinPath } from "./path.js";
+import { parseResponse, validateRequest } from "./validate.js";
+
+/** Options every operation takes. */
+export interface CallOptions {
+  /** Team for the `/v1/teams/{teamId}/` twin; overrides the client's. `null` sends the plain path. */
+  teamId?: string | null | undefined;
+  signal?: AbortSignal | undefined;
+  /** Epoch ms: no attempt starts and no retry or rate-limit wait extends past it. */
+  deadline?: number | undefined;
+}
+
+export interface Operation<S extends z.ZodType> {
+  method: HttpMethod;
+  /** The spec's path, encoded (see `path`). */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  safety?: RequestSafety;
+  checkHint?: string;
+  response: S;
+  /** False for account-wide paths that have no team twin (the teams list). */
+  twin?: boolean;
+}
+
+/** What every resource shares: the transport, the client's team, and checked calls. */
+export class Core {
+  constructor(
+    readonly transport: Transport,
+    readonly teamId: string | undefined,
+  ) {}
+
+  async call<S extends z.ZodType>(op: Operation<S>, options?: CallOptions): Promise<z.output<S>> {
+    return (await this.exchange(op, options)).body;
+  }
+
+  /** Like `call`, also giving the response headers (the server's `date`, for instance). */
+  async exchange<S extends z.ZodType>(
+    op: Operation<S>,
+    options?: CallOptions,
+  ): Promise<{ body: z.output<S>; headers: IncomingHttpHeaders }> {
+    const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
+    const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+    const response = await this.transport.send({
+      method: op.method,
+      path: fullPath,
+      query: op.query,
+      body: op.body,
+      safety: op.safety,
+      checkHint: op.checkHint,
+      signal: options?.signal,
+      deadline: options?.deadline,
+    });
+    const body = parseResponse(op.response, response.body ?? {}, {
+      method: op.method,
+      path: fullPath,
+      status: response.status,
+    });
+    return { body, headers: response.headers };
+  }
+
+  /**
+   * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
+   * signal, slowing down when the rate-limit budget runs low.
+   */
+  waitUntil<T>(
+    what: string,
+    at: string,
+    read: (options: CallOptions) => Promise<T>,
+    conclude: (resource: T) => Conclusion,
+    options: WaitOptions<T> & CallOptions = {},
+  ): Promise<T> {
+    return pollUntilConcluded(
+      {
+        what,
+        read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
+        conclude,
+        rateLimit: () => this.transport.rateLimit.state,
+        where: { method: "GET", path: at },
+      },
+      options,
+    );
+  }
+
+  /** Validates a body or query against a strict request schema; throws before anything is sent. */
+  check<S extends z.ZodType>(
+    schema: S,
+    value: unknown,
+    method: HttpMethod,
+    at: string,
+    part: "body" | "query" | "path",
+  ): z.output<S> {
+    return validateRequest(schema, value, { method, path: at, part });
+  }
+}

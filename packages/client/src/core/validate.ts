@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import { RequestValidationError, UnexpectedResponseError } from "../transport/errors.js";
+
+/** Zod issues as the platform writes validation details: field path to a list of messages. */
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix = ""): Record<string, string[]> {
+  const details: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
+    let message = issue.message;
+    if (issue.code === "unrecognized_keys") message = `unknown field(s) ${issue.keys.join(", ")}`;
+    details[field] = [...(details[field] ?? []), message];
+  }
+  return details;
+}
+
+function describe(details: Record<string, string[]>): string {
+  return Object.entries(details)
+    .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
+    .join("; ");
+}
+
+/**
+ * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
+ * names every field and leaves the process without a request.
+ */
+export function validateRequest<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: { method: string; path: string; part: string },
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = issuesToDetails(result.error.issues, where.part);
+  throw new RequestValidationError(
+    `Invalid request ${where.method} ${where.path}, nothing was sent: ${describe(details)}`,
+    {
+      method: where.method,
+      path: where.path,
+      details,
+    },
+  );
+}
+
+/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: { method: string; path: string; status: number },
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = issuesToDetails(result.error.issues);
+  throw new UnexpectedResponseError(
+    `${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${describe(details)}`,
+    { ...where, details },
+  );
+}

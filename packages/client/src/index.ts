@@ -1,0 +1,16 @@
+export { type ClientOptions, CwpClient, createClient, type RawRequest } from "./client.js";
+export type { CallOptions } from "./core/core.js";
+export type { Page } from "./core/pagination.js";
+export { path } from "./core/path.js";
+export { issuesToDetails } from "./core/validate.js";
+export { LogFollower, type LogFollowerOptions } from "./logs/follower.js";
+export { drillDownCount } from "./resources/billing.js";
+export type { RestartReceipt } from "./resources/services.js";
+export * from "./schemas/index.js";
+export { parseTimestamp } from "./timestamps.js";
+export * from "./transport/errors.js";
+export type { RateLimitState } from "./transport/rate-limit.js";
+export type { HttpMethod, QueryValue, RequestSafety, TransportOptions } from "./transport/transport.js";
+export { VERSION } from "./version.js";
+export * from "./waiting/conclusions.js";
+export { type WaitOptions, WaitTimeoutError } from "./waiting/poll.js";

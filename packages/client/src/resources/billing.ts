@@ -1,0 +1,173 @@
+import type { CallOptions, Core } from "../core/core.js";
+import { cursorItems, cursorPages, type Page } from "../core/pagination.js";
+import { path } from "../core/path.js";
+import {
+  type CreditBalance,
+  creditBalanceResponse,
+  type DrillDownQuery,
+  drillDownQuery,
+  type Invoice,
+  type InvoiceDetailResponse,
+  type InvoiceListQuery,
+  invoiceDetailResponse,
+  invoiceListQuery,
+  invoiceListResponse,
+  type UsageDetailResponse,
+  type UsageEntry,
+  type UsageListQuery,
+  type UsageListResponse,
+  usageDetailResponse,
+  usageListQuery,
+  usageListResponse,
+} from "../schemas/billing.js";
+
+/** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
+const DRILL_LEVELS = {
+  teams: { page: "teamsPage", size: "teamsPerPage" },
+  projects: { page: "projectsPage", size: "projectsPerPage" },
+  resources: { page: "resourcesPage", size: "resourcesPerPage" },
+} as const;
+const DEFAULT_DRILL_PAGE_SIZE = 50;
+const DEFAULT_INVOICE_PAGE_SIZE = 50;
+
+const isDrillLevel = (unit: string | undefined): unit is keyof typeof DRILL_LEVELS =>
+  unit !== undefined && unit in DRILL_LEVELS;
+
+type DrillDownResponse = InvoiceDetailResponse | UsageDetailResponse;
+
+/** How many entries a drill-down page holds at its paginated level. */
+export function drillDownCount(response: DrillDownResponse): number {
+  if (response.pagination.count !== undefined) return response.pagination.count;
+  const teams = response.data.paas.teams ?? [];
+  const projects = teams.flatMap((t) => t.projects ?? []);
+  switch (response.pagination.unit) {
+    case "teams":
+      return teams.length;
+    case "projects":
+      return projects.length;
+    default:
+      return projects.flatMap((p) => p.resources ?? []).flatMap((r) => r.items).length;
+  }
+}
+
+/**
+ * Every page of a drill-down, from the query's page on, at whatever level the platform paginates
+ * (it says which in `pagination.unit`). Totals above that level are whole on every page.
+ */
+async function* drillDownPages<R extends DrillDownResponse>(
+  fetch: (query: DrillDownQuery) => Promise<R>,
+  query: DrillDownQuery,
+): AsyncGenerator<R> {
+  let response = await fetch(query);
+  yield response;
+  const unit = response.pagination.unit;
+  if (!isDrillLevel(unit)) return;
+  const level = DRILL_LEVELS[unit];
+  const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
+  let page = query[level.page] ?? 1;
+  while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
+    page += 1;
+    response = await fetch({ ...query, [level.page]: page });
+    yield response;
+  }
+}
+
+/** Billing: invoices, usage, credit balance. Times are Unix seconds. */
+export class Billing {
+  constructor(private readonly core: Core) {}
+
+  /** Finalized invoices, newest first. */
+  async listInvoices(query: InvoiceListQuery = {}, options?: CallOptions): Promise<Page<Invoice>> {
+    const q = this.core.check(invoiceListQuery, query, "GET", "/v1/billing/invoices", "query");
+    const res = await this.core.call(
+      { method: "GET", path: "/v1/billing/invoices", query: q, response: invoiceListResponse },
+      options,
+    );
+    return { items: res.data.invoices, pagination: res.pagination };
+  }
+
+  iterateInvoices(query: InvoiceListQuery = {}, options?: CallOptions): AsyncGenerator<Invoice> {
+    const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
+    return cursorItems(
+      cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor),
+    );
+  }
+
+  /** One invoice with one page of its drill-down. */
+  async getInvoice(
+    invoiceId: string,
+    query: DrillDownQuery = {},
+    options?: CallOptions,
+  ): Promise<InvoiceDetailResponse> {
+    const at = path`/v1/billing/invoices/${invoiceId}`;
+    const q = this.core.check(drillDownQuery, query, "GET", at, "query");
+    return this.core.call({ method: "GET", path: at, query: q, response: invoiceDetailResponse }, options);
+  }
+
+  /** Every drill-down page of an invoice. */
+  invoicePages(
+    invoiceId: string,
+    query: DrillDownQuery = {},
+    options?: CallOptions,
+  ): AsyncGenerator<InvoiceDetailResponse> {
+    return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query);
+  }
+
+  /** One page of usage entries (hours, days, months, or one total). */
+  async listUsage(query: UsageListQuery = {}, options?: CallOptions): Promise<UsageListResponse> {
+    const q = this.core.check(usageListQuery, query, "GET", "/v1/billing/usage", "query");
+    return this.core.call(
+      { method: "GET", path: "/v1/billing/usage", query: q, response: usageListResponse },
+      options,
+    );
+  }
+
+  /** Every page of usage, following cursors (day and month without a range page backward in time). */
+  async *usagePages(query: UsageListQuery = {}, options?: CallOptions): AsyncGenerator<UsageListResponse> {
+    const size =
+      query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+    const pages = cursorPages(
+      async (cursor) => {
+        const response = await this.listUsage({ ...query, cursor }, options);
+        return { items: response.data.usage, pagination: response.pagination, response };
+      },
+      size,
+      query.cursor,
+    );
+    for await (const page of pages) yield page.response;
+  }
+
+  /** Every usage entry across pages. */
+  async *iterateUsage(query: UsageListQuery = {}, options?: CallOptions): AsyncGenerator<UsageEntry> {
+    for await (const page of this.usagePages(query, options)) yield* page.data.usage;
+  }
+
+  /** One billing hour (its Unix timestamp from the usage list) with one page of its drill-down. */
+  async getUsageHour(
+    timestamp: number,
+    query: DrillDownQuery = {},
+    options?: CallOptions,
+  ): Promise<UsageDetailResponse> {
+    const at = path`/v1/billing/usage/${timestamp}`;
+    const q = this.core.check(drillDownQuery, query, "GET", at, "query");
+    return this.core.call({ method: "GET", path: at, query: q, response: usageDetailResponse }, options);
+  }
+
+  usageHourPages(
+    timestamp: number,
+    query: DrillDownQuery = {},
+    options?: CallOptions,
+  ): AsyncGenerator<UsageDetailResponse> {
+    return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query);
+  }
+
+  /** Team tokens billed through an organisation get a PermissionError (403). */
+  async getCreditBalance(options?: CallOptions): Promise<CreditBalance> {
+    return (
+      await this.core.call(
+        { method: "GET", path: "/v1/billing/credit-balance", response: creditBalanceResponse },
+        options,
+      )
+    ).data;
+  }
+}

@@ -1,0 +1,340 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { type Dispatcher, EnvHttpProxyAgent, request } from "undici";
+import { VERSION } from "../version.js";
+import { classifyNetworkError } from "./classify.js";
+import {
+  AbortedError,
+  ConnectionError,
+  CwpError,
+  type CwpErrorInit,
+  errorClassForStatus,
+  RateLimitError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from "./errors.js";
+import { RateLimitBudget } from "./rate-limit.js";
+import { sleep } from "./sleep.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | undefined
+  | null
+  | ReadonlyArray<string | number | boolean>;
+
+/**
+ * `idempotent`: safe to send again after any transient failure.
+ * `start-work`: starts something remote (a build, a run, a restore, a create); sent again only when
+ * the platform cannot have acted on it (no connection was made, or a 429).
+ */
+export type RequestSafety = "idempotent" | "start-work";
+
+export interface TransportOptions {
+  baseUrl: string;
+  token: string;
+  /** Per-attempt time limit for the response headers and body, ms. Default 30 000. */
+  timeoutMs?: number;
+  /** Further attempts after the first. Default 3. */
+  maxRetries?: number;
+  /** Backoff base and cap (exponential with full jitter), ms. Defaults 500 and 8 000. */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** The longest the client waits for a rate-limit window to reset, ms. Default 300 000. */
+  maxRateLimitWaitMs?: number;
+  /** An undici dispatcher; default an EnvHttpProxyAgent (honours HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** The full request path, already encoded (`/v1/...`). */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  /** Default: `idempotent` for GET, PUT and DELETE; `start-work` otherwise. */
+  safety?: RequestSafety | undefined;
+  /** For start-work requests: what to look at before trying again when the outcome is unknown. */
+  checkHint?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Epoch ms after which no attempt starts and no wait extends. */
+  deadline?: number | undefined;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+
+export class Transport {
+  readonly rateLimit = new RateLimitBudget();
+  readonly #options: Required<Omit<TransportOptions, "dispatcher" | "userAgent">> & { userAgent: string };
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #base: string;
+
+  constructor(options: TransportOptions) {
+    if (!options.baseUrl) throw new TypeError("baseUrl is required");
+    if (!options.token) throw new TypeError("token is required");
+    this.#base = options.baseUrl.replace(/\/+$/, "");
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+    this.#options = {
+      baseUrl: this.#base,
+      token: options.token,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 3,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
+      maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
+      userAgent: options.userAgent ?? `cwp-client/${VERSION} node/${process.version}`,
+    };
+  }
+
+  async send(spec: RequestSpec): Promise<RawResponse> {
+    const safety =
+      spec.safety ??
+      (spec.method === "GET" || spec.method === "PUT" || spec.method === "DELETE"
+        ? "idempotent"
+        : "start-work");
+    const base: CwpErrorInit = { method: spec.method, path: spec.path };
+    for (let attempt = 0; ; attempt++) {
+      if (this.#remaining(spec) <= 0)
+        throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
+      await this.#waitForBudget(spec, base);
+      const outcome = await this.#attempt(spec, base);
+      const retriesLeft = attempt < this.#options.maxRetries;
+
+      if (outcome.kind === "response") {
+        const { response } = outcome;
+        if (response.status < 400) return response;
+        const error = this.#httpError(response, base);
+        if (response.status === 429) {
+          // The platform did not act on a 429: any request may go again once the window resets.
+          if (!retriesLeft) throw error;
+          await this.#waitFor(this.rateLimit.delayBeforeSend() || this.#backoff(attempt), spec, base, error);
+          continue;
+        }
+        if (RETRYABLE_STATUS.has(response.status) && safety === "idempotent" && retriesLeft) {
+          await this.#waitFor(this.#backoff(attempt), spec, base, error);
+          continue;
+        }
+        if (safety === "start-work" && (response.status >= 500 || response.status === 408)) {
+          throw this.#outcomeUnknown(error, spec);
+        }
+        throw error;
+      }
+
+      const { error, neverSent } = outcome;
+      if (error instanceof AbortedError) throw error;
+      if ((safety === "idempotent" || neverSent) && retriesLeft) {
+        await this.#waitFor(this.#backoff(attempt), spec, base, error);
+        continue;
+      }
+      throw safety === "start-work" && !neverSent ? this.#outcomeUnknown(error, spec) : error;
+    }
+  }
+
+  async #attempt(
+    spec: RequestSpec,
+    base: CwpErrorInit,
+  ): Promise<
+    { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
+  > {
+    const timeout = Math.max(1, Math.min(this.#options.timeoutMs, this.#remaining(spec)));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#options.token}`,
+      accept: "application/json",
+      "user-agent": this.#options.userAgent,
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    let sent = false;
+    try {
+      this.rateLimit.take();
+      const res = await request(this.#url(spec), {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.#dispatcher,
+        signal: spec.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      sent = true;
+      const text = await res.body.text();
+      this.rateLimit.update(res.headers);
+      return {
+        kind: "response",
+        response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
+      };
+    } catch (cause) {
+      if (cause instanceof CwpError) throw cause;
+      if (spec.signal?.aborted) {
+        return {
+          kind: "failure",
+          error: new AbortedError(`${base.method} ${base.path} was aborted`, base),
+          neverSent: false,
+        };
+      }
+      const failure = classifyNetworkError(cause);
+      const neverSent = !sent && failure.neverSent;
+      const init = { ...base, cause: this.#redactedCause(cause) };
+      const error = failure.timedOut
+        ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
+        : new ConnectionError(
+            `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`,
+            init,
+          );
+      return { kind: "failure", error, neverSent };
+    }
+  }
+
+  #parseBody(
+    text: string,
+    res: { statusCode: number; headers: IncomingHttpHeaders },
+    base: CwpErrorInit,
+  ): unknown {
+    if (text === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      if (res.statusCode < 400) {
+        throw new UnexpectedResponseError(
+          `${base.method} ${base.path} answered ${res.statusCode} with a body that is not JSON (${res.headers["content-type"] ?? "no content type"})`,
+          { ...base, status: res.statusCode },
+        );
+      }
+      // An error page from a proxy or load balancer: the status says enough.
+      return undefined;
+    }
+  }
+
+  #httpError(response: RawResponse, base: CwpErrorInit): CwpError {
+    const body = response.body as
+      | { error?: { message?: unknown; id?: unknown; details?: unknown } }
+      | undefined;
+    const platformError = typeof body === "object" && body !== null ? body.error : undefined;
+    const serverMessage =
+      typeof platformError?.message === "string" ? this.#redact(platformError.message) : undefined;
+    const errorId = typeof platformError?.id === "string" ? platformError.id : undefined;
+    const ErrorClass = errorClassForStatus(response.status);
+    const message = [
+      `${base.method} ${base.path} failed with ${response.status}`,
+      serverMessage ? `: ${serverMessage}` : "",
+      describeDetails(platformError?.details),
+      errorId ? ` (error id ${errorId})` : "",
+    ].join("");
+    const error = new ErrorClass(message, {
+      ...base,
+      status: response.status,
+      errorId,
+      details: platformError?.details,
+    });
+    if (error instanceof RateLimitError) error.resetAt = this.rateLimit.state.resetAt;
+    return error;
+  }
+
+  #outcomeUnknown(error: CwpError, spec: RequestSpec): CwpError {
+    const ErrorClass = error.constructor as typeof CwpError;
+    const check = spec.checkHint
+      ? ` Check ${spec.checkHint} before trying again.`
+      : " Check whether it took effect before trying again.";
+    return new ErrorClass(
+      `${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`,
+      {
+        method: error.method,
+        path: error.path,
+        status: error.status,
+        errorId: error.errorId,
+        details: error.details,
+        outcomeUnknown: true,
+        cause: error,
+      },
+    );
+  }
+
+  async #waitForBudget(spec: RequestSpec, base: CwpErrorInit): Promise<void> {
+    const wait = this.rateLimit.delayBeforeSend();
+    if (wait <= 0) return;
+    const error = new RateLimitError(
+      `${base.method} ${base.path} was not sent: the rate-limit budget is spent and resets in ${Math.ceil(wait / 1000)} s`,
+      base,
+    );
+    error.resetAt = this.rateLimit.state.resetAt;
+    await this.#waitFor(wait, spec, base, error);
+  }
+
+  /** Waits before the next attempt, unless that passes the caller's deadline or the wait limit. */
+  async #waitFor(
+    ms: number,
+    spec: RequestSpec,
+    base: CwpErrorInit,
+    reasonIfTooLong: CwpError,
+  ): Promise<void> {
+    const limit =
+      reasonIfTooLong instanceof RateLimitError ? this.#options.maxRateLimitWaitMs : Number.POSITIVE_INFINITY;
+    if (ms > limit || ms >= this.#remaining(spec)) throw reasonIfTooLong;
+    try {
+      await sleep(ms, spec.signal);
+    } catch (cause) {
+      throw new AbortedError(`${base.method} ${base.path} was aborted`, {
+        ...base,
+        cause: this.#redactedCause(cause),
+      });
+    }
+  }
+
+  #backoff(attempt: number): number {
+    const cap = Math.min(this.#options.retryMaxDelayMs, this.#options.retryBaseDelayMs * 2 ** attempt);
+    return Math.random() * cap;
+  }
+
+  #remaining(spec: RequestSpec): number {
+    return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - Date.now();
+  }
+
+  #url(spec: RequestSpec): string {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+    }
+    const qs = search.toString();
+    return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
+  }
+
+  #redact(text: string): string {
+    return text.split(this.#options.token).join("***");
+  }
+
+  /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
+  #redactedCause(cause: unknown): Error {
+    const message = cause instanceof Error ? this.#redact(cause.message) : "unknown failure";
+    const copy = new Error(message);
+    const code = classifyNetworkError(cause).code;
+    if (code) Object.assign(copy, { code });
+    return copy;
+  }
+
+  /** Closes the connection pool this transport made (a dispatcher passed in stays open). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+function describeDetails(details: unknown): string {
+  if (typeof details !== "object" || details === null || Array.isArray(details)) return "";
+  const parts = Object.entries(details as Record<string, unknown>).map(
+    ([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(", ") : String(messages)}`,
+  );
+  return parts.length > 0 ? ` (${parts.join("; ")})` : "";
+}
