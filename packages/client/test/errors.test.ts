@@ -44,7 +44,10 @@ describe("errors by status, from real responses", () => {
     [418, ApiError],
   ];
   it.each(cases)("%i gives %o with method, path, status and error id", async (status, ErrorClass) => {
-    server.on("GET", "/v1/projects", () => ({ status, body: errorBody(status, `status ${status} happened`) }));
+    server.on("GET", "/v1/projects", () => ({
+      status,
+      body: errorBody(status, `status ${status} happened`),
+    }));
     const error = await client.projects.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toBeInstanceOf(CwpError);
@@ -77,7 +80,9 @@ describe("errors by status, from real responses", () => {
   it("a 200 that is not JSON, or lacks a required field, is an UnexpectedResponseError", async () => {
     server.on("GET", "/v1/projects", () => ({ raw: "<html>login</html>" }));
     await expect(client.projects.list()).rejects.toBeInstanceOf(UnexpectedResponseError);
-    server.on("GET", "/v1/teams", () => ({ body: { data: { teams: [{ name: "no id" }] }, pagination: { hasNextPage: false } } }));
+    server.on("GET", "/v1/teams", () => ({
+      body: { data: { teams: [{ name: "no id" }] }, pagination: { hasNextPage: false } },
+    }));
     const error = (await client.teams.list().catch((e: unknown) => e)) as UnexpectedResponseError;
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error.message).toContain("data.teams.0.id");
@@ -86,14 +91,19 @@ describe("errors by status, from real responses", () => {
 
 describe("the token", () => {
   it("is sent as a bearer token", async () => {
-    server.on("GET", "/v1/projects", () => ({ body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } } }));
+    server.on("GET", "/v1/projects", () => ({
+      body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } },
+    }));
     await client.projects.list();
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(server.requests[0]?.headers["user-agent"]).toMatch(/^cwp-client\/\d+\.\d+\.\d+ node\/v24/);
   });
 
   it("never appears in any error's message, stack or JSON, even when the platform echoes it", async () => {
-    server.on("GET", "/v1/projects", () => ({ status: 401, body: errorBody(401, `token ${TOKEN} is not valid`) }));
+    server.on("GET", "/v1/projects", () => ({
+      status: 401,
+      body: errorBody(401, `token ${TOKEN} is not valid`),
+    }));
     server.on("POST", "/v1/templates/t1/runs", () => ({ reset: true }));
     const errors = [
       await client.projects.list().catch((e: unknown) => e),
@@ -106,7 +116,14 @@ describe("the token", () => {
       expect(error).toBeInstanceOf(CwpError);
       const e = error as CwpError;
       const cause = e.cause as Error | undefined;
-      for (const text of [e.message, e.stack ?? "", JSON.stringify(e), String(e), cause?.message ?? "", cause?.stack ?? ""]) {
+      for (const text of [
+        e.message,
+        e.stack ?? "",
+        JSON.stringify(e),
+        String(e),
+        cause?.message ?? "",
+        cause?.stack ?? "",
+      ]) {
         expect(text).not.toContain(TOKEN);
       }
     }

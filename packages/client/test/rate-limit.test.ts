@@ -19,11 +19,17 @@ const limitHeaders = (remaining: number, reset: number) => ({
   "x-ratelimit-remaining": String(remaining),
   "x-ratelimit-reset": String(reset),
 });
-const spent = { status: 429, headers: limitHeaders(0, 1), body: { error: { status: 429, message: "rate limit exceeded" } } };
+const spent = {
+  status: 429,
+  headers: limitHeaders(0, 1),
+  body: { error: { status: 429, message: "rate limit exceeded" } },
+};
 
 describe("rate limit", () => {
   it("a 429 waits x-ratelimit-reset and then succeeds, even for a start-work request", async () => {
-    server.on("POST", "/v1/projects/p1/services/s1/build", (_req, n) => (n === 1 ? spent : { headers: limitHeaders(999, 3600), body: { data: build("PENDING") } }));
+    server.on("POST", "/v1/projects/p1/services/s1/build", (_req, n) =>
+      n === 1 ? spent : { headers: limitHeaders(999, 3600), body: { data: build("PENDING") } },
+    );
     const startedAt = Date.now();
     const result = await client.builds.start("p1", "s1", { branch: "main" });
     expect(result.id).toBe("joyous-view-6290");
@@ -47,9 +53,14 @@ describe("rate limit", () => {
   });
 
   it("a wait that would pass the caller's deadline fails at once without sending", async () => {
-    server.on("GET", "/v1/projects", () => ({ headers: limitHeaders(0, 600), body: { data: { projects: [] }, pagination: { hasNextPage: false } } }));
+    server.on("GET", "/v1/projects", () => ({
+      headers: limitHeaders(0, 600),
+      body: { data: { projects: [] }, pagination: { hasNextPage: false } },
+    }));
     await client.projects.list();
-    const error = (await client.projects.list({}, { deadline: Date.now() + 2_000 }).catch((e: unknown) => e)) as RateLimitError;
+    const error = (await client.projects
+      .list({}, { deadline: Date.now() + 2_000 })
+      .catch((e: unknown) => e)) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain("was not sent");
     expect(error.resetAt).toBeGreaterThan(Date.now() + 500_000);

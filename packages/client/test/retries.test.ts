@@ -1,7 +1,14 @@
 import { createServer } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConnectionError, type CwpClient, createClient, ServerError, TimeoutError } from "../src/index.js";
-import { build, FAST, freePort, type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import {
+  build,
+  FAST,
+  freePort,
+  type ScriptedServer,
+  startScriptedServer,
+  TOKEN,
+} from "./helpers/scripted-server.js";
 
 let server: ScriptedServer;
 let client: CwpClient;
@@ -20,7 +27,9 @@ const BUILD_PATH = "/v1/projects/p1/services/s1/build";
 
 describe("reads and other idempotent requests", () => {
   it("a GET is retried through 503, 503 and succeeds on the 200", async () => {
-    server.on("GET", "/v1/projects", (_req, n) => (n <= 2 ? { status: 503, body: { error: { status: 503, message: "busy" } } } : { body: projects }));
+    server.on("GET", "/v1/projects", (_req, n) =>
+      n <= 2 ? { status: 503, body: { error: { status: 503, message: "busy" } } } : { body: projects },
+    );
     const page = await client.projects.list();
     expect(page.items).toEqual([]);
     expect(server.requests.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
@@ -34,7 +43,9 @@ describe("reads and other idempotent requests", () => {
 
   it("a GET whose response stalls past the per-attempt timeout is sent again", async () => {
     const quick = createClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 200, ...FAST });
-    server.on("GET", "/v1/projects", (_req, n) => (n === 1 ? { delayMs: 1_000, body: projects } : { body: projects }));
+    server.on("GET", "/v1/projects", (_req, n) =>
+      n === 1 ? { delayMs: 1_000, body: projects } : { body: projects },
+    );
     await quick.projects.list();
     expect(server.requests).toHaveLength(2);
     await quick.close();
@@ -43,8 +54,13 @@ describe("reads and other idempotent requests", () => {
 
 describe("requests that start work", () => {
   it("a start-build POST answered 503 is sent once and reports an unknown outcome", async () => {
-    server.on("POST", BUILD_PATH, () => ({ status: 503, body: { error: { status: 503, message: "unavailable", id: "e1" } } }));
-    const error = (await client.builds.start("p1", "s1", { branch: "main" }).catch((e: unknown) => e)) as ServerError;
+    server.on("POST", BUILD_PATH, () => ({
+      status: 503,
+      body: { error: { status: 503, message: "unavailable", id: "e1" } },
+    }));
+    const error = (await client.builds
+      .start("p1", "s1", { branch: "main" })
+      .catch((e: unknown) => e)) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.outcomeUnknown).toBe(true);
     expect(error.message).toContain("outcome is unknown");
@@ -72,7 +88,13 @@ describe("requests that start work", () => {
 
   it("a refused connection is retried, for reads and for starts alike, and the start lands once", async () => {
     const port = await freePort();
-    const late = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retryBaseDelayMs: 150, retryMaxDelayMs: 300, maxRetries: 6 });
+    const late = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      retryBaseDelayMs: 150,
+      retryMaxDelayMs: 300,
+      maxRetries: 6,
+    });
     let posts = 0;
     const target = createServer((req, res) => {
       if (req.method === "POST") posts++;
@@ -91,7 +113,9 @@ describe("requests that start work", () => {
   it("a refused connection that never recovers ends in a ConnectionError that says no connection was made", async () => {
     const port = await freePort();
     const dead = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, ...FAST });
-    const error = (await dead.builds.start("p1", "s1", { branch: "main" }).catch((e: unknown) => e)) as ConnectionError;
+    const error = (await dead.builds
+      .start("p1", "s1", { branch: "main" })
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.outcomeUnknown).toBe(false);
     expect(error.message).toContain("no connection was made");

@@ -70,7 +70,8 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
       if (error instanceof AbortedError || options.signal?.aborted) {
         throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
       }
-      if (!isTransient(error) || Date.now() >= deadline) throw error;
+      // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
+      if (!isTransient(error)) throw error;
     }
     const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
     if (wait <= 0) {

@@ -56,7 +56,9 @@ export async function startScriptedServer(port = 0): Promise<ScriptedServer> {
     };
     requests.push(recorded);
     const route = routes.find(
-      (r) => r.method === recorded.method && (typeof r.path === "string" ? r.path === recorded.path : r.path.test(recorded.path)),
+      (r) =>
+        r.method === recorded.method &&
+        (typeof r.path === "string" ? r.path === recorded.path : r.path.test(recorded.path)),
     );
     const reply: Reply = route
       ? await route.handler(recorded, ++route.calls)
@@ -66,7 +68,10 @@ export async function startScriptedServer(port = 0): Promise<ScriptedServer> {
       req.socket.destroy();
       return;
     }
-    const headers = { "content-type": reply.raw === undefined ? "application/json" : "text/html", ...reply.headers };
+    const headers = {
+      "content-type": reply.raw === undefined ? "application/json" : "text/html",
+      ...reply.headers,
+    };
     res.writeHead(reply.status ?? 200, headers);
     res.end(reply.raw ?? JSON.stringify(reply.body ?? { data: {} }));
   });

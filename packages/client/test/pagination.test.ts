@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CwpClient, createClient } from "../src/index.js";
+import { type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+
+let server: ScriptedServer;
+let client: CwpClient;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+  client = createClient({ baseUrl: server.url, token: TOKEN });
+});
+afterEach(async () => {
+  await client.close();
+  await server.close();
+});
+
+const project = (n: number) => ({
+  id: `project-${n}`,
+  uid: n.toString(16).padStart(24, "0"),
+  name: `Project ${n}`,
+});
+
+describe("cursor lists", () => {
+  it("iterates every project over three pages, following cursors", async () => {
+    const all = Array.from({ length: 5 }, (_, i) => project(i));
+    server.on("GET", "/v1/projects", (req) => {
+      const start = Number(req.query.get("cursor") ?? 0);
+      const size = Number(req.query.get("per_page"));
+      const items = all.slice(start, start + size);
+      const next = start + size < all.length;
+      return {
+        body: {
+          data: { projects: items },
+          pagination: {
+            hasNextPage: next,
+            count: items.length,
+            ...(next ? { cursor: String(start + size) } : {}),
+          },
+        },
+      };
+    });
+    const ids: string[] = [];
+    for await (const p of client.projects.iterate({ per_page: 2 })) ids.push(p.id);
+    expect(ids).toEqual(all.map((p) => p.id));
+    expect(server.requests.map((r) => r.query.get("cursor"))).toEqual([null, "2", "4"]);
+  });
+
+  it("stops on a missing cursor even if hasNextPage says otherwise", async () => {
+    server.on("GET", "/v1/integrations/registries", () => ({
+      body: { data: { credentials: [] }, pagination: { hasNextPage: true, count: 0 } },
+    }));
+    const items = [];
+    for await (const c of client.integrations.iterateRegistries()) items.push(c);
+    expect(items).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("billing drill-down", () => {
+  const item = (id: string) => ({ id, price: { total: 1 }, usage: { vcpuHours: 1 } });
+  const pageOf = (
+    unit: string,
+    page: number,
+    pages: number,
+    size: number,
+    build: (ids: string[]) => unknown,
+  ) => {
+    const ids = Array.from({ length: size }, (_, i) => `${unit}-${page}-${i}`);
+    return {
+      body: {
+        data: { id: "inv-1", status: "paid", total: 10, paas: build(ids) },
+        pagination: { hasNextPage: page < pages, count: ids.length, unit },
+      },
+    };
+  };
+
+  it.each([
+    ["teams", {}, "teamsPage", (ids: string[]) => ({ teams: ids.map(item) })],
+    [
+      "projects",
+      { teamId: "a".repeat(24) },
+      "projectsPage",
+      (ids: string[]) => ({ teams: [{ ...item("t"), projects: ids.map(item) }] }),
+    ],
+    [
+      "resources",
+      { projectId: "b".repeat(24) },
+      "resourcesPage",
+      (ids: string[]) => ({
+        teams: [
+          {
+            ...item("t"),
+            projects: [{ ...item("p"), resources: [{ resourceType: "job", items: ids.map(item) }] }],
+          },
+        ],
+      }),
+    ],
+  ])("pages through the %s level with its own page parameter", async (unit, filter, pageParam, shape) => {
+    server.on("GET", "/v1/billing/invoices/inv-1", (req) => {
+      const page = Number(req.query.get(pageParam) ?? 1);
+      return pageOf(unit, page, 3, page < 3 ? 2 : 1, shape);
+    });
+    const sizeParam = pageParam.replace("Page", "PerPage");
+    const pages = [];
+    for await (const page of client.billing.invoicePages("inv-1", { ...filter, [sizeParam]: 2 }))
+      pages.push(page);
+    expect(pages).toHaveLength(3);
+    expect(pages.every((p) => p.pagination.unit === unit)).toBe(true);
+    expect(server.requests.map((r) => r.query.get(pageParam))).toEqual([null, "2", "3"]);
+    expect(server.requests.every((r) => r.query.get(sizeParam) === "2")).toBe(true);
+  });
+
+  it("follows usage cursors and sends billing times as Unix seconds", async () => {
+    server.on("GET", "/v1/billing/usage", (req) => {
+      const cursor = req.query.get("cursor");
+      const entry = { timestamp: 1_700_000_000, paas: {}, total: 1.25 };
+      return {
+        body: {
+          data: { currency: "USD", usage: [entry] },
+          pagination: { hasNextPage: !cursor, unit: "days", count: 1, ...(cursor ? {} : { cursor: "c2" }) },
+        },
+      };
+    });
+    const entries = [];
+    for await (const e of client.billing.iterateUsage({
+      granularity: "day",
+      perPage: 1,
+      startTime: 1_699_000_000,
+      endTime: 1_700_000_000,
+    }))
+      entries.push(e);
+    expect(entries).toHaveLength(2);
+    expect(server.requests[0]?.query.get("startTime")).toBe("1699000000");
+    expect(server.requests[1]?.query.get("cursor")).toBe("c2");
+  });
+});
