@@ -29,10 +29,17 @@ const url = `http://127.0.0.1:${port}`;
 
 const rawAgent = new Agent({ connections: CONCURRENCY });
 const raw = async () => {
-  const res = await request(`${url}/v1/projects`, { dispatcher: rawAgent, headers: { authorization: "Bearer bench" } });
+  const res = await request(`${url}/v1/projects`, {
+    dispatcher: rawAgent,
+    headers: { authorization: "Bearer bench" },
+  });
   return res.body.json();
 };
-const client = createClient({ baseUrl: url, token: "bench", dispatcher: new Agent({ connections: CONCURRENCY }) });
+const client = createClient({
+  baseUrl: url,
+  token: "bench",
+  dispatcher: new Agent({ connections: CONCURRENCY }),
+});
 const typed = () => client.projects.list();
 
 // Warm both paths, then alternate rounds so neither gains from running later; keep each one's best.
@@ -62,7 +69,17 @@ const page = JSON.stringify({
     total: 1234,
     paas: {
       price: { total: 1234 },
-      teams: [{ ...item(1), projects: [{ ...item(2), resources: [{ resourceType: "service", items: Array.from({ length: 100 }, (_, i) => item(i)) }] }] }],
+      teams: [
+        {
+          ...item(1),
+          projects: [
+            {
+              ...item(2),
+              resources: [{ resourceType: "service", items: Array.from({ length: 100 }, (_, i) => item(i)) }],
+            },
+          ],
+        },
+      ],
     },
   },
   pagination: { hasNextPage: true, count: 100, unit: "resources" },
@@ -88,4 +105,6 @@ const results = {
   jsonParseAndValidateMicros: Number(parseAndValidate.toFixed(1)),
 };
 console.log(JSON.stringify(results, null, 2));
-console.log(`client keeps ${(results.ratio * 100).toFixed(1)}% of raw undici throughput (target: at least 85%)`);
+console.log(
+  `client keeps ${(results.ratio * 100).toFixed(1)}% of raw undici throughput (target: at least 85%)`,
+);

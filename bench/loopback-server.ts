@@ -4,7 +4,11 @@ import { createServer } from "node:http";
 
 const body = JSON.stringify({
   data: {
-    projects: Array.from({ length: 5 }, (_, i) => ({ id: `project-${i}`, uid: i.toString(16).padStart(24, "0"), name: `Project ${i}` })),
+    projects: Array.from({ length: 5 }, (_, i) => ({
+      id: `project-${i}`,
+      uid: i.toString(16).padStart(24, "0"),
+      name: `Project ${i}`,
+    })),
   },
   pagination: { hasNextPage: false, count: 5 },
 });
