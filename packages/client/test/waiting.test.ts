@@ -51,6 +51,30 @@ describe("waiters", () => {
     await noRetry.close();
   });
 
+  it("slows down when the rate-limit budget runs low", async () => {
+    const pollsWithBudget = async (remaining: number) => {
+      const local = await startScriptedServer();
+      local.on("GET", BUILD, () => ({
+        headers: {
+          "x-ratelimit-limit": "1000",
+          "x-ratelimit-remaining": String(remaining),
+          "x-ratelimit-reset": "5",
+        },
+        body: { data: build("BUILDING") },
+      }));
+      const c = createClient({ baseUrl: local.url, token: TOKEN });
+      await c.builds
+        .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 600 })
+        .catch(() => undefined);
+      await c.close();
+      await local.close();
+      return local.requests.length;
+    };
+    // Plenty of budget: polls every 10-40 ms. Five requests left for five seconds: one a second.
+    expect(await pollsWithBudget(900)).toBeGreaterThan(10);
+    expect(await pollsWithBudget(5)).toBeLessThanOrEqual(2);
+  });
+
   it("an abort mid-wait stops it at once", async () => {
     server.on("GET", BUILD, () => ({ body: { data: build("BUILDING") } }));
     const controller = new AbortController();
