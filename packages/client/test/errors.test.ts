@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ApiError,
   AuthenticationError,
   ConflictError,
-  type CwpClient,
   CwpError,
   createClient,
   NotFoundError,
@@ -13,19 +12,9 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "../src/index.js";
-import { type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN, maxRetries: 0 });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform({ maxRetries: 0 });
 
 const errorBody = (status: number, message: string, details?: unknown) => ({
   error: { status, message, id: `err-${status}`, details },
@@ -44,11 +33,11 @@ describe("errors by status, from real responses", () => {
     [418, ApiError],
   ];
   it.each(cases)("%i gives %o with method, path, status and error id", async (status, ErrorClass) => {
-    server.on("GET", "/v1/projects", () => ({
+    t.server.on("GET", "/v1/projects", () => ({
       status,
       body: errorBody(status, `status ${status} happened`),
     }));
-    const error = await client.projects.list().catch((e: unknown) => e);
+    const error = await t.client.projects.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toBeInstanceOf(CwpError);
     const e = error as CwpError;
@@ -60,30 +49,30 @@ describe("errors by status, from real responses", () => {
   });
 
   it("a 400 carries the field details and names them in the message", async () => {
-    server.on("POST", "/v1/projects/p1/jobs/j1/runs", () => ({
+    t.server.on("POST", "/v1/projects/p1/jobs/j1/runs", () => ({
       status: 400,
       body: errorBody(400, "invalid input", { "runtimeEnvironment.A_B": ["keys contain only letters"] }),
     }));
-    const error = (await client.jobs.run("p1", "j1", {}).catch((e: unknown) => e)) as ValidationError;
+    const error = (await t.client.jobs.run("p1", "j1", {}).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.details).toEqual({ "runtimeEnvironment.A_B": ["keys contain only letters"] });
     expect(error.message).toContain("runtimeEnvironment.A_B: keys contain only letters");
   });
 
   it("a proxy's HTML error page gives an error by status, not a parse failure", async () => {
-    server.on("GET", "/v1/projects", () => ({ status: 502, raw: "<html><body>Bad gateway</body></html>" }));
-    const error = (await client.projects.list().catch((e: unknown) => e)) as ServerError;
+    t.server.on("GET", "/v1/projects", () => ({ status: 502, raw: "<html><body>Bad gateway</body></html>" }));
+    const error = (await t.client.projects.list().catch((e: unknown) => e)) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.status).toBe(502);
   });
 
   it("a 200 that is not JSON, or lacks a required field, is an UnexpectedResponseError", async () => {
-    server.on("GET", "/v1/projects", () => ({ raw: "<html>login</html>" }));
-    await expect(client.projects.list()).rejects.toBeInstanceOf(UnexpectedResponseError);
-    server.on("GET", "/v1/teams", () => ({
+    t.server.on("GET", "/v1/projects", () => ({ raw: "<html>login</html>" }));
+    await expect(t.client.projects.list()).rejects.toBeInstanceOf(UnexpectedResponseError);
+    t.server.on("GET", "/v1/teams", () => ({
       body: { data: { teams: [{ name: "no id" }] }, pagination: { hasNextPage: false } },
     }));
-    const error = (await client.teams.list().catch((e: unknown) => e)) as UnexpectedResponseError;
+    const error = (await t.client.teams.list().catch((e: unknown) => e)) as UnexpectedResponseError;
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error.message).toContain("data.teams.0.id");
   });
@@ -91,23 +80,23 @@ describe("errors by status, from real responses", () => {
 
 describe("the token", () => {
   it("is sent as a bearer token", async () => {
-    server.on("GET", "/v1/projects", () => ({
+    t.server.on("GET", "/v1/projects", () => ({
       body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } },
     }));
-    await client.projects.list();
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(server.requests[0]?.headers["user-agent"]).toMatch(/^cwp-client\/\d+\.\d+\.\d+ node\/v24/);
+    await t.client.projects.list();
+    expect(t.server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(t.server.requests[0]?.headers["user-agent"]).toMatch(/^cwp-client\/\d+\.\d+\.\d+ node\/v24/);
   });
 
   it("never appears in any error's message, stack or JSON, even when the platform echoes it", async () => {
-    server.on("GET", "/v1/projects", () => ({
+    t.server.on("GET", "/v1/projects", () => ({
       status: 401,
       body: errorBody(401, `token ${TOKEN} is not valid`),
     }));
-    server.on("POST", "/v1/templates/t1/runs", () => ({ reset: true }));
+    t.server.on("POST", "/v1/templates/t1/runs", () => ({ reset: true }));
     const errors = [
-      await client.projects.list().catch((e: unknown) => e),
-      await client.templates.run("t1").catch((e: unknown) => e),
+      await t.client.projects.list().catch((e: unknown) => e),
+      await t.client.templates.run("t1").catch((e: unknown) => e),
       await createClient({ baseUrl: "http://127.0.0.1:1", token: TOKEN, maxRetries: 0 })
         .projects.list()
         .catch((e: unknown) => e),

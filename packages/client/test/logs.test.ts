@@ -1,22 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CwpClient, createClient, type LogLine } from "../src/index.js";
-import { type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import type { LogLine } from "../src/index.js";
+import { useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform();
 
 /** Serves `lines` as the platform does: forward from an inclusive startTime, at most lineLimit. */
 function serveLogs(lines: LogLine[]) {
-  server.on("GET", "/v1/projects/p/services/s/build-logs", (req) => {
+  t.server.on("GET", "/v1/projects/p/services/s/build-logs", (req) => {
     const start = req.query.get("startTime") ?? "";
     const limit = Number(req.query.get("lineLimit"));
     return { body: { data: lines.filter((l) => l.ts >= start).slice(0, limit) } };
@@ -34,7 +24,7 @@ describe("log follower", () => {
         lines.push({ containerId: "c1", log: s === 4 ? "same line" : `line ${s}.${i}`, ts: ts(s) });
     }
     serveLogs(lines);
-    const follower = client.builds.followLogs("p", "s", "b1", { startTime: ts(0), pageSize: 3 });
+    const follower = t.client.builds.followLogs("p", "s", "b1", { startTime: ts(0), pageSize: 3 });
     expect(await follower.next()).toEqual(lines);
     expect(await follower.next()).toEqual([]);
   });
@@ -42,7 +32,7 @@ describe("log follower", () => {
   it("picks up where it stopped when new lines arrive, and gets past a page of one timestamp", async () => {
     const lines: LogLine[] = [{ containerId: "c", log: "a", ts: ts(1) }];
     serveLogs(lines);
-    const follower = client.builds.followLogs("p", "s", "b1", { startTime: ts(0), pageSize: 2 });
+    const follower = t.client.builds.followLogs("p", "s", "b1", { startTime: ts(0), pageSize: 2 });
     expect((await follower.next()).map((l) => l.log)).toEqual(["a"]);
     lines.push(...["b", "c", "d", "e"].map((log) => ({ containerId: "c", log, ts: ts(2) })), {
       containerId: "c",
@@ -51,7 +41,9 @@ describe("log follower", () => {
     });
     expect((await follower.next()).map((l) => l.log)).toEqual(["b", "c", "d", "e", "f"]);
     expect(
-      server.requests.every((r) => r.query.get("buildId") === "b1" && r.query.get("direction") === "forward"),
+      t.server.requests.every(
+        (r) => r.query.get("buildId") === "b1" && r.query.get("direction") === "forward",
+      ),
     ).toBe(true);
   });
 });

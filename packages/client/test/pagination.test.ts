@@ -1,18 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CwpClient, createClient } from "../src/index.js";
-import { type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform();
 
 const project = (n: number) => ({
   id: `project-${n}`,
@@ -23,7 +12,7 @@ const project = (n: number) => ({
 describe("cursor lists", () => {
   it("iterates every project over three pages, following cursors", async () => {
     const all = Array.from({ length: 5 }, (_, i) => project(i));
-    server.on("GET", "/v1/projects", (req) => {
+    t.server.on("GET", "/v1/projects", (req) => {
       const start = Number(req.query.get("cursor") ?? 0);
       const size = Number(req.query.get("per_page"));
       const items = all.slice(start, start + size);
@@ -40,19 +29,19 @@ describe("cursor lists", () => {
       };
     });
     const ids: string[] = [];
-    for await (const p of client.projects.iterate({ per_page: 2 })) ids.push(p.id);
+    for await (const p of t.client.projects.iterate({ per_page: 2 })) ids.push(p.id);
     expect(ids).toEqual(all.map((p) => p.id));
-    expect(server.requests.map((r) => r.query.get("cursor"))).toEqual([null, "2", "4"]);
+    expect(t.server.requests.map((r) => r.query.get("cursor"))).toEqual([null, "2", "4"]);
   });
 
   it("stops on a missing cursor even if hasNextPage says otherwise", async () => {
-    server.on("GET", "/v1/integrations/registries", () => ({
+    t.server.on("GET", "/v1/integrations/registries", () => ({
       body: { data: { credentials: [] }, pagination: { hasNextPage: true, count: 0 } },
     }));
     const items = [];
-    for await (const c of client.integrations.iterateRegistries()) items.push(c);
+    for await (const c of t.client.integrations.iterateRegistries()) items.push(c);
     expect(items).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
   });
 });
 
@@ -96,22 +85,22 @@ describe("billing drill-down", () => {
       }),
     ],
   ])("pages through the %s level with its own page parameter", async (unit, filter, pageParam, shape) => {
-    server.on("GET", "/v1/billing/invoices/inv-1", (req) => {
+    t.server.on("GET", "/v1/billing/invoices/inv-1", (req) => {
       const page = Number(req.query.get(pageParam) ?? 1);
       return pageOf(unit, page, 3, page < 3 ? 2 : 1, shape);
     });
     const sizeParam = pageParam.replace("Page", "PerPage");
     const pages = [];
-    for await (const page of client.billing.invoicePages("inv-1", { ...filter, [sizeParam]: 2 }))
+    for await (const page of t.client.billing.invoicePages("inv-1", { ...filter, [sizeParam]: 2 }))
       pages.push(page);
     expect(pages).toHaveLength(3);
     expect(pages.every((p) => p.pagination.unit === unit)).toBe(true);
-    expect(server.requests.map((r) => r.query.get(pageParam))).toEqual([null, "2", "3"]);
-    expect(server.requests.every((r) => r.query.get(sizeParam) === "2")).toBe(true);
+    expect(t.server.requests.map((r) => r.query.get(pageParam))).toEqual([null, "2", "3"]);
+    expect(t.server.requests.every((r) => r.query.get(sizeParam) === "2")).toBe(true);
   });
 
   it("follows usage cursors and sends billing times as Unix seconds", async () => {
-    server.on("GET", "/v1/billing/usage", (req) => {
+    t.server.on("GET", "/v1/billing/usage", (req) => {
       const cursor = req.query.get("cursor");
       const entry = { timestamp: 1_700_000_000, paas: {}, total: 1.25 };
       return {
@@ -122,7 +111,7 @@ describe("billing drill-down", () => {
       };
     });
     const entries = [];
-    for await (const e of client.billing.iterateUsage({
+    for await (const e of t.client.billing.iterateUsage({
       granularity: "day",
       perPage: 1,
       startTime: 1_699_000_000,
@@ -130,7 +119,7 @@ describe("billing drill-down", () => {
     }))
       entries.push(e);
     expect(entries).toHaveLength(2);
-    expect(server.requests[0]?.query.get("startTime")).toBe("1699000000");
-    expect(server.requests[1]?.query.get("cursor")).toBe("c2");
+    expect(t.server.requests[0]?.query.get("startTime")).toBe("1699000000");
+    expect(t.server.requests[1]?.query.get("cursor")).toBe("c2");
   });
 });

@@ -1,18 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CwpClient, createClient, RateLimitError } from "../src/index.js";
-import { build, FAST, type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { createClient, RateLimitError } from "../src/index.js";
+import { build, FAST, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN, ...FAST });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform(FAST);
 
 const limitHeaders = (remaining: number, reset: number) => ({
   "x-ratelimit-limit": "1000",
@@ -27,51 +17,51 @@ const spent = {
 
 describe("rate limit", () => {
   it("a 429 waits x-ratelimit-reset and then succeeds, even for a start-work request", async () => {
-    server.on("POST", "/v1/projects/p1/services/s1/build", (_req, n) =>
+    t.server.on("POST", "/v1/projects/p1/services/s1/build", (_req, n) =>
       n === 1 ? spent : { headers: limitHeaders(999, 3600), body: { data: build("PENDING") } },
     );
     const startedAt = Date.now();
-    const result = await client.builds.start("p1", "s1", { branch: "main" });
+    const result = await t.client.builds.start("p1", "s1", { branch: "main" });
     expect(result.id).toBe("joyous-view-6290");
-    const [first, second] = server.requests;
+    const [first, second] = t.server.requests;
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
     expect(Date.now() - startedAt).toBeLessThan(5_000);
-    expect(client.rateLimit.remaining).toBe(999);
+    expect(t.client.rateLimit.remaining).toBe(999);
   });
 
   it("once the budget is spent, the next request waits for the reset instead of drawing a 429", async () => {
-    server.on("GET", "/v1/projects", (_req, n) => ({
+    t.server.on("GET", "/v1/projects", (_req, n) => ({
       headers: n === 1 ? limitHeaders(0, 1) : limitHeaders(999, 3600),
       body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } },
     }));
-    await client.projects.list();
-    expect(client.rateLimit.remaining).toBe(0);
-    await client.projects.list();
-    const [first, second] = server.requests;
+    await t.client.projects.list();
+    expect(t.client.rateLimit.remaining).toBe(0);
+    await t.client.projects.list();
+    const [first, second] = t.server.requests;
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
-    expect(server.requests).toHaveLength(2);
+    expect(t.server.requests).toHaveLength(2);
   });
 
   it("a wait that would pass the caller's deadline fails at once without sending", async () => {
-    server.on("GET", "/v1/projects", () => ({
+    t.server.on("GET", "/v1/projects", () => ({
       headers: limitHeaders(0, 600),
       body: { data: { projects: [] }, pagination: { hasNextPage: false } },
     }));
-    await client.projects.list();
-    const error = (await client.projects
+    await t.client.projects.list();
+    const error = (await t.client.projects
       .list({}, { deadline: Date.now() + 2_000 })
       .catch((e: unknown) => e)) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain("was not sent");
     expect(error.resetAt).toBeGreaterThan(Date.now() + 500_000);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
   });
 
   it("a wait longer than maxRateLimitWaitMs is refused", async () => {
-    const impatient = createClient({ baseUrl: server.url, token: TOKEN, maxRateLimitWaitMs: 500, ...FAST });
-    server.on("GET", "/v1/projects", () => ({ ...spent, headers: limitHeaders(0, 30) }));
+    const impatient = createClient({ baseUrl: t.server.url, token: TOKEN, maxRateLimitWaitMs: 500, ...FAST });
+    t.server.on("GET", "/v1/projects", () => ({ ...spent, headers: limitHeaders(0, 30) }));
     await expect(impatient.projects.list()).rejects.toBeInstanceOf(RateLimitError);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
     await impatient.close();
   });
 });

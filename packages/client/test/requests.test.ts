@@ -1,18 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CwpClient, createClient, RequestValidationError, ValidationError } from "../src/index.js";
-import { build, type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { createClient, RequestValidationError, ValidationError } from "../src/index.js";
+import { build, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform();
 
 async function rejected(promise: Promise<unknown>): Promise<RequestValidationError> {
   const error = await promise.catch((e: unknown) => e);
@@ -25,23 +15,23 @@ describe("strict request validation sends nothing", () => {
   it.each([
     [
       "a build with both branch and pullRequestId",
-      () => client.builds.start("p", "s", { branch: "main", pullRequestId: 4 }),
+      () => t.client.builds.start("p", "s", { branch: "main", pullRequestId: 4 }),
       "body.pullRequestId",
     ],
     [
       "a git build with neither branch nor pullRequestId",
-      () => client.builds.start("p", "s", {}),
+      () => t.client.builds.start("p", "s", {}),
       "body.branch",
     ],
     [
       "a build sha that is not 40 characters",
-      () => client.builds.start("p", "s", { branch: "main", sha: "abc123" }),
+      () => t.client.builds.start("p", "s", { branch: "main", sha: "abc123" }),
       "body.sha",
     ],
     [
       "a relative Dockerfile path",
       () =>
-        client.builds.start("p", "s", {
+        t.client.builds.start("p", "s", {
           branch: "m",
           overrides: { docker: { dockerFilePath: "Dockerfile" } },
         }),
@@ -49,26 +39,26 @@ describe("strict request validation sends nothing", () => {
     ],
     [
       "an unknown body field",
-      () => client.builds.start("p", "s", { branch: "m", colour: "red" } as never),
+      () => t.client.builds.start("p", "s", { branch: "m", colour: "red" } as never),
       "body",
     ],
     [
       "a job run with both internal and external deployments",
       () =>
-        client.jobs.run("p", "j", {
+        t.client.jobs.run("p", "j", {
           deployment: { internal: { id: "api" }, external: { imagePath: "nginx:1.27" } },
         }),
       "body.deployment.external",
     ],
     [
       "a runtime environment key with an underscore",
-      () => client.jobs.run("p", "j", { runtimeEnvironment: { DATABASE_URL: "x" } }),
+      () => t.client.jobs.run("p", "j", { runtimeEnvironment: { DATABASE_URL: "x" } }),
       "body.runtimeEnvironment.DATABASE_URL",
     ],
     [
       "ephemeral storage under 1024 MB",
       () =>
-        client.jobs.run("p", "j", {
+        t.client.jobs.run("p", "j", {
           deployment: {
             external: { imagePath: "nginx:1" },
             storage: { ephemeralStorage: { storageSize: 512 } },
@@ -79,25 +69,25 @@ describe("strict request validation sends nothing", () => {
     [
       "a docker customCommand config without its command",
       () =>
-        client.jobs.run("p", "j", {
+        t.client.jobs.run("p", "j", {
           deployment: { external: { imagePath: "nginx:1" }, docker: { configType: "customCommand" } },
         }),
       "body.deployment.docker.customCommand",
     ],
     [
       "a secret priority over 100",
-      () => client.secrets.create("p", { name: "db creds", secretType: "environment", priority: 101 }),
+      () => t.client.secrets.create("p", { name: "db creds", secretType: "environment", priority: 101 }),
       "body.priority",
     ],
     [
       "a secret name with two separators in a row",
-      () => client.secrets.create("p", { name: "db--creds", secretType: "environment", priority: 1 }),
+      () => t.client.secrets.create("p", { name: "db--creds", secretType: "environment", priority: 1 }),
       "body.name",
     ],
     [
       "a secret file at a relative path",
       () =>
-        client.secrets.create("p", {
+        t.client.secrets.create("p", {
           name: "db",
           secretType: "environment",
           priority: 1,
@@ -107,28 +97,28 @@ describe("strict request validation sends nothing", () => {
     ],
     [
       "a usage total over 366 days",
-      () => client.billing.listUsage({ granularity: "total", startTime: 0, endTime: 367 * 86_400 }),
+      () => t.client.billing.listUsage({ granularity: "total", startTime: 0, endTime: 367 * 86_400 }),
       "query.endTime",
     ],
     [
       "a usage total without startTime",
-      () => client.billing.listUsage({ granularity: "total", endTime: 100 }),
+      () => t.client.billing.listUsage({ granularity: "total", endTime: 100 }),
       "query.startTime",
     ],
     [
       "a monthly usage page of 13",
-      () => client.billing.listUsage({ granularity: "month", perPage: 13 }),
+      () => t.client.billing.listUsage({ granularity: "month", perPage: 13 }),
       "query.perPage",
     ],
     [
       "a teamId that is not a 24-hex uid",
-      () => client.billing.listUsage({ teamId: "team-a" }),
+      () => t.client.billing.listUsage({ teamId: "team-a" }),
       "query.teamId",
     ],
     [
       "a notification event key the platform does not have",
       () =>
-        client.integrations.createNotification({
+        t.client.integrations.createNotification({
           name: "hooks",
           type: "RAW_WEBHOOK",
           webhook: "https://example.test/h",
@@ -139,7 +129,7 @@ describe("strict request validation sends nothing", () => {
     [
       "a log query with duration and both ends",
       () =>
-        client.observability.logs({
+        t.client.observability.logs({
           duration: 60,
           startTime: "2026-01-01T00:00:00Z",
           endTime: "2026-01-01T01:00:00Z",
@@ -149,39 +139,39 @@ describe("strict request validation sends nothing", () => {
     [
       "a single metrics query with a startTime",
       () =>
-        client.observability.serviceMetrics("p", "s", {
+        t.client.observability.serviceMetrics("p", "s", {
           queryType: "single",
           startTime: "2026-01-01T00:00:00Z",
         }),
       "query.startTime",
     ],
-    ["per_page over 100", () => client.projects.list({ per_page: 101 }), "query.per_page"],
-    ["an empty path parameter", () => client.builds.get("p", "", "b"), "path.2"],
+    ["per_page over 100", () => t.client.projects.list({ per_page: 101 }), "query.per_page"],
+    ["an empty path parameter", () => t.client.builds.get("p", "", "b"), "path.2"],
   ])("%s", async (_name, call, field) => {
     const error = await rejected(call());
     expect(Object.keys(error.details as object)).toContain(field);
     expect(error.message).toContain("nothing was sent");
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 
   it("accepts what the spec allows", async () => {
-    server.on("POST", "/v1/projects/p/services/s/build", () => ({ body: { data: build("PENDING") } }));
-    server.on("POST", "/v1/projects/p/jobs/j/runs", () => ({
+    t.server.on("POST", "/v1/projects/p/services/s/build", () => ({ body: { data: build("PENDING") } }));
+    t.server.on("POST", "/v1/projects/p/jobs/j/runs", () => ({
       body: { data: { id: "r1", runName: "run-1" } },
     }));
-    await client.builds.start("p", "s", { pullRequestId: "42", sha: "A".repeat(40) });
-    await client.builds.start("p", "s", { bundleUrl: "https://example.test/b.tgz" });
-    await client.jobs.run("p", "j", {
+    await t.client.builds.start("p", "s", { pullRequestId: "42", sha: "A".repeat(40) });
+    await t.client.builds.start("p", "s", { bundleUrl: "https://example.test/b.tgz" });
+    await t.client.jobs.run("p", "j", {
       deployment: { internal: { id: "other-project/api", buildSHA: "latest" } },
       runtimeEnvironment: { "app.mode/x-1": "on" },
     });
-    await client.jobs.run("p", "j", {
+    await t.client.jobs.run("p", "j", {
       deployment: {
         external: { imagePath: `ghcr.io/acme/app@sha256:${"f".repeat(64)}`, credentials: "ghcr-creds" },
       },
     });
-    expect(server.requests).toHaveLength(4);
-    expect(server.requests[0]?.body).toEqual({ pullRequestId: "42", sha: "A".repeat(40) });
+    expect(t.server.requests).toHaveLength(4);
+    expect(t.server.requests[0]?.body).toEqual({ pullRequestId: "42", sha: "A".repeat(40) });
   });
 });
 
@@ -189,16 +179,16 @@ describe("paths", () => {
   const emptyList = { body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } } };
 
   it("teamId on the client sends every request to the team twin; a call can override or drop it", async () => {
-    const teamClient = createClient({ baseUrl: server.url, token: TOKEN, teamId: "team one" });
-    server.on("GET", /projects$/, () => emptyList);
-    server.on("GET", "/v1/teams", () => ({
+    const teamClient = createClient({ baseUrl: t.server.url, token: TOKEN, teamId: "team one" });
+    t.server.on("GET", /projects$/, () => emptyList);
+    t.server.on("GET", "/v1/teams", () => ({
       body: { data: { teams: [] }, pagination: { hasNextPage: false } },
     }));
     await teamClient.projects.list();
     await teamClient.projects.list({}, { teamId: "other" });
     await teamClient.projects.list({}, { teamId: null });
     await teamClient.teams.list();
-    expect(server.requests.map((r) => r.path)).toEqual([
+    expect(t.server.requests.map((r) => r.path)).toEqual([
       "/v1/teams/team%20one/projects",
       "/v1/teams/other/projects",
       "/v1/projects",
@@ -208,33 +198,33 @@ describe("paths", () => {
   });
 
   it("encodes path parameters and repeats metricTypes", async () => {
-    server.on("GET", /metrics$/, () => ({ body: { data: {} } }));
-    await client.observability.serviceMetrics("p/1", "svc?x", {
+    t.server.on("GET", /metrics$/, () => ({ body: { data: {} } }));
+    await t.client.observability.serviceMetrics("p/1", "svc?x", {
       metricTypes: ["cpu", "memory"],
       queryType: "range",
     });
-    const [req] = server.requests;
+    const [req] = t.server.requests;
     expect(req?.path).toBe("/v1/projects/p%2F1/services/svc%3Fx/metrics");
     expect(req?.query.getAll("metricTypes")).toEqual(["cpu", "memory"]);
   });
 
-  it("client.request goes through the same transport, twin included", async () => {
-    server.on("GET", "/v1/teams/t1/projects", () => emptyList);
-    const body = await client.request({
+  it("t.client.request goes through the same transport, twin included", async () => {
+    t.server.on("GET", "/v1/teams/t1/projects", () => emptyList);
+    const body = await t.client.request({
       method: "GET",
       path: "/v1/projects",
       query: { per_page: 5 },
       teamId: "t1",
     });
     expect(body).toEqual(emptyList.body);
-    expect(server.requests[0]?.query.get("per_page")).toBe("5");
+    expect(t.server.requests[0]?.query.get("per_page")).toBe("5");
   });
 
   it("tolerates fields and statuses the spec does not list", async () => {
-    server.on("GET", "/v1/projects/p/services/s/build/b", () => ({
+    t.server.on("GET", "/v1/projects/p/services/s/build/b", () => ({
       body: { data: build("WARMING_UP", false, { newField: { a: 1 } }), extra: true },
     }));
-    const b = await client.builds.get("p", "s", "b");
+    const b = await t.client.builds.get("p", "s", "b");
     expect(b.status).toBe("WARMING_UP");
     expect((b as Record<string, unknown>).newField).toEqual({ a: 1 });
   });

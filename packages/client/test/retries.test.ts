@@ -1,88 +1,71 @@
 import { createServer } from "node:http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConnectionError, type CwpClient, createClient, ServerError, TimeoutError } from "../src/index.js";
-import {
-  build,
-  FAST,
-  freePort,
-  type ScriptedServer,
-  startScriptedServer,
-  TOKEN,
-} from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { ConnectionError, createClient, ServerError, TimeoutError } from "../src/index.js";
+import { build, FAST, freePort, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN, ...FAST });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform(FAST);
 
 const projects = { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } };
 const BUILD_PATH = "/v1/projects/p1/services/s1/build";
 
 describe("reads and other idempotent requests", () => {
   it("a GET is retried through 503, 503 and succeeds on the 200", async () => {
-    server.on("GET", "/v1/projects", (_req, n) =>
+    t.server.on("GET", "/v1/projects", (_req, n) =>
       n <= 2 ? { status: 503, body: { error: { status: 503, message: "busy" } } } : { body: projects },
     );
-    const page = await client.projects.list();
+    const page = await t.client.projects.list();
     expect(page.items).toEqual([]);
-    expect(server.requests.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
+    expect(t.server.requests.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
   });
 
   it("gives up after maxRetries with the last error", async () => {
-    server.on("GET", "/v1/projects", () => ({ status: 500 }));
-    await expect(client.projects.list()).rejects.toBeInstanceOf(ServerError);
-    expect(server.requests).toHaveLength(4);
+    t.server.on("GET", "/v1/projects", () => ({ status: 500 }));
+    await expect(t.client.projects.list()).rejects.toBeInstanceOf(ServerError);
+    expect(t.server.requests).toHaveLength(4);
   });
 
   it("a GET whose response stalls past the per-attempt timeout is sent again", async () => {
-    const quick = createClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 200, ...FAST });
-    server.on("GET", "/v1/projects", (_req, n) =>
+    const quick = createClient({ baseUrl: t.server.url, token: TOKEN, timeoutMs: 200, ...FAST });
+    t.server.on("GET", "/v1/projects", (_req, n) =>
       n === 1 ? { delayMs: 1_000, body: projects } : { body: projects },
     );
     await quick.projects.list();
-    expect(server.requests).toHaveLength(2);
+    expect(t.server.requests).toHaveLength(2);
     await quick.close();
   });
 });
 
 describe("requests that start work", () => {
   it("a start-build POST answered 503 is sent once and reports an unknown outcome", async () => {
-    server.on("POST", BUILD_PATH, () => ({
+    t.server.on("POST", BUILD_PATH, () => ({
       status: 503,
       body: { error: { status: 503, message: "unavailable", id: "e1" } },
     }));
-    const error = (await client.builds
+    const error = (await t.client.builds
       .start("p1", "s1", { branch: "main" })
       .catch((e: unknown) => e)) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.outcomeUnknown).toBe(true);
     expect(error.message).toContain("outcome is unknown");
     expect(error.message).toContain(`GET ${BUILD_PATH}`);
-    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(t.server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 
   it("a connection reset after sending is not retried and reports an unknown outcome", async () => {
-    server.on("POST", "/v1/projects/p1/jobs/j1/runs", () => ({ reset: true }));
-    const error = (await client.jobs.run("p1", "j1").catch((e: unknown) => e)) as ConnectionError;
+    t.server.on("POST", "/v1/projects/p1/jobs/j1/runs", () => ({ reset: true }));
+    const error = (await t.client.jobs.run("p1", "j1").catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.outcomeUnknown).toBe(true);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
   });
 
   it("a response that never comes is not retried and reports an unknown outcome", async () => {
-    const quick = createClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 200, ...FAST });
-    server.on("POST", "/v1/templates/t1/runs", () => ({ delayMs: 1_000 }));
+    const quick = createClient({ baseUrl: t.server.url, token: TOKEN, timeoutMs: 200, ...FAST });
+    t.server.on("POST", "/v1/templates/t1/runs", () => ({ delayMs: 1_000 }));
     const error = (await quick.templates.run("t1").catch((e: unknown) => e)) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.outcomeUnknown).toBe(true);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
     await quick.close();
   });
 

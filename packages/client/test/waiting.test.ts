@@ -1,18 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AbortedError, type CwpClient, createClient, WaitTimeoutError } from "../src/index.js";
-import { build, FAST, type ScriptedServer, startScriptedServer, TOKEN } from "./helpers/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { AbortedError, createClient, WaitTimeoutError } from "../src/index.js";
+import { build, FAST, startScriptedServer, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
-let server: ScriptedServer;
-let client: CwpClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  client = createClient({ baseUrl: server.url, token: TOKEN, ...FAST });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useScriptedPlatform(FAST);
 
 const fastPolling = { initialIntervalMs: 10, maxIntervalMs: 40 };
 const BUILD = "/v1/projects/p/services/s/build/joyous-view-6290";
@@ -20,12 +10,12 @@ const BUILD = "/v1/projects/p/services/s/build/joyous-view-6290";
 describe("waiters", () => {
   it("waits for a build through statuses it has never heard of, calling back once per change", async () => {
     const script = ["PENDING", "PENDING", "CLONING", "BRAND_NEW_STATUS", "BRAND_NEW_STATUS", "SUCCESS"];
-    server.on("GET", BUILD, (_req, n) => {
+    t.server.on("GET", BUILD, (_req, n) => {
       const status = script[Math.min(n, script.length) - 1]!;
       return { body: { data: build(status, status === "SUCCESS") } };
     });
     const seen: string[] = [];
-    const final = await client.builds.waitFor("p", "s", "joyous-view-6290", {
+    const final = await t.client.builds.waitFor("p", "s", "joyous-view-6290", {
       ...fastPolling,
       onStatus: (s) => seen.push(s),
     });
@@ -34,18 +24,18 @@ describe("waiters", () => {
   });
 
   it("ends on concluded, not on the status: a failed build resolves with its status", async () => {
-    server.on("GET", BUILD, () => ({ body: { data: build("CRASHED", true) } }));
-    const final = await client.builds.waitFor("p", "s", "joyous-view-6290", fastPolling);
+    t.server.on("GET", BUILD, () => ({ body: { data: build("CRASHED", true) } }));
+    const final = await t.client.builds.waitFor("p", "s", "joyous-view-6290", fastPolling);
     expect(final.status).toBe("CRASHED");
     expect(final.success).toBe(false);
   });
 
   it("keeps polling through 503s and 429s", async () => {
-    server.on("GET", "/v1/projects/p/jobs/j/runs/r1", (_req, n) => {
+    t.server.on("GET", "/v1/projects/p/jobs/j/runs/r1", (_req, n) => {
       if (n <= 5) return { status: n % 2 ? 503 : 429, headers: { "x-ratelimit-reset": "0" } };
       return { body: { data: { id: "r1", runName: "run", status: "SUCCESS", concluded: true } } };
     });
-    const noRetry = createClient({ baseUrl: server.url, token: TOKEN, maxRetries: 0 });
+    const noRetry = createClient({ baseUrl: t.server.url, token: TOKEN, maxRetries: 0 });
     const run = await noRetry.jobs.waitForRun("p", "j", "r1", fastPolling);
     expect(run.status).toBe("SUCCESS");
     await noRetry.close();
@@ -76,11 +66,11 @@ describe("waiters", () => {
   });
 
   it("an abort mid-wait stops it at once", async () => {
-    server.on("GET", BUILD, () => ({ body: { data: build("BUILDING") } }));
+    t.server.on("GET", BUILD, () => ({ body: { data: build("BUILDING") } }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const startedAt = Date.now();
-    const error = await client.builds
+    const error = await t.client.builds
       .waitFor("p", "s", "joyous-view-6290", {
         initialIntervalMs: 50,
         maxIntervalMs: 5_000,
@@ -92,10 +82,10 @@ describe("waiters", () => {
   });
 
   it("a deadline ends the wait with the last state seen", async () => {
-    server.on("GET", "/v1/templates/t/runs/tr", () => ({
+    t.server.on("GET", "/v1/templates/t/runs/tr", () => ({
       body: { data: templateRun("running", false) },
     }));
-    const error = (await client.templates
+    const error = (await t.client.templates
       .waitForRun("t", "tr", { ...fastPolling, timeoutMs: 200 })
       .catch((e: unknown) => e)) as WaitTimeoutError;
     expect(error).toBeInstanceOf(WaitTimeoutError);
@@ -104,10 +94,10 @@ describe("waiters", () => {
 
   it("a restart counts only a COMPLETED transition later than the restart", async () => {
     const restartedAt = Date.now();
-    server.on("POST", "/v1/projects/p/services/web/restart", () => ({
+    t.server.on("POST", "/v1/projects/p/services/web/restart", () => ({
       headers: { date: new Date(restartedAt).toUTCString() },
     }));
-    server.on("GET", "/v1/projects/p/services/web", (_req, n) => {
+    t.server.on("GET", "/v1/projects/p/services/web", (_req, n) => {
       const before = new Date(restartedAt - 60_000).toISOString();
       const after = new Date(restartedAt + 2_000).toISOString();
       const deployment =
@@ -118,22 +108,22 @@ describe("waiters", () => {
             : { status: "COMPLETED", lastTransitionTime: after };
       return { body: { data: { id: "web", status: { deployment } } } };
     });
-    const receipt = await client.services.restart("p", "web");
-    const service = await client.services.waitForRestart("p", "web", receipt, fastPolling);
+    const receipt = await t.client.services.restart("p", "web");
+    const service = await t.client.services.waitForRestart("p", "web", receipt, fastPolling);
     expect(service.status?.deployment?.status).toBe("COMPLETED");
-    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(3);
+    expect(t.server.requests.filter((r) => r.method === "GET")).toHaveLength(3);
   });
 
   it("an addon upgrade ends when the addon runs at the new version", async () => {
-    server.on("GET", "/v1/projects/p/addons/db", (_req, n) => ({
+    t.server.on("GET", "/v1/projects/p/addons/db", (_req, n) => ({
       body: { data: addon(n < 3 ? "upgrading" : "running", n < 3 ? "15" : "16") },
     }));
-    const final = await client.addons.waitForUpgrade("p", "db", "16", fastPolling);
+    const final = await t.client.addons.waitForUpgrade("p", "db", "16", fastPolling);
     expect(final.spec.config?.versionTag).toBe("16");
   });
 
   it("a restore is found in the restores list and waited on to completion", async () => {
-    server.on("GET", "/v1/projects/p/addons/db/backups/b1/restores", (_req, n) => ({
+    t.server.on("GET", "/v1/projects/p/addons/db/backups/b1/restores", (_req, n) => ({
       body: {
         data: {
           restores: [
@@ -144,7 +134,7 @@ describe("waiters", () => {
         pagination: { hasNextPage: false, count: 2 },
       },
     }));
-    const restore = await client.addons.waitForRestore("p", "db", "b1", "r2", fastPolling);
+    const restore = await t.client.addons.waitForRestore("p", "db", "b1", "r2", fastPolling);
     expect(restore.status).toBe("completed");
   });
 });

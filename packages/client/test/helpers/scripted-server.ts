@@ -1,6 +1,8 @@
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach } from "vitest";
+import { type ClientOptions, type CwpClient, createClient } from "../../src/index.js";
 
 // A small HTTP server on loopback whose answers each test scripts. It stands in for the platform
 // until the emulator exists, and for the failures (resets, stalls, HTML pages) no platform gives
@@ -119,3 +121,23 @@ export const build = (status: string, concluded = false, extra: Record<string, u
   createdAt: "2026-11-21T10:00:00Z",
   ...extra,
 });
+
+/**
+ * A fresh scripted server and a client pointed at it for every test of the file; read them from
+ * the returned object inside tests.
+ */
+export function useScriptedPlatform(options: Partial<ClientOptions> = {}): {
+  server: ScriptedServer;
+  client: CwpClient;
+} {
+  const context = {} as { server: ScriptedServer; client: CwpClient };
+  beforeEach(async () => {
+    context.server = await startScriptedServer();
+    context.client = createClient({ baseUrl: context.server.url, token: TOKEN, ...options });
+  });
+  afterEach(async () => {
+    await context.client.close();
+    await context.server.close();
+  });
+  return context;
+}
