@@ -1,0 +1,1 @@
+export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./server.js";

@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { AuthenticationError, createClient, RateLimitError } from "@cwp/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../src/index.js";
+
+let emulator: RunningEmulator;
+let fixtures: { tokens: Record<string, string>; projects: Array<{ id: string; teamId: string }> };
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0, rateLimit: 50 });
+  fixtures = (await (await fetch(`${emulator.url}/_emulator/fixtures`)).json()) as typeof fixtures;
+});
+afterEach(() => emulator.close());
+
+describe("emulator foundation", () => {
+  it("serves every project over cursor pages to the client, and the team twin narrows them", async () => {
+    const client = createClient({ baseUrl: emulator.url, token: fixtures.tokens.org! });
+    const ids: string[] = [];
+    for await (const p of client.projects.iterate({ per_page: 2 })) ids.push(p.id);
+    expect(ids).toEqual(fixtures.projects.map((p) => p.id));
+    const labs = await client.projects.list({}, { teamId: "labs" });
+    expect(labs.items.map((p) => p.id)).toEqual(
+      fixtures.projects.filter((p) => p.teamId === "labs").map((p) => p.id),
+    );
+    await client.close();
+  });
+
+  it("answers 401 without a valid token and 429 once the hourly budget is spent, with the headers", async () => {
+    const bad = createClient({ baseUrl: emulator.url, token: "nope", maxRetries: 0 });
+    await expect(bad.projects.list()).rejects.toBeInstanceOf(AuthenticationError);
+    await bad.close();
+    const client = createClient({
+      baseUrl: emulator.url,
+      token: fixtures.tokens.org!,
+      maxRetries: 0,
+      maxRateLimitWaitMs: 0,
+    });
+    for (let i = 0; i < 50; i++) await client.projects.list();
+    expect(client.rateLimit).toMatchObject({ limit: 50, remaining: 0 });
+    const res = await fetch(`${emulator.url}/v1/projects`, {
+      headers: { authorization: `Bearer ${fixtures.tokens.org}` },
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    await expect(client.projects.list()).rejects.toBeInstanceOf(RateLimitError);
+    await client.close();
+  });
+
+  it("answers bad requests with a JSON 4xx, never a crash", async () => {
+    const auth = { authorization: `Bearer ${fixtures.tokens.org}` };
+    const cases: Array<[string, RequestInit, number]> = [
+      ["/v1/nowhere", { headers: auth }, 404],
+      [
+        "/_emulator/clock",
+        { method: "POST", body: "{not json", headers: { "content-type": "application/json" } },
+        400,
+      ],
+      [
+        "/_emulator/clock",
+        { method: "POST", body: "advance=1", headers: { "content-type": "text/plain" } },
+        415,
+      ],
+      [
+        "/_emulator/clock",
+        {
+          method: "POST",
+          body: "x".repeat(1024 * 1024 + 1),
+          headers: { "content-type": "application/json" },
+        },
+        413,
+      ],
+      ["/v1/projects?per_page=101", { headers: auth }, 400],
+    ];
+    for (const [path, init, status] of cases) {
+      const res = await fetch(`${emulator.url}${path}`, init);
+      expect(res.status, path).toBe(status);
+      const body = (await res.json()) as { error: { status: number; message: string; id: string } };
+      expect(body.error.status).toBe(status);
+      expect(body.error.id).toMatch(/^err_/);
+    }
+  });
+});
+
+describe("cwp-emulator command", () => {
+  it("prints its address as the first line and serves there", async () => {
+    const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    expect(line).toMatch(/^cwp-emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.replace("cwp-emulator listening on ", "");
+    expect((await fetch(`${url}/_emulator/fixtures`)).status).toBe(200);
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  });
+});

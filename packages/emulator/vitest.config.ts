@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+    // The JSON results let .ci/run print one plain "N passed, N failed" line for the whole tree.
+    reporters: ["default", ["json", { outputFile: "test-results.json" }]],
+  },
+});
