@@ -50,29 +50,29 @@ afterEach(async () => {
   await server.close();
 });
 
+/** Lists projects with HTTP_PROXY at a fresh local proxy and the given NO_PROXY; returns what the proxy carried. */
+async function listProjectsVia(noProxy: string): Promise<string[]> {
+  const proxy = await startProxy();
+  process.env.HTTP_PROXY = proxy.url;
+  process.env.NO_PROXY = noProxy;
+  const client = createClient({ baseUrl: server.url, token: TOKEN });
+  await client.projects.list();
+  await client.close();
+  proxy.close();
+  return proxy.seen;
+}
+
 describe("proxies", () => {
   it("sends requests through HTTP_PROXY", async () => {
-    const proxy = await startProxy();
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = "";
-    const client = createClient({ baseUrl: server.url, token: TOKEN });
-    await client.projects.list();
-    expect(proxy.seen.length).toBeGreaterThan(0);
-    expect(proxy.seen[0]).toContain(`127.0.0.1:${server.port}`);
+    const seen = await listProjectsVia("");
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[0]).toContain(`127.0.0.1:${server.port}`);
     expect(server.requests).toHaveLength(1);
-    await client.close();
-    proxy.close();
   });
 
   it("goes direct for hosts in NO_PROXY", async () => {
-    const proxy = await startProxy();
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = "127.0.0.1";
-    const client = createClient({ baseUrl: server.url, token: TOKEN });
-    await client.projects.list();
-    expect(proxy.seen).toEqual([]);
+    const seen = await listProjectsVia("127.0.0.1");
+    expect(seen).toEqual([]);
     expect(server.requests).toHaveLength(1);
-    await client.close();
-    proxy.close();
   });
 });
