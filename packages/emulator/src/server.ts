@@ -1,11 +1,17 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { cursorListQuery, issuesToDetails } from "@cwp/client";
+import { setTimeout as sleep } from "node:timers/promises";
 import { VirtualClock } from "./clock.js";
+import { type ControlState, controlPlane, type RequestLogEntry } from "./control-plane.js";
+import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendFailure, sendJson } from "./http.js";
+import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
-import { seedWorld, type Token, type World } from "./world.js";
+import { match } from "./router.js";
+import { routes } from "./routes/index.js";
+import { Outcomes } from "./work/outcomes.js";
+import { seedWorld, type World } from "./world.js";
 
 export interface EmulatorOptions {
   host?: string;
@@ -22,118 +28,68 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-interface RequestLogEntry {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number;
-  time: string;
+const TWIN = /^\/v1\/teams\/([^/]+)(\/.*)$/;
+/** How often (real time) due webhook events are looked for. */
+const SETTLE_EVERY_MS = 100;
+
+function findRoute(method: string, path: string) {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const params = match(route.pattern, path);
+    if (params) return { route, params };
+  }
+  return undefined;
 }
 
-interface Context {
-  world: World;
-  token: Token;
-  /** The team of the `/v1/teams/{teamId}/` twin, if the path used it. */
-  teamId: string | undefined;
-  query: URLSearchParams;
+function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    query[key] = all.length === 1 ? (all[0] ?? "") : all;
+  }
+  return query;
 }
-
-/** Cursor pagination of spec 2.1: `per_page` at most 100 (default 50); the cursor is an offset. */
-function paginate<T>(items: T[], query: URLSearchParams) {
-  const raw = Object.fromEntries(query);
-  const parsed = cursorListQuery.safeParse({
-    ...raw,
-    ...(raw.per_page !== undefined ? { per_page: Number(raw.per_page) } : {}),
-    ...(raw.page !== undefined ? { page: Number(raw.page) } : {}),
-  });
-  if (!parsed.success)
-    throw new ApiFailure(400, "invalid query", issuesToDetails(parsed.error.issues, "query"));
-  const size = parsed.data.per_page ?? 50;
-  const offset = parsed.data.cursor
-    ? Number(Buffer.from(parsed.data.cursor, "base64url").toString())
-    : ((parsed.data.page ?? 1) - 1) * size;
-  if (!Number.isInteger(offset) || offset < 0)
-    throw new ApiFailure(400, "invalid query", { "query.cursor": ["unknown cursor"] });
-  const page = items.slice(offset, offset + size);
-  const hasNextPage = offset + size < items.length;
-  return {
-    items: page,
-    pagination: {
-      hasNextPage,
-      count: page.length,
-      ...(hasNextPage ? { cursor: Buffer.from(String(offset + size)).toString("base64url") } : {}),
-    },
-  };
-}
-
-/** The team a request acts for: the token's own team, else the twin's, else none (organisation). */
-function actingTeam(ctx: Context): string | undefined {
-  if (ctx.teamId && !ctx.world.teams.some((t) => t.id === ctx.teamId))
-    throw new ApiFailure(404, `team ${ctx.teamId} not found`);
-  if (ctx.token.teamId && ctx.teamId && ctx.teamId !== ctx.token.teamId)
-    throw new ApiFailure(403, "the token is limited to another team");
-  return ctx.token.teamId ?? ctx.teamId;
-}
-
-type Handler = (ctx: Context) => unknown;
-const routes: Array<{ method: string; path: string; handler: Handler }> = [
-  {
-    method: "GET",
-    path: "/v1/projects",
-    handler: (ctx) => {
-      const team = actingTeam(ctx);
-      const projects = ctx.world.projects.filter((p) => team === undefined || p.teamId === team);
-      const { items, pagination } = paginate(
-        projects.map(({ id, uid, name, description }) => ({ id, uid, name, description })),
-        ctx.query,
-      );
-      return { data: { projects: items }, pagination };
-    },
-  },
-];
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? 1;
   const clock = new VirtualClock(options.speed ?? 1);
   const limiter = new RateLimiter(options.rateLimit ?? 1000, () => clock.now());
-  let world = seedWorld(seed);
+  const faults = new Faults();
+  const outcomes = new Outcomes();
+  let world: World = seedWorld(seed, clock.now());
   const log: RequestLogEntry[] = [];
 
-  async function controlPlane(req: IncomingMessage, path: string): Promise<unknown> {
-    if (req.method === "GET" && path === "/_emulator/fixtures") {
-      const tokens = Object.fromEntries(Object.entries(world.tokens).map(([k, t]) => [k, t.value]));
-      return {
-        tokens,
-        teams: world.teams,
-        projects: world.projects.map(({ id, uid, teamId }) => ({ id, uid, teamId })),
-      };
+  // Webhook deliveries run one batch at a time, in order.
+  let delivering = Promise.resolve();
+  const settle = () => {
+    const events = dueEvents(world, clock.now());
+    if (events.length > 0) {
+      const target = world;
+      delivering = delivering.then(() => deliver(target, events, () => clock.now()));
     }
-    if (req.method === "POST" && path === "/_emulator/reset") {
-      world = seedWorld(seed);
-      limiter.reset();
-      log.length = 0;
-      return { ok: true };
-    }
-    if (req.method === "POST" && path === "/_emulator/clock") {
-      const body = (await readJsonBody(req)) as { advanceSeconds?: unknown } | undefined;
-      if (typeof body?.advanceSeconds !== "number" || body.advanceSeconds < 0) {
-        throw new ApiFailure(400, "advanceSeconds must be a number of seconds, 0 or more", {
-          advanceSeconds: ["required"],
-        });
-      }
-      clock.advance(body.advanceSeconds);
-      return { now: new Date(clock.now()).toISOString() };
-    }
-    if (req.method === "GET" && path === "/_emulator/requests") return { requests: log };
-    throw new ApiFailure(404, `no control-plane operation ${req.method} ${path}`);
-  }
+    return delivering;
+  };
+  const ticker = setInterval(settle, SETTLE_EVERY_MS);
+  ticker.unref();
 
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
-    const path = url.pathname;
-    if (path.startsWith("/_emulator/")) {
-      sendJson(res, 200, await controlPlane(req, path));
-      return 200;
-    }
+  const control: ControlState = {
+    world: () => world,
+    reset: () => {
+      world = seedWorld(seed, clock.now());
+      limiter.reset();
+      faults.clear();
+      outcomes.clear();
+      log.length = 0;
+    },
+    clock,
+    faults,
+    outcomes,
+    log,
+    settle,
+  };
+
+  /** Answers a platform request; returns the body it parsed (for the request log). */
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<unknown> {
     const auth = req.headers.authorization ?? "";
     const token = Object.values(world.tokens).find((t) => auth === `Bearer ${t.value}`);
     if (!token)
@@ -144,57 +100,110 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const { allowed, headers } = limiter.take(token.teamId ?? "organisation");
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (!allowed) throw new ApiFailure(429, "rate limit exceeded: wait x-ratelimit-reset seconds");
-    const twin = /^\/v1\/teams\/([^/]+)(\/.*)$/.exec(path);
-    const specPath = twin ? `/v1${twin[2]}` : path;
-    const route = routes.find((r) => r.path === specPath && r.method === req.method);
-    if (!route) throw new ApiFailure(404, `no operation ${req.method} ${path}`);
-    await readJsonBody(req);
-    const body = route.handler({
+    const twin = TWIN.exec(url.pathname);
+    const specPath = twin ? `/v1${twin[2]}` : url.pathname;
+    const found = findRoute(req.method ?? "", specPath);
+    if (!found) {
+      const other = routes.some((r) => match(r.pattern, specPath));
+      throw new ApiFailure(other ? 405 : 404, `no operation ${req.method} ${url.pathname}`);
+    }
+    const { route, params } = found;
+    const body = await readJsonBody(req);
+    const answer = route.handler({
       world,
+      now: clock.now(),
       token,
-      teamId: twin ? decodeURIComponent(twin[1] ?? "") : undefined,
+      twinTeamId: twin ? decodeURIComponent(twin[1] ?? "") : undefined,
+      params,
       query: url.searchParams,
+      body,
+      outcomes,
     });
-    sendJson(res, 200, body);
-    return 200;
+    sendJson(res, 200, answer);
+    return body;
+  }
+
+  function sendFault(res: ServerResponse, fault: Fault): number {
+    if (fault.reset) {
+      res.socket?.destroy();
+      return 0;
+    }
+    if (fault.malformed) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"data": {"truncated');
+      return 200;
+    }
+    const status = fault.status ?? 503;
+    for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+    if (fault.body !== undefined) sendJson(res, status, fault.body);
+    else sendFailure(res, new ApiFailure(status, "injected fault"));
+    return status;
   }
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://emulator");
     // The platform's clock is the virtual one: clients compare transition times against it.
     res.setHeader("date", new Date(clock.now()).toUTCString());
-    let status: number;
-    try {
-      status = await handle(req, res, url);
-    } catch (error) {
-      const failure = error instanceof ApiFailure ? error : new ApiFailure(500, "internal error");
-      if (!res.headersSent) sendFailure(res, failure);
-      status = failure.status;
-    }
-    if (!url.pathname.startsWith("/_emulator/")) {
-      const query: Record<string, string | string[]> = {};
-      for (const key of new Set(url.searchParams.keys())) {
-        const all = url.searchParams.getAll(key);
-        query[key] = all.length === 1 ? (all[0] ?? "") : all;
+    if (url.pathname.startsWith("/_emulator/")) {
+      try {
+        sendJson(res, 200, await controlPlane(req, url.pathname, control));
+      } catch (error) {
+        sendFailure(res, error instanceof ApiFailure ? error : new ApiFailure(500, String(error)));
       }
-      log.push({
-        method: req.method ?? "",
-        path: url.pathname,
-        query,
-        status,
-        time: new Date(clock.now()).toISOString(),
-      });
+      return;
     }
+    const method = req.method ?? "";
+    const fault = faults.take(method, url.pathname);
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    const acting = !fault || fault.after || (!fault.status && !fault.reset && !fault.malformed);
+    let status = 200;
+    let body: unknown;
+    // Faults that answer in place of the platform act on a response nobody sees when `after`.
+    const sink = fault?.after ? discardingResponse(res) : res;
+    if (acting) {
+      try {
+        body = await api(req, sink, url);
+      } catch (error) {
+        const failure = error instanceof ApiFailure ? error : new ApiFailure(500, "internal error");
+        if (!sink.headersSent) sendFailure(sink, failure);
+        status = failure.status;
+      }
+    }
+    if (fault && (fault.status || fault.reset || fault.malformed)) status = sendFault(res, fault);
+    log.push({
+      method,
+      path: url.pathname,
+      query: queryRecord(url.searchParams),
+      ...(body !== undefined ? { body } : {}),
+      status,
+      time: new Date(clock.now()).toISOString(),
+    });
   });
   server.listen(options.port ?? 4010, options.host ?? "127.0.0.1");
   await once(server, "listening");
   const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(":") ? `[${address}]` : address;
   return {
-    url: `http://${address}:${port}`,
+    url: `http://${host}:${port}`,
     close: async () => {
+      clearInterval(ticker);
       server.closeAllConnections();
       server.close();
       await once(server, "close");
     },
   };
+}
+
+/** A response that swallows what is written to it: the request acts, the caller sees the fault. */
+function discardingResponse(res: ServerResponse): ServerResponse {
+  const headers = new Map<string, unknown>();
+  return {
+    headersSent: false,
+    setHeader: (name: string, value: unknown) => headers.set(name, value),
+    writeHead: () => undefined,
+    end: () => undefined,
+    get socket() {
+      return res.socket;
+    },
+  } as unknown as ServerResponse;
 }

@@ -1,11 +1,22 @@
-import { createHash } from "node:crypto";
+import type { ResourceType } from "@cwp/client";
+import { shortIdFor, uidFor } from "./ids.js";
+import type { Notification } from "./notifications/store.js";
+import type { Secret } from "./routes/secrets.js";
+import type { AddonState, Restore } from "./work/addon-operations.js";
+import type { BuildRecord } from "./work/builds.js";
+import type { JobRunRecord } from "./work/job-runs.js";
+import type { DeploymentState } from "./work/restarts.js";
+import type { TemplateRunRecord } from "./work/template-runs.js";
+import { Timeline } from "./work/timeline.js";
 
-// The seeded world: deterministic for a given seed, rebuilt by /_emulator/reset.
+// The seeded world: an organisation with three teams and what runs in their projects. Everything
+// is derived from the seed and the moment of seeding, and rebuilt by /_emulator/reset.
 
 export interface Team {
   id: string;
   uid: string;
   name: string;
+  /** `organisation`: billed through the organisation's customer; `own`: its own billing customer. */
   billing: "organisation" | "own";
 }
 export interface Project {
@@ -15,29 +26,242 @@ export interface Project {
   description: string;
   teamId: string;
 }
+export interface Service {
+  projectId: string;
+  id: string;
+  uid: string;
+  name: string;
+  kind: "build" | "combined" | "deployment";
+  buildArguments: Record<string, string>;
+  deployment: Timeline<DeploymentState>;
+}
+export interface Job {
+  projectId: string;
+  id: string;
+  uid: string;
+  name: string;
+  paused: boolean;
+  settings: { suspended: boolean; disabledCI: boolean; disabledCD: boolean };
+  runtimeEnvironment: Record<string, string>;
+}
+export interface Template {
+  id: string;
+  name: string;
+  description: string;
+  repoUrl: string;
+  filePath: string;
+}
+export interface Backup {
+  id: string;
+  name: string;
+  uid: string;
+  status: string;
+  createdAt: number;
+  completedAt?: number;
+  sourceType: "fileUpload" | "liveInstance" | "snapshot" | "externalDump" | "sameAddon";
+  sizeBytes: number;
+  addonVersion: string;
+  /** Global backups can be restored into another addon, given the source. */
+  global: boolean;
+}
+export interface Addon {
+  projectId: string;
+  id: string;
+  uid: string;
+  name: string;
+  type: "postgresql" | "redis";
+  versions: readonly string[];
+  createdAt: number;
+  state: Timeline<AddonState>;
+  backups: Backup[];
+}
+export interface Harness {
+  projectId: string;
+  id: string;
+  uid: string;
+  activeSessions: number;
+}
+export interface Volume {
+  projectId: string;
+  id: string;
+  uid: string;
+}
+export interface PathRule {
+  subdomain: string;
+  mode: "prefix" | "exact" | "regex";
+  uri: string;
+  options: { priority: number; ignoreUriCase?: boolean; timeout?: string };
+}
+export interface Domain {
+  domain: string;
+  subdomains: Array<{ name: string; paths: PathRule[] }>;
+}
 export interface Token {
   value: string;
-  /** The team the token is limited to; undefined for the organisation token. */
+  /** The team the token is limited to; undefined for organisation tokens. */
   teamId: string | undefined;
   canWrite: boolean;
 }
+export type TokenName = "org" | "teamViaOrg" | "teamOwnBilling" | "readOnly";
+
 export interface World {
   seed: number;
+  /** Virtual time of seeding; the billing history and resource ages count back from it. */
+  seededAt: number;
   teams: Team[];
   projects: Project[];
-  tokens: Record<"org" | "teamViaOrg" | "teamOwnBilling" | "readOnly", Token>;
+  services: Service[];
+  jobs: Job[];
+  templates: Template[];
+  addons: Addon[];
+  harnesses: Harness[];
+  volumes: Volume[];
+  domains: Domain[];
+  tokens: Record<TokenName, Token>;
+  // Created through the API:
+  secrets: Secret[];
+  builds: BuildRecord[];
+  jobRuns: JobRunRecord[];
+  templateRuns: TemplateRunRecord[];
+  restores: Restore[];
+  notifications: Notification[];
+  /** Counter for ids of things created through the API. */
+  created: number;
 }
 
-/** A 24-hex uid derived from the seed and a name: stable across resets, unique per name. */
-export const uidFor = (seed: number, name: string) =>
-  createHash("sha256").update(`${seed}:${name}`).digest("hex").slice(0, 24);
+/** What a project holds that billing meters, by resource type. */
+export interface Billable {
+  type: ResourceType;
+  uid: string;
+  projectId: string;
+}
 
-export function seedWorld(seed: number): World {
-  const teams: Team[] = [
-    { id: "platform", name: "Platform", billing: "organisation" },
-    { id: "data", name: "Data", billing: "organisation" },
-    { id: "labs", name: "Labs", billing: "own" },
-  ].map((t) => ({ ...t, uid: uidFor(seed, `team:${t.id}`) }) as Team);
+const DAY = 86_400_000;
+export const ADDON_VERSIONS = {
+  postgresql: ["14.12", "15.7", "16.4", "17.0"],
+  redis: ["7.0.15", "7.2.5", "7.4.1"],
+} as const;
+
+function inventory(seed: number, seededAt: number, projects: Project[]) {
+  const services: Service[] = [];
+  const jobs: Job[] = [];
+  const addons: Addon[] = [];
+  const harnesses: Harness[] = [];
+  const volumes: Volume[] = [];
+  const completed = seededAt - 30 * DAY;
+  for (const project of projects) {
+    const uid = (kind: string, id: string) => uidFor(seed, `${kind}:${project.id}/${id}`);
+    for (const [id, kind] of [
+      ["web", "combined"],
+      ["image-builder", "build"],
+      ["gateway", "deployment"],
+    ] as const) {
+      services.push({
+        projectId: project.id,
+        id,
+        uid: uid("service", id),
+        name: id,
+        kind,
+        // A templated value, which `replaceTemplatedValues=true` resolves.
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the platform's own placeholder syntax.
+        buildArguments: { NODE_ENV: "production", API_ORIGIN: "${refs.gateway.host}" },
+        deployment: new Timeline<DeploymentState>([
+          { at: 0, state: { status: "COMPLETED", reason: "DEPLOYING", lastTransitionTime: completed } },
+        ]),
+      });
+    }
+    for (const [id, paused] of [
+      ["migrate", false],
+      ["nightly-report", true],
+    ] as const) {
+      jobs.push({
+        projectId: project.id,
+        id,
+        uid: uid("job", id),
+        name: id,
+        paused,
+        settings: { suspended: paused, disabledCI: false, disabledCD: false },
+        runtimeEnvironment: { LOG_LEVEL: "info" },
+      });
+    }
+    const backups = (addonId: string, version: string): Backup[] =>
+      (
+        [
+          ["snapshot-1", "snapshot", "completed", "15.7"],
+          ["live-1", "liveInstance", "completed", version],
+          ["failed-1", "liveInstance", "failed", version],
+          ["running-1", "liveInstance", "in-progress", version],
+        ] as const
+      ).map(([id, sourceType, status, addonVersion], i) => ({
+        id: `${addonId}-${id}`,
+        name: `${addonId} ${id}`,
+        uid: uid("backup", `${addonId}-${id}`),
+        status,
+        createdAt: seededAt - (10 - i) * DAY,
+        ...(status === "completed" ? { completedAt: seededAt - (10 - i) * DAY + 600_000 } : {}),
+        sourceType,
+        sizeBytes: 1_048_576 * (200 + 37 * i),
+        addonVersion,
+        global: id === "snapshot-1",
+      }));
+    addons.push({
+      projectId: project.id,
+      id: "db",
+      uid: uid("addon", "db"),
+      name: "db",
+      type: "postgresql",
+      versions: ADDON_VERSIONS.postgresql,
+      createdAt: seededAt - 200 * DAY,
+      state: new Timeline<AddonState>([{ at: 0, state: { status: "running", versionTag: "16.4" } }]),
+      backups: backups("db", "16.4"),
+    });
+    if (project.id.endsWith("-batch")) {
+      addons.push({
+        projectId: project.id,
+        id: "cache",
+        uid: uid("addon", "cache"),
+        name: "cache",
+        type: "redis",
+        versions: ADDON_VERSIONS.redis,
+        createdAt: seededAt - 90 * DAY,
+        state: new Timeline<AddonState>([{ at: 0, state: { status: "paused", versionTag: "7.2.5" } }]),
+        backups: [],
+      });
+    }
+    harnesses.push({ projectId: project.id, id: "devbox", uid: uid("harness", "devbox"), activeSessions: 1 });
+    volumes.push({ projectId: project.id, id: "data", uid: uid("volume", "data") });
+  }
+  return { services, jobs, addons, harnesses, volumes };
+}
+
+function domains(): Domain[] {
+  const rule = (subdomain: string, i: number): PathRule => ({
+    subdomain,
+    mode: (["prefix", "exact", "regex"] as const)[i % 3] as PathRule["mode"],
+    uri: i % 3 === 2 ? `^/v${i}/.*$` : `/route-${i}`,
+    options: { priority: i, ...(i % 3 !== 2 ? { ignoreUriCase: i % 2 === 0 } : {}), timeout: `${30 + i}s` },
+  });
+  return [
+    {
+      domain: "example.com",
+      subdomains: [
+        { name: "www", paths: Array.from({ length: 3 }, (_, i) => rule("www", i)) },
+        { name: "api", paths: Array.from({ length: 120 }, (_, i) => rule("api", i)) },
+        { name: "@", paths: [rule("@", 0)] },
+      ],
+    },
+    { domain: "shop.example.org", subdomains: [{ name: "*", paths: [rule("*", 1)] }] },
+  ];
+}
+
+export function seedWorld(seed: number, seededAt: number): World {
+  const teams: Team[] = (
+    [
+      ["platform", "Platform", "organisation"],
+      ["data", "Data", "organisation"],
+      ["labs", "Labs", "own"],
+    ] as const
+  ).map(([id, name, billing]) => ({ id, name, billing, uid: uidFor(seed, `team:${id}`) }));
   const projects: Project[] = teams.flatMap((team) =>
     ["web", "api", "batch"].map((suffix) => {
       const id = `${team.id}-${suffix}`;
@@ -57,13 +281,58 @@ export function seedWorld(seed: number): World {
   });
   return {
     seed,
+    seededAt,
     teams,
     projects,
+    ...inventory(seed, seededAt, projects),
+    templates: [
+      {
+        id: "release",
+        name: "Release",
+        description: "Build, migrate and promote",
+        repoUrl: "https://github.com/acme/infra",
+        filePath: "/templates/release.yaml",
+      },
+      {
+        id: "preview-env",
+        name: "Preview environment",
+        description: "A preview environment per pull request",
+        repoUrl: "https://github.com/acme/infra",
+        filePath: "/templates/preview.yaml",
+      },
+    ],
+    domains: domains(),
     tokens: {
       org: token("org", undefined),
       teamViaOrg: token("team", "platform"),
       teamOwnBilling: token("own", "labs"),
       readOnly: token("readonly", undefined, false),
     },
+    secrets: [],
+    builds: [],
+    jobRuns: [],
+    templateRuns: [],
+    restores: [],
+    notifications: [],
+    created: 0,
   };
+}
+
+/** What billing meters in a project: its services, jobs, harnesses, addons and volumes. */
+export function billables(world: World, projectId: string): Billable[] {
+  const of = (type: Billable["type"], list: Array<{ projectId: string; uid: string }>) =>
+    list.filter((r) => r.projectId === projectId).map((r) => ({ type, uid: r.uid, projectId }));
+  return [
+    ...of("service", world.services),
+    ...of("job", world.jobs),
+    ...of("harness", world.harnesses),
+    ...of("addon", world.addons),
+    ...of("volume", world.volumes),
+  ];
+}
+
+/** The next id for something created through the API: stable for a seed and creation order. */
+export function nextId(world: World, prefix: string): string {
+  world.created += 1;
+  return shortIdFor(prefix, world.seed, `created:${world.created}`);
 }

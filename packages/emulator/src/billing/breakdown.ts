@@ -1,0 +1,204 @@
+import type { DrillDownQuery, ResourceType } from "@cwp/client";
+import { ApiFailure } from "../http.js";
+import { type Amounts, add, type Ledger, type Meter, zero } from "./ledger.js";
+import { cents, priced, priceMicros } from "./money.js";
+import type { BillingScope } from "./scope.js";
+
+// The PaaS hierarchy (team > project > resource type > resource) and the customer-level
+// categories, over a range of hours: whole for usage lists, one page at one level for drill-downs
+// (spec 2.2 and the table of 4.1).
+
+export interface Filters {
+  teamId?: string | undefined;
+  projectId?: string | undefined;
+  resourceType?: ResourceType | undefined;
+}
+export type Level = "teams" | "projects" | "resources";
+
+export function scopeMeters(ledger: Ledger, scope: BillingScope): Meter[] {
+  return ledger.meters.filter(
+    (m) => m.customer === scope.customer && (!scope.team || m.teamId === scope.team.id),
+  );
+}
+
+/** Filters narrow the meters; a uid outside the reader's billing is refused, naming the field. */
+export function applyFilters(meters: Meter[], f: Filters): Meter[] {
+  if (f.teamId !== undefined && !meters.some((m) => m.teamUid === f.teamId))
+    throw new ApiFailure(400, "invalid query", { "query.teamId": ["no team with this uid in your billing"] });
+  if (f.projectId !== undefined && !meters.some((m) => m.projectUid === f.projectId))
+    throw new ApiFailure(400, "invalid query", {
+      "query.projectId": ["no project with this uid in your billing"],
+    });
+  return meters.filter(
+    (m) =>
+      (f.teamId === undefined || m.teamUid === f.teamId) &&
+      (f.projectId === undefined || m.projectUid === f.projectId) &&
+      (f.resourceType === undefined || m.type === f.resourceType),
+  );
+}
+
+export const isFiltered = (f: Filters) =>
+  f.teamId !== undefined || f.projectId !== undefined || f.resourceType !== undefined;
+
+/** Per-meter sums over a range, computed once and shared by every level of a response. */
+export class Sums {
+  #cache = new Map<Meter, Amounts>();
+  constructor(
+    private readonly ledger: Ledger,
+    readonly fromHour: number,
+    readonly toHour: number,
+  ) {}
+  of(meter: Meter): Amounts {
+    let sum = this.#cache.get(meter);
+    if (!sum) {
+      sum = this.ledger.sum(meter, this.fromHour, this.toHour);
+      this.#cache.set(meter, sum);
+    }
+    return sum;
+  }
+  total(meters: readonly Meter[]): Amounts {
+    const out = zero();
+    for (const m of meters) add(out, this.of(m));
+    return out;
+  }
+}
+
+/** Groups meters by a key, keeping the first-seen order. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+const item = (sums: Sums, m: Meter) => ({ id: m.uid, ...priced(sums.of(m)) });
+
+function resources(sums: Sums, meters: readonly Meter[], withItems: boolean) {
+  return [...groupBy(meters, (m) => m.type)].map(([resourceType, group]) => ({
+    resourceType,
+    ...priced(sums.total(group)),
+    items: withItems ? group.map((m) => item(sums, m)) : [],
+  }));
+}
+
+/** The whole hierarchy down to resources (usage list entries). */
+export function wholeTree(sums: Sums, meters: readonly Meter[]) {
+  return [...groupBy(meters, (m) => m.teamUid)].map(([teamUid, team]) => ({
+    id: teamUid,
+    ...priced(sums.total(team)),
+    projects: [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => ({
+      id: projectUid,
+      ...priced(sums.total(project)),
+      resources: resources(sums, project, true),
+    })),
+  }));
+}
+
+/** Which level a drill-down paginates (the table of spec 4.1). */
+export function drillLevel(scope: BillingScope, f: Filters): Level {
+  if (f.projectId !== undefined) return "resources";
+  if (scope.team || f.teamId !== undefined || f.resourceType !== undefined) return "projects";
+  return "teams";
+}
+
+/** One page of the drill-down at its level; everything above the page covers the whole range. */
+export function drillDown(
+  sums: Sums,
+  filtered: readonly Meter[],
+  level: Level,
+  q: DrillDownQuery,
+  f: Filters,
+) {
+  const pageParam = { teams: q.teamsPage, projects: q.projectsPage, resources: q.resourcesPage }[level] ?? 1;
+  const size =
+    { teams: q.teamsPerPage, projects: q.projectsPerPage, resources: q.resourcesPerPage }[level] ?? 50;
+  const byTeam = groupBy(filtered, (m) => m.teamUid);
+  const page = <T>(all: T[]) => {
+    const offset = (pageParam - 1) * size;
+    const items = all.slice(offset, offset + size);
+    return {
+      items,
+      pagination: { hasNextPage: offset + size < all.length, count: items.length, unit: level },
+    };
+  };
+  if (level === "teams") {
+    const { items, pagination } = page([...byTeam]);
+    return { teams: items.map(([id, team]) => ({ id, ...priced(sums.total(team)) })), pagination };
+  }
+  if (level === "projects") {
+    const { items, pagination } = page([...groupBy(filtered, (m) => m.projectUid)]);
+    const pageTeams = groupBy(
+      items.map(([, ms]) => ms),
+      (ms) => (ms[0] as Meter).teamUid,
+    );
+    return {
+      teams: [...pageTeams].map(([teamUid, projects]) => ({
+        id: teamUid,
+        ...priced(sums.total(byTeam.get(teamUid) ?? [])),
+        projects: projects.map((ms) => ({
+          id: (ms[0] as Meter).projectUid,
+          ...priced(sums.total(ms)),
+          ...(f.resourceType !== undefined ? { resources: resources(sums, ms, false) } : {}),
+        })),
+      })),
+      pagination,
+    };
+  }
+  const { items, pagination } = page([...filtered]);
+  const project = filtered;
+  return {
+    teams: [...groupBy(items, (m) => m.teamUid)].map(([teamUid]) => ({
+      id: teamUid,
+      ...priced(sums.total(byTeam.get(teamUid) ?? [])),
+      projects: [
+        {
+          id: f.projectId,
+          ...priced(sums.total(project)),
+          resources: [...groupBy(items, (m) => m.type)].map(([resourceType, group]) => ({
+            resourceType,
+            ...priced(sums.total(project.filter((m) => m.type === resourceType))),
+            items: group.map((m) => item(sums, m)),
+          })),
+        },
+      ],
+    })),
+    pagination,
+  };
+}
+
+/** BYOC (with clusters when asked), egress IP and load balancer of a customer, and their sum. */
+export function customerCategories(
+  ledger: Ledger,
+  customer: string,
+  fromHour: number,
+  toHour: number,
+  clusters: boolean,
+) {
+  const byCategory = { byoc: zero(), egressIp: zero(), loadBalancer: zero() };
+  const clusterNodes: Array<Record<string, unknown>> = [];
+  for (const meter of ledger.customerMeters.filter((c) => c.customer === customer)) {
+    const sum = ledger.customerSum(meter, fromHour, toHour);
+    add(byCategory[meter.category], sum);
+    if (meter.clusterId) clusterNodes.push({ id: meter.clusterId, name: meter.name, ...priced(sum) });
+  }
+  const micros =
+    priceMicros(byCategory.byoc) + priceMicros(byCategory.egressIp) + priceMicros(byCategory.loadBalancer);
+  return {
+    micros,
+    categories: {
+      byoc: {
+        ...priced(byCategory.byoc),
+        ...(clusters && clusterNodes.length > 0 ? { clusters: clusterNodes } : {}),
+      },
+      egressIp: priced(byCategory.egressIp),
+      loadBalancer: priced(byCategory.loadBalancer),
+    },
+  };
+}
+
+/** `total` of a response: the rounded sum of everything it charges. */
+export const totalOf = (micros: number) => cents(micros);

@@ -1,0 +1,202 @@
+import type { ResourceType } from "@cwp/client";
+import { billables, type World } from "../world.js";
+
+// The metered history: what every resource used and cost, hour by hour. Values are integers in
+// millionths (of a currency unit, of a vCPU-hour, ...), so sums are exact and the emulator can
+// emit amounts with more precision than the two-decimal totals, as the platform does.
+
+export const HOUR_MS = 3_600_000;
+/** Price components then usage quantities, in millionths. */
+export const CPU = 0;
+export const MEMORY = 1;
+export const STORAGE = 2;
+export const GPU = 3;
+export const VCPU_HOURS = 4;
+export const MEMORY_GIB_HOURS = 5;
+export const STORAGE_GIB_HOURS = 6;
+export const GPU_HOURS = 7;
+export type Amounts = Float64Array;
+export const zero = (): Amounts => new Float64Array(8);
+
+/** Per unit-hour, in currency units. */
+const RATES = { cpu: 0.0315, memory: 0.0042, storage: 0.000137, gpu: 1.89 };
+const PROFILES: Record<
+  ResourceType,
+  { vcpu: number; memory: number; storage: number; gpu: number; duty: number }
+> = {
+  service: { vcpu: 1, memory: 2, storage: 0, gpu: 0, duty: 1 },
+  job: { vcpu: 2, memory: 4, storage: 0, gpu: 0, duty: 0.2 },
+  harness: { vcpu: 2, memory: 8, storage: 10, gpu: 0.5, duty: 0.4 },
+  addon: { vcpu: 0.5, memory: 2, storage: 20, gpu: 0, duty: 1 },
+  volume: { vcpu: 0, memory: 0, storage: 50, gpu: 0, duty: 1 },
+};
+
+export interface Meter {
+  index: number;
+  uid: string;
+  type: ResourceType;
+  projectUid: string;
+  teamUid: string;
+  teamId: string;
+  /** The billing customer it is charged to: `organisation`, or the team id of a team with its own. */
+  customer: string;
+  /** First billed hour (hours since the epoch). */
+  fromHour: number;
+}
+/** Customer-level spend that is not PaaS: BYOC clusters and metered network. */
+export interface CustomerMeter {
+  index: number;
+  customer: string;
+  category: "byoc" | "egressIp" | "loadBalancer";
+  clusterId?: string;
+  name?: string;
+  perHour: number;
+}
+
+/** A 32-bit hash of integers (deterministic noise for the seed, meter and hour). */
+function noise(a: number, b: number, c: number): number {
+  let h = (a * 0x9e3779b1) ^ (b * 0x85ebca77) ^ (c * 0xc2b2ae3d);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) / 0x1_0000_0000;
+}
+
+export class Ledger {
+  readonly meters: Meter[] = [];
+  readonly customerMeters: CustomerMeter[] = [];
+  readonly historyStartHour: number;
+  #days = new Map<number, Amounts>();
+
+  constructor(readonly world: World) {
+    const seeded = new Date(world.seededAt);
+    // At least 13 whole months of history before the month of seeding.
+    this.historyStartHour = Date.UTC(seeded.getUTCFullYear(), seeded.getUTCMonth() - 13, 1) / HOUR_MS;
+    for (const project of world.projects) {
+      const team = world.teams.find((t) => t.id === project.teamId);
+      if (!team) continue;
+      // Batch projects arrived later, so the history has resources appearing part-way through.
+      const fromHour = project.id.endsWith("-batch")
+        ? this.historyStartHour + 24 * 250
+        : this.historyStartHour;
+      for (const b of billables(world, project.id)) {
+        this.meters.push({
+          index: this.meters.length,
+          uid: b.uid,
+          type: b.type,
+          projectUid: project.uid,
+          teamUid: team.uid,
+          teamId: team.id,
+          customer: team.billing === "own" ? team.id : "organisation",
+          fromHour,
+        });
+      }
+    }
+    const customers = [...new Set(this.meters.map((m) => m.customer))];
+    for (const customer of customers) {
+      const add = (category: CustomerMeter["category"], perHour: number, clusterId?: string, name?: string) =>
+        this.customerMeters.push({
+          index: this.customerMeters.length,
+          customer,
+          category,
+          perHour,
+          ...(clusterId ? { clusterId, name } : {}),
+        });
+      if (customer === "organisation") {
+        add("byoc", 0.412, "byoc-aws-eu-1", "AWS eu-west-1");
+        add("byoc", 0.197, "byoc-gcp-us-1", "GCP us-central1");
+      }
+      add("egressIp", customer === "organisation" ? 0.0069 : 0.0041);
+      add("loadBalancer", customer === "organisation" ? 0.0342 : 0.0171);
+    }
+  }
+
+  /** One hour of a PaaS meter. */
+  hour(meter: Meter, hour: number): Amounts {
+    const out = zero();
+    if (hour < meter.fromHour) return out;
+    const profile = PROFILES[meter.type];
+    const seed = this.world.seed;
+    if (profile.duty < 1 && noise(seed, meter.index + 7919, hour) >= profile.duty) return out;
+    const daily = 0.75 + 0.25 * Math.sin(((hour % 24) / 24) * 2 * Math.PI);
+    const factor = (0.6 + 0.8 * noise(seed, meter.index, hour)) * daily;
+    const quantity = (perHour: number) => Math.round(perHour * factor * 1e6);
+    out[VCPU_HOURS] = quantity(profile.vcpu);
+    out[MEMORY_GIB_HOURS] = quantity(profile.memory);
+    out[STORAGE_GIB_HOURS] = Math.round(profile.storage * 1e6);
+    out[GPU_HOURS] = quantity(profile.gpu);
+    out[CPU] = Math.round(out[VCPU_HOURS] * RATES.cpu);
+    out[MEMORY] = Math.round(out[MEMORY_GIB_HOURS] * RATES.memory);
+    out[STORAGE] = Math.round(out[STORAGE_GIB_HOURS] * RATES.storage);
+    out[GPU] = Math.round(out[GPU_HOURS] * RATES.gpu);
+    return out;
+  }
+
+  /** One hour of customer-level spend (BYOC allocations carry usage too). */
+  customerHour(meter: CustomerMeter, hour: number): Amounts {
+    const out = zero();
+    if (hour < this.historyStartHour) return out;
+    const price = Math.round(
+      meter.perHour * (0.8 + 0.4 * noise(this.world.seed, 10_000 + meter.index, hour)) * 1e6,
+    );
+    if (meter.category === "byoc") {
+      out[CPU] = Math.round(price * 0.7);
+      out[MEMORY] = price - out[CPU];
+      out[VCPU_HOURS] = Math.round(price * 60);
+      out[MEMORY_GIB_HOURS] = Math.round(price * 240);
+    } else out[CPU] = price;
+    return out;
+  }
+
+  /** A PaaS meter summed over [fromHour, toHour), using cached whole UTC days. */
+  sum(meter: Meter, fromHour: number, toHour: number, into: Amounts = zero()): Amounts {
+    return this.#sum(meter.index, (h) => this.hour(meter, h), fromHour, toHour, into);
+  }
+
+  customerSum(meter: CustomerMeter, fromHour: number, toHour: number, into: Amounts = zero()): Amounts {
+    return this.#sum(-1 - meter.index, (h) => this.customerHour(meter, h), fromHour, toHour, into);
+  }
+
+  #sum(
+    key: number,
+    hourly: (h: number) => Amounts,
+    fromHour: number,
+    toHour: number,
+    into: Amounts,
+  ): Amounts {
+    let h = fromHour;
+    while (h < toHour) {
+      if (h % 24 === 0 && h + 24 <= toHour) {
+        const day = h / 24;
+        const cacheKey = key * 1_000_000 + day;
+        let sum = this.#days.get(cacheKey);
+        if (!sum) {
+          sum = zero();
+          for (let k = 0; k < 24; k += 1) add(sum, hourly(h + k));
+          this.#days.set(cacheKey, sum);
+        }
+        add(into, sum);
+        h += 24;
+      } else {
+        add(into, hourly(h));
+        h += 1;
+      }
+    }
+    return into;
+  }
+}
+
+export function add(into: Amounts, more: Amounts): Amounts {
+  for (let i = 0; i < 8; i += 1) (into as Float64Array)[i] = (into[i] ?? 0) + (more[i] ?? 0);
+  return into;
+}
+
+/** Ledgers are immutable for a world's seed and seeding time, so resets reuse them. */
+const ledgers = new WeakMap<World, Ledger>();
+export function ledgerOf(world: World): Ledger {
+  let ledger = ledgers.get(world);
+  if (!ledger) {
+    ledger = new Ledger(world);
+    ledgers.set(world, ledger);
+  }
+  return ledger;
+}

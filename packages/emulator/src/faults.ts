@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+// Faults injected through POST /_emulator/faults, matched by method and path, each used `times`
+// times. `after: true` lets the request act first and then answers with the fault: the work was
+// done but the caller cannot know (the case of an ambiguous start).
+
+export const faultSchema = z.strictObject({
+  method: z.enum(["GET", "POST", "DELETE", "PUT", "PATCH"]).optional(),
+  /** The request path exactly, or a prefix ending in `*`. */
+  path: z.string().min(1),
+  status: z.number().int().min(200).max(599).optional(),
+  body: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  delayMs: z.number().min(0).max(120_000).optional(),
+  /** Close the connection without an answer. */
+  reset: z.boolean().optional(),
+  /** Answer 200 with a body that is not JSON. */
+  malformed: z.boolean().optional(),
+  after: z.boolean().optional(),
+  times: z.number().int().min(1).max(1_000_000).default(1),
+});
+export type Fault = z.infer<typeof faultSchema>;
+
+export class Faults {
+  #faults: Fault[] = [];
+
+  add(fault: Fault): void {
+    this.#faults.push(fault);
+  }
+
+  /** The first fault matching the request, counted as used. */
+  take(method: string, path: string): Fault | undefined {
+    const fault = this.#faults.find(
+      (f) =>
+        (f.method === undefined || f.method === method) &&
+        (f.path.endsWith("*") ? path.startsWith(f.path.slice(0, -1)) : f.path === path),
+    );
+    if (!fault) return undefined;
+    fault.times -= 1;
+    if (fault.times <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return [...this.#faults];
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+}

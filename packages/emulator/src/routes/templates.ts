@@ -1,0 +1,61 @@
+import { runTemplateBody, templateRunListQuery } from "@cwp/client";
+import { ApiFailure } from "../http.js";
+import { paginate } from "../paginate.js";
+import { type Context, get, post, type Route, requireWrite } from "../router.js";
+import { checkBody, checkQuery } from "../validate.js";
+import { abortTemplateRun, startTemplateRun, templateRunView } from "../work/template-runs.js";
+import type { Template } from "../world.js";
+
+// Template runs: spec 2.5, 3.4, 4.8 and the template-run reads and abort of beyond-the-seed §1.
+
+function template(ctx: Context): Template {
+  const found = ctx.world.templates.find((t) => t.id === ctx.params.templateId);
+  if (!found) throw new ApiFailure(404, `template ${ctx.params.templateId} not found`);
+  return found;
+}
+
+function runOf(ctx: Context, t: Template) {
+  const record = ctx.world.templateRuns.find((r) => r.templateId === t.id && r.id === ctx.params.runId);
+  if (!record) throw new ApiFailure(404, `run ${ctx.params.runId} of template ${t.id} not found`);
+  return record;
+}
+
+export const templateRoutes: Route[] = [
+  post("/v1/templates/:templateId/runs", (ctx) => {
+    const t = template(ctx);
+    requireWrite(ctx, "Account > Templates > General > Run");
+    const body = checkBody(runTemplateBody, ctx.body);
+    const record = startTemplateRun(ctx.world, t, body.arguments, ctx.now, ctx.outcomes.take("templateRun"));
+    return { data: templateRunView(record, t, ctx.now) };
+  }),
+  get("/v1/templates/:templateId/runs", (ctx) => {
+    const t = template(ctx);
+    const q = checkQuery(templateRunListQuery, ctx.query, {
+      numbers: ["per_page", "page"],
+      booleans: ["concluded"],
+    });
+    const runs = ctx.world.templateRuns
+      .filter((r) => r.templateId === t.id)
+      .reverse()
+      .map((r) => templateRunView(r, t, ctx.now))
+      .filter(
+        (r) =>
+          (q.status === undefined || r.status === q.status) &&
+          (q.concluded === undefined || r.concluded === q.concluded),
+      );
+    const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery);
+    return { data: { templateRuns: items }, pagination };
+  }),
+  get("/v1/templates/:templateId/runs/:runId", (ctx) => {
+    const t = template(ctx);
+    return { data: templateRunView(runOf(ctx, t), t, ctx.now) };
+  }),
+  post("/v1/templates/:templateId/runs/:runId/abort", (ctx) => {
+    const t = template(ctx);
+    const record = runOf(ctx, t);
+    requireWrite(ctx, "Account > Templates > General > Run");
+    if (!abortTemplateRun(record, ctx.now))
+      throw new ApiFailure(409, `run ${record.id} has already concluded`);
+    return { data: templateRunView(record, t, ctx.now) };
+  }),
+];

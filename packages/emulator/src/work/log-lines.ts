@@ -1,0 +1,27 @@
+/** A line a piece of work printed, visible once the virtual clock reaches it. */
+export interface WorkLogLine {
+  at: number;
+  containerId: string;
+  text: string;
+}
+
+/** Spreads lines evenly between two times (the outcome's lines or generated ones). */
+export function spread(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  containerId: string,
+): WorkLogLine[] {
+  const step = lines.length > 1 ? (to - from) / lines.length : 0;
+  return lines.map((text, i) => ({ at: Math.round(from + step * i), containerId, text }));
+}
+
+/** Drops what was not printed by `now` and appends a closing line (an abort). */
+export function cutAt(
+  lines: WorkLogLine[],
+  now: number,
+  closing: string,
+  containerId: string,
+): WorkLogLine[] {
+  return [...lines.filter((l) => l.at <= now), { at: now, containerId, text: closing }];
+}
