@@ -141,9 +141,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://emulator");
     // The platform's clock is the virtual one: clients compare transition times against it.
     res.setHeader("date", new Date(clock.now()).toUTCString());
+    const url = parseUrl(req.url);
+    if (!url) {
+      sendFailure(res, new ApiFailure(400, "the request target is not a valid path"));
+      return;
+    }
     if (url.pathname.startsWith("/_emulator/")) {
       try {
         sendJson(res, 200, await controlPlane(req, url.pathname, control));
@@ -192,6 +196,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await once(server, "close");
     },
   };
+}
+
+/** The request target as a URL; paths such as `//host/x` stay paths. */
+function parseUrl(target = "/"): URL | undefined {
+  try {
+    return new URL(`http://emulator${target.startsWith("/") ? target : `/${target}`}`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A response that swallows what is written to it: the request acts, the caller sees the fault. */
