@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { InputError } from "@cwp/action-kit";
+
+/** What to build when the inputs name no branch, pull request or commit: the workflow's event. */
+export interface EventRef {
+  branch?: string;
+  pullRequestId?: number;
+  sha?: string;
+  /** Said in the log: where the choice came from. */
+  origin: string;
+}
+
+function payload(): Record<string, unknown> {
+  const file = process.env.GITHUB_EVENT_PATH;
+  if (!file) return {};
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+export function refFromEvent(): EventRef {
+  const name = process.env.GITHUB_EVENT_NAME ?? "";
+  const event = payload();
+  if (name === "pull_request" || name === "pull_request_target") {
+    const pr = event.pull_request as { number?: number; head?: { sha?: string } } | undefined;
+    const number = pr?.number ?? (event.number as number | undefined);
+    if (typeof number !== "number") throw new InputError("pull-request-id", `the ${name} event has no pull request number; set the input`);
+    return { pullRequestId: number, ...(pr?.head?.sha ? { sha: pr.head.sha } : {}), origin: `the ${name} event` };
+  }
+  const ref = (name === "push" ? (event.ref as string | undefined) : undefined) ?? process.env.GITHUB_REF ?? "";
+  const sha = (name === "push" ? (event.after as string | undefined) : undefined) ?? process.env.GITHUB_SHA;
+  if (!ref.startsWith("refs/heads/"))
+    throw new InputError("branch", `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; set branch or pull-request-id`);
+  return { branch: ref.slice("refs/heads/".length), ...(sha ? { sha } : {}), origin: `the ${name || "workflow"} event` };
+}

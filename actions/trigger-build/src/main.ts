@@ -1,0 +1,109 @@
+import * as core from "@actions/core";
+import {
+  booleanInput,
+  checkRequest,
+  keyValueInput,
+  maskValues,
+  optionalText,
+  requiredText,
+  runAction,
+} from "@cwp/action-kit";
+import { type Build, buildConclusion, REF_PATTERN, type StartBuildBody, startBuildBody } from "@cwp/client";
+import { z } from "zod";
+import { refFromEvent } from "./event.js";
+
+const resourceId = () => requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+
+/** Which request field came from which input, so a refusal names the input. */
+const FIELDS = {
+  branch: "branch",
+  pullRequestId: "pull-request-id",
+  sha: "sha",
+  bundleUrl: "bundle-url",
+  "overrides.buildArguments": "build-arguments",
+  "overrides.docker.dockerFilePath": "dockerfile-path",
+  "overrides.docker.dockerWorkDir": "docker-work-dir",
+  "overrides.docker.dockerfileTarget": "dockerfile-target",
+};
+
+export const run = () =>
+  runAction({
+    name: "trigger-build",
+    inputs: {
+      "project-id": resourceId(),
+      "service-id": resourceId(),
+      branch: optionalText(),
+      "pull-request-id": optionalText().pipe(z.string().regex(/^\d+$/, "must be a pull request number").optional()),
+      sha: optionalText(),
+      "bundle-url": optionalText(),
+      "build-arguments": keyValueInput(),
+      "dockerfile-path": optionalText(),
+      "docker-work-dir": optionalText(),
+      "dockerfile-target": optionalText(),
+      logs: booleanInput(true),
+    },
+    outputs: { "build-id": "", status: "", concluded: "false", success: "false", image: "", sha: "", branch: "" },
+    async start({ config, client, signal }) {
+      maskValues(config["build-arguments"]);
+      const projectId = config["project-id"];
+      const serviceId = config["service-id"];
+      const given = config.branch ?? config["pull-request-id"] ?? config.sha ?? config["bundle-url"];
+      const ref = given === undefined ? refFromEvent() : undefined;
+      if (ref)
+        core.info(
+          `No branch, pull request or commit given: building ${ref.branch ? `branch ${ref.branch}` : `pull request #${ref.pullRequestId}`}${ref.sha ? ` at ${ref.sha}` : ""}, from ${ref.origin}.`,
+        );
+      const docker = {
+        ...(config["dockerfile-path"] ? { dockerFilePath: config["dockerfile-path"] } : {}),
+        ...(config["docker-work-dir"] ? { dockerWorkDir: config["docker-work-dir"] } : {}),
+        ...(config["dockerfile-target"] ? { dockerfileTarget: config["dockerfile-target"] } : {}),
+      };
+      const overrides = {
+        ...(config["build-arguments"] ? { buildArguments: config["build-arguments"] } : {}),
+        ...(Object.keys(docker).length > 0 ? { docker } : {}),
+      };
+      const body = checkRequest(
+        startBuildBody,
+        {
+          ...(config["bundle-url"] ? { bundleUrl: config["bundle-url"] } : {}),
+          ...((ref?.branch ?? config.branch) ? { branch: ref?.branch ?? config.branch } : {}),
+          ...((ref?.pullRequestId ?? config["pull-request-id"]) !== undefined
+            ? { pullRequestId: ref?.pullRequestId ?? config["pull-request-id"] }
+            : {}),
+          ...((ref?.sha ?? config.sha) ? { sha: ref?.sha ?? config.sha } : {}),
+          ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+        } satisfies StartBuildBody,
+        FIELDS,
+      );
+      const build = await client.builds.start(projectId, serviceId, body, { signal });
+      const where = `service ${serviceId} in project ${projectId}`;
+      return {
+        title: `build ${build.id} of ${where}`,
+        initial: build,
+        rows: [
+          ["Project", projectId],
+          ["Service", serviceId],
+          ["Build", build.id],
+          ["Branch", build.branch ?? undefined],
+          ["Pull request", build.pullRequestId == null ? undefined : `#${build.pullRequestId}`],
+          ["Commit", build.sha ?? undefined],
+        ],
+        outputs: (b: Build | undefined) => ({
+          "build-id": build.id,
+          status: b?.status,
+          concluded: b?.concluded ?? false,
+          success: b ? buildConclusion(b).success : false,
+          image: b?.registry?.uri ?? undefined,
+          sha: b?.sha ?? undefined,
+          branch: b?.branch ?? undefined,
+        }),
+        wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
+        conclude: buildConclusion,
+        message: (b: Build) => b.message ?? undefined,
+        ...(config.logs
+          ? { logs: (startTime: string) => client.builds.followLogs(projectId, serviceId, build.id, { startTime }) }
+          : {}),
+        abort: (abortSignal) => client.builds.abort(projectId, serviceId, build.id, { signal: abortSignal }),
+      };
+    },
+  });

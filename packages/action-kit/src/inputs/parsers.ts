@@ -1,0 +1,135 @@
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+// Schemas for raw input strings (the runner passes every input as text, "" when unset). Messages
+// say what is allowed; they never repeat the value, which may be a secret.
+
+const YAML_TRUE = ["true", "True", "TRUE"];
+const YAML_FALSE = ["false", "False", "FALSE"];
+
+/** Text, trimmed; `undefined` when empty. */
+export const optionalText = () => z.string().transform((s) => s.trim() || undefined);
+
+/** Text that must be given. */
+export const requiredText = () =>
+  z
+    .string()
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, "is required"));
+
+/** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
+export const booleanInput = (fallback: boolean) =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return fallback;
+    if (YAML_TRUE.includes(v)) return true;
+    if (YAML_FALSE.includes(v)) return false;
+    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    return z.NEVER;
+  });
+
+const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const MAX_DURATION_MS = 72 * 3_600_000;
+
+/** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
+export const durationInput = (fallback: string) =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim() || fallback;
+    const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
+    const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
+    if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
+      ctx.addIssue({ code: "custom", message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)" });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** A positive whole number, or the default when empty. */
+export const integerInput = (fallback?: number, min = 1) =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min) {
+      ctx.addIssue({ code: "custom", message: `must be a whole number, ${min} or more` });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
+/** One of a list of words. */
+export const choiceInput = <const T extends readonly [string, ...string[]]>(choices: T, fallback?: T[number]) =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim() || fallback;
+    if (v === undefined) return undefined;
+    if (!(choices as readonly string[]).includes(v)) {
+      ctx.addIssue({ code: "custom", message: `must be one of ${choices.join(", ")}` });
+      return z.NEVER;
+    }
+    return v as T[number];
+  });
+
+/** KEY=VALUE lines (blank lines and `#` comments skipped): the value is everything after the first `=`. */
+function keyValueLines(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const eq = line.indexOf("=");
+    if (eq <= 0) return `line ${i + 1} is not KEY=VALUE`;
+    const key = line.slice(0, eq).trim();
+    if (key in out) return `key ${key} is given twice`;
+    out[key] = line.slice(eq + 1);
+  }
+  return out;
+}
+
+function jsonObject(text: string): Record<string, unknown> | string {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return "the JSON must be an object";
+    return value as Record<string, unknown>;
+  } catch {
+    return "is not valid JSON";
+  }
+}
+
+/** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
+export const keyValueInput = () =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return undefined;
+    const parsed = v.startsWith("{") ? jsonObject(v) : keyValueLines(v);
+    if (typeof parsed === "string") {
+      ctx.addIssue({ code: "custom", message: `${parsed}; give KEY=VALUE lines or a JSON object` });
+      return z.NEVER;
+    }
+    const bad = Object.entries(parsed).find(([, value]) => typeof value !== "string");
+    if (bad) {
+      ctx.addIssue({ code: "custom", message: `the value of ${bad[0]} must be a string` });
+      return z.NEVER;
+    }
+    return parsed as Record<string, string>;
+  });
+
+/** An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. */
+export const objectInput = () =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return {};
+    if (v.startsWith("{")) {
+      const parsed = jsonObject(v);
+      if (typeof parsed !== "string") return parsed;
+      ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
+      return z.NEVER;
+    }
+    if (v.split(/\r?\n/).every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
+      const parsed = keyValueLines(v);
+      if (typeof parsed !== "string") return parsed as Record<string, unknown>;
+    }
+    try {
+      const value: unknown = parseYaml(v);
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    return z.NEVER;
+  });

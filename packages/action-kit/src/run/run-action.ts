@@ -1,0 +1,194 @@
+import * as core from "@actions/core";
+import {
+  AbortedError,
+  type Conclusion,
+  CwpError,
+  type CwpClient,
+  createClient,
+  type LogFollower,
+  type WaitOptions,
+  WaitTimeoutError,
+} from "@cwp/client";
+import { z } from "zod";
+import { InputError, InputErrors } from "../inputs/input-error.js";
+import { readInputs } from "../inputs/read.js";
+import { connection, sharedInputs } from "../inputs/shared.js";
+import { formatDuration } from "../output/duration.js";
+import { maskTokenFromEnvironment } from "../output/mask.js";
+import { Outputs } from "../output/outputs.js";
+import { type SummaryReport, writeSummary } from "../output/summary.js";
+import { onCancel } from "./cancellation.js";
+import { LogPump } from "./log-pump.js";
+
+/** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
+const ABORT_WITHIN_MS = 5000;
+
+type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
+
+/** Remote work an action started, and how to follow it to its conclusion. */
+export interface StartedWork<T> {
+  /** What ran, for messages and the summary: "build joyous-view-6290 of service web". */
+  title: string;
+  /** Ids and places for the summary. */
+  rows: Array<[string, string | undefined]>;
+  /** The resource as the start returned it, if it did. */
+  initial?: T | undefined;
+  outputs(resource: T | undefined): Record<string, string | number | boolean | undefined>;
+  wait(options: WaitOptions<T>): Promise<T>;
+  conclude(resource: T): Conclusion;
+  message?(resource: T): string | undefined;
+  /** Remote logs to stream while waiting. */
+  logs?(startTime: string): LogFollower;
+  /** Aborts the remote work (for a cancel or a timeout, when `abort-on-cancel`). */
+  abort?(signal: AbortSignal): Promise<void>;
+}
+
+/** What an action does with the parsed config: start its work, or settle without any. */
+export interface ActionContext<C> {
+  config: C & SharedConfig;
+  client: CwpClient;
+  signal: AbortSignal;
+}
+
+export interface ActionDefinition<S extends z.ZodRawShape, T> {
+  name: string;
+  inputs: S;
+  /** Every output and its default, written before anything else happens. */
+  outputs: Record<string, string>;
+  /** Checks that need the whole config (before any request). */
+  validate?(config: z.output<z.ZodObject<S>> & SharedConfig): void;
+  /** Starts the work, or returns a finished result when there is nothing to do. */
+  start(ctx: ActionContext<z.output<z.ZodObject<S>>>): Promise<StartedWork<T> | Finished>;
+}
+
+/** An action that settled without remote work to wait for (e.g. the addon already at the version). */
+export interface Finished {
+  finished: true;
+  title: string;
+  rows: Array<[string, string | undefined]>;
+  outputs: Record<string, string | number | boolean | undefined>;
+  success: boolean;
+  message: string;
+}
+
+const isFinished = (x: unknown): x is Finished => (x as Finished).finished === true;
+
+/** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
+export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefinition<S, T>): Promise<void> {
+  maskTokenFromEnvironment();
+  const outputs = new Outputs(action.outputs);
+  const cancel = onCancel();
+  let client: CwpClient | undefined;
+  try {
+    const config = readInputs(z.object({ ...sharedInputs, ...action.inputs })) as z.output<z.ZodObject<S>> & SharedConfig;
+    action.validate?.(config);
+    const conn = connection(config);
+    client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId });
+    if (conn.teamId) core.info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
+    const started = Date.now();
+    const work = await action.start({ config, client, signal: cancel.signal });
+    if (isFinished(work)) {
+      outputs.set(work.outputs);
+      core.info(work.message);
+      await writeSummary({ action: action.name, title: work.title, outcome: work.success ? "success" : "failure", rows: work.rows, message: work.message });
+      if (!work.success) core.setFailed(work.message);
+      return;
+    }
+    outputs.set(work.outputs(work.initial));
+    core.info(`Started ${work.title}.`);
+    if (!config.wait) {
+      const status = work.initial ? work.conclude(work.initial).status : undefined;
+      await writeSummary({ action: action.name, title: work.title, outcome: "started", status, rows: work.rows });
+      return;
+    }
+    await follow(action.name, work, config, cancel.signal, started, outputs);
+  } catch (error) {
+    await fail(action.name, error);
+  } finally {
+    cancel.dispose();
+    await client?.close();
+  }
+}
+
+async function follow<T>(
+  name: string,
+  work: StartedWork<T>,
+  config: SharedConfig,
+  signal: AbortSignal,
+  started: number,
+  outputs: Outputs<string>,
+): Promise<void> {
+  const pump = work.logs ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`) : undefined;
+  pump?.start();
+  let last: T | undefined = work.initial;
+  const report = (outcome: SummaryReport["outcome"], status: string | undefined, message?: string) =>
+    writeSummary({
+      action: name,
+      title: work.title,
+      outcome,
+      status,
+      rows: work.rows,
+      durationMs: Date.now() - started,
+      message,
+      lastLines: outcome === "success" ? undefined : pump?.last,
+    });
+  try {
+    const final = await work.wait({
+      deadline: started + config.timeout,
+      signal,
+      onPoll: (resource) => {
+        last = resource;
+      },
+      onStatus: (status) => core.info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${status}`),
+    });
+    await pump?.drain();
+    const conclusion = work.conclude(final);
+    outputs.set(work.outputs(final));
+    const message = work.message?.(final);
+    await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+    if (conclusion.success) core.info(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
+    else core.setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+  } catch (error) {
+    await pump?.drain();
+    const timedOut = error instanceof WaitTimeoutError;
+    const cancelled = error instanceof AbortedError && signal.aborted;
+    if (!timedOut && !cancelled) throw error;
+    if (last !== undefined) outputs.set(work.outputs(last));
+    const status = last !== undefined ? work.conclude(last).status : undefined;
+    const why = timedOut ? `did not conclude within ${formatDuration(config.timeout)}` : "was cancelled with the workflow";
+    const aborted = await abortRemote(work, config);
+    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
+    await report(timedOut ? "timed out" : "cancelled", status, message);
+    core.setFailed(message);
+  }
+}
+
+/** Aborts the remote work within 5 s and says what happened to it. */
+async function abortRemote<T>(work: StartedWork<T>, config: SharedConfig): Promise<string> {
+  if (!work.abort) return "the platform cannot abort it, so it may still be running.";
+  if (!config["abort-on-cancel"]) return "it was left running (abort-on-cancel is false).";
+  try {
+    await work.abort(AbortSignal.timeout(ABORT_WITHIN_MS));
+    return "it was aborted on the platform.";
+  } catch (error) {
+    return `aborting it failed (${(error as Error).message}): it may still be running.`;
+  }
+}
+
+async function fail(name: string, error: unknown): Promise<void> {
+  if (error instanceof InputError || error instanceof InputErrors) {
+    core.setFailed(`${error.message}\nNothing was sent to the platform.`);
+    return;
+  }
+  const message = error instanceof CwpError ? describeApiError(error) : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
+  core.setFailed(message);
+}
+
+function describeApiError(error: CwpError): string {
+  const parts = [error.message];
+  if (error.errorId) parts.push(`(error id ${error.errorId})`);
+  return parts.join(" ");
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
