@@ -86142,7 +86142,10 @@ const durationInput = (fallback) => schemas_string().transform((s, ctx) => {
     const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
     const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
     if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
-        ctx.addIssue({ code: "custom", message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)" });
+        ctx.addIssue({
+            code: "custom",
+            message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
+        });
         return NEVER;
     }
     return ms;
@@ -86226,7 +86229,9 @@ const objectInput = () => z.string().transform((s, ctx) => {
         ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
         return z.NEVER;
     }
-    if (v.split(/\r?\n/).every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
+    if (v
+        .split(/\r?\n/)
+        .every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
         const parsed = keyValueLines(v);
         if (typeof parsed !== "string")
             return parsed;
@@ -88899,7 +88904,9 @@ function createClient(options) {
 const sharedInputs = {
     "api-token": optionalText(),
     "api-url": optionalText(),
-    "team-id": optionalText().pipe(schemas_string().regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)").optional()),
+    "team-id": optionalText().pipe(schemas_string()
+        .regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)")
+        .optional()),
     wait: booleanInput(true),
     timeout: durationInput("30m"),
     "abort-on-cancel": booleanInput(true),
@@ -88983,7 +88990,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
 // change the layout of a summary.
 /** The text of a log line, whatever shape the platform gave it. */
-const lineText = (line) => (typeof line.log === "string" ? line.log : JSON.stringify(line.log));
+const lineText = (line) => typeof line.log === "string" ? line.log : JSON.stringify(line.log);
 /**
  * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
  * guess, so `::add-mask::`, `::error::` or a forged `::stop-commands::` in a line do nothing.
@@ -89153,7 +89160,13 @@ async function runAction(action) {
         if (isFinished(work)) {
             outputs.set(work.outputs);
             info(work.message);
-            await writeSummary({ action: action.name, title: work.title, outcome: work.success ? "success" : "failure", rows: work.rows, message: work.message });
+            await writeSummary({
+                action: action.name,
+                title: work.title,
+                outcome: work.success ? "success" : "failure",
+                rows: work.rows,
+                message: work.message,
+            });
             if (!work.success)
                 setFailed(work.message);
             return;
@@ -89162,7 +89175,13 @@ async function runAction(action) {
         info(`Started ${work.title}.`);
         if (!config.wait) {
             const status = work.initial ? work.conclude(work.initial).status : undefined;
-            await writeSummary({ action: action.name, title: work.title, outcome: "started", status, rows: work.rows });
+            await writeSummary({
+                action: action.name,
+                title: work.title,
+                outcome: "started",
+                status,
+                rows: work.rows,
+            });
             return;
         }
         await follow(action.name, work, config, cancel.signal, started, outputs);
@@ -89176,7 +89195,9 @@ async function runAction(action) {
     }
 }
 async function follow(name, work, config, signal, started, outputs) {
-    const pump = work.logs ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`) : undefined;
+    const pump = work.logs
+        ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
+        : undefined;
     pump?.start();
     let last = work.initial;
     const report = (outcome, status, message) => writeSummary({
@@ -89217,7 +89238,9 @@ async function follow(name, work, config, signal, started, outputs) {
         if (last !== undefined)
             outputs.set(work.outputs(last));
         const status = last !== undefined ? work.conclude(last).status : undefined;
-        const why = timedOut ? `did not conclude within ${formatDuration(config.timeout)}` : "was cancelled with the workflow";
+        const why = timedOut
+            ? `did not conclude within ${formatDuration(config.timeout)}`
+            : "was cancelled with the workflow";
         const aborted = await abortRemote(work, config);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
         await report(timedOut ? "timed out" : "cancelled", status, message);
@@ -89243,7 +89266,9 @@ async function fail(name, error) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
-    const message = error instanceof CwpError ? describeApiError(error) : `Unexpected error: ${error?.message ?? String(error)}`;
+    const message = error instanceof CwpError
+        ? describeApiError(error)
+        : `Unexpected error: ${error?.message ?? String(error)}`;
     await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
     setFailed(message);
 }
@@ -89291,13 +89316,21 @@ function refFromEvent() {
         const number = pr?.number ?? event.number;
         if (typeof number !== "number")
             throw new InputError("pull-request-id", `the ${name} event has no pull request number; set the input`);
-        return { pullRequestId: number, ...(pr?.head?.sha ? { sha: pr.head.sha } : {}), origin: `the ${name} event` };
+        return {
+            pullRequestId: number,
+            ...(pr?.head?.sha ? { sha: pr.head.sha } : {}),
+            origin: `the ${name} event`,
+        };
     }
     const ref = (name === "push" ? event.ref : undefined) ?? process.env.GITHUB_REF ?? "";
     const sha = (name === "push" ? event.after : undefined) ?? process.env.GITHUB_SHA;
     if (!ref.startsWith("refs/heads/"))
         throw new InputError("branch", `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; set branch or pull-request-id`);
-    return { branch: ref.slice("refs/heads/".length), ...(sha ? { sha } : {}), origin: `the ${name || "workflow"} event` };
+    return {
+        branch: ref.slice("refs/heads/".length),
+        ...(sha ? { sha } : {}),
+        origin: `the ${name || "workflow"} event`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -89333,7 +89366,15 @@ const run = () => runAction({
         "dockerfile-target": optionalText(),
         logs: booleanInput(true),
     },
-    outputs: { "build-id": "", status: "", concluded: "false", success: "false", image: "", sha: "", branch: "" },
+    outputs: {
+        "build-id": "",
+        status: "",
+        concluded: "false",
+        success: "false",
+        image: "",
+        sha: "",
+        branch: "",
+    },
     async start({ config, client, signal }) {
         maskValues(config["build-arguments"]);
         const projectId = config["project-id"];
@@ -89386,7 +89427,9 @@ const run = () => runAction({
             conclude: buildConclusion,
             message: (b) => b.message ?? undefined,
             ...(config.logs
-                ? { logs: (startTime) => client.builds.followLogs(projectId, serviceId, build.id, { startTime }) }
+                ? {
+                    logs: (startTime) => client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
+                }
                 : {}),
             abort: (abortSignal) => client.builds.abort(projectId, serviceId, build.id, { signal: abortSignal }),
         };

@@ -26,12 +26,25 @@ export function refFromEvent(): EventRef {
   if (name === "pull_request" || name === "pull_request_target") {
     const pr = event.pull_request as { number?: number; head?: { sha?: string } } | undefined;
     const number = pr?.number ?? (event.number as number | undefined);
-    if (typeof number !== "number") throw new InputError("pull-request-id", `the ${name} event has no pull request number; set the input`);
-    return { pullRequestId: number, ...(pr?.head?.sha ? { sha: pr.head.sha } : {}), origin: `the ${name} event` };
+    if (typeof number !== "number")
+      throw new InputError("pull-request-id", `the ${name} event has no pull request number; set the input`);
+    return {
+      pullRequestId: number,
+      ...(pr?.head?.sha ? { sha: pr.head.sha } : {}),
+      origin: `the ${name} event`,
+    };
   }
-  const ref = (name === "push" ? (event.ref as string | undefined) : undefined) ?? process.env.GITHUB_REF ?? "";
+  const ref =
+    (name === "push" ? (event.ref as string | undefined) : undefined) ?? process.env.GITHUB_REF ?? "";
   const sha = (name === "push" ? (event.after as string | undefined) : undefined) ?? process.env.GITHUB_SHA;
   if (!ref.startsWith("refs/heads/"))
-    throw new InputError("branch", `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; set branch or pull-request-id`);
-  return { branch: ref.slice("refs/heads/".length), ...(sha ? { sha } : {}), origin: `the ${name || "workflow"} event` };
+    throw new InputError(
+      "branch",
+      `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; set branch or pull-request-id`,
+    );
+  return {
+    branch: ref.slice("refs/heads/".length),
+    ...(sha ? { sha } : {}),
+    origin: `the ${name || "workflow"} event`,
+  };
 }

@@ -12,7 +12,8 @@ import { type Build, buildConclusion, REF_PATTERN, type StartBuildBody, startBui
 import { z } from "zod";
 import { refFromEvent } from "./event.js";
 
-const resourceId = () => requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+const resourceId = () =>
+  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
 
 /** Which request field came from which input, so a refusal names the input. */
 const FIELDS = {
@@ -33,7 +34,9 @@ export const run = () =>
       "project-id": resourceId(),
       "service-id": resourceId(),
       branch: optionalText(),
-      "pull-request-id": optionalText().pipe(z.string().regex(/^\d+$/, "must be a pull request number").optional()),
+      "pull-request-id": optionalText().pipe(
+        z.string().regex(/^\d+$/, "must be a pull request number").optional(),
+      ),
       sha: optionalText(),
       "bundle-url": optionalText(),
       "build-arguments": keyValueInput(),
@@ -42,7 +45,15 @@ export const run = () =>
       "dockerfile-target": optionalText(),
       logs: booleanInput(true),
     },
-    outputs: { "build-id": "", status: "", concluded: "false", success: "false", image: "", sha: "", branch: "" },
+    outputs: {
+      "build-id": "",
+      status: "",
+      concluded: "false",
+      success: "false",
+      image: "",
+      sha: "",
+      branch: "",
+    },
     async start({ config, client, signal }) {
       maskValues(config["build-arguments"]);
       const projectId = config["project-id"];
@@ -101,7 +112,10 @@ export const run = () =>
         conclude: buildConclusion,
         message: (b: Build) => b.message ?? undefined,
         ...(config.logs
-          ? { logs: (startTime: string) => client.builds.followLogs(projectId, serviceId, build.id, { startTime }) }
+          ? {
+              logs: (startTime: string) =>
+                client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
+            }
           : {}),
         abort: (abortSignal) => client.builds.abort(projectId, serviceId, build.id, { signal: abortSignal }),
       };

@@ -16,4 +16,10 @@ export { mask, maskValues } from "./output/mask.js";
 export { Outputs } from "./output/outputs.js";
 export { renderSummary, type SummaryReport, writeSummary } from "./output/summary.js";
 export { escapeCell, escapeHtml, lineText, printUntrusted } from "./output/untrusted.js";
-export { type ActionContext, type ActionDefinition, type Finished, runAction, type StartedWork } from "./run/run-action.js";
+export {
+  type ActionContext,
+  type ActionDefinition,
+  type Finished,
+  runAction,
+  type StartedWork,
+} from "./run/run-action.js";

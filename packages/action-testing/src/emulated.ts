@@ -7,17 +7,27 @@ export interface TestPlatform {
   // biome-ignore lint/suspicious/noExplicitAny: tests read the fixtures they need.
   fixtures: any;
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  requests(): Promise<Array<{ method: string; path: string; query: Record<string, string>; body?: unknown; status: number }>>;
+  requests(): Promise<
+    Array<{ method: string; path: string; query: Record<string, string>; body?: unknown; status: number }>
+  >;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(options: { speed?: number; rateLimit?: number } = {}): Promise<TestPlatform> {
-  const emulator: RunningEmulator = await startEmulator({ port: 0, speed: options.speed ?? 30, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+export async function startTestPlatform(
+  options: { speed?: number; rateLimit?: number } = {},
+): Promise<TestPlatform> {
+  const emulator: RunningEmulator = await startEmulator({
+    port: 0,
+    speed: options.speed ?? 30,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+  });
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${emulator.url}/_emulator/${path}`, {
       method,
-      ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
+      ...(body !== undefined
+        ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } }
+        : {}),
     });
     const answer = await res.json();
     if (!res.ok) throw new Error(`control plane ${method} ${path}: ${JSON.stringify(answer)}`);
@@ -28,7 +38,9 @@ export async function startTestPlatform(options: { speed?: number; rateLimit?: n
     tokens: {} as TestPlatform["tokens"],
     fixtures: undefined,
     control,
-    requests: async () => ((await control("GET", "requests")) as { requests: Awaited<ReturnType<TestPlatform["requests"]>> }).requests,
+    requests: async () =>
+      ((await control("GET", "requests")) as { requests: Awaited<ReturnType<TestPlatform["requests"]>> })
+        .requests,
     reset: async () => {
       await control("POST", "reset");
       platform.fixtures = await control("GET", "fixtures");

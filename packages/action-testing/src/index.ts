@@ -1,2 +1,11 @@
+export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./contract.js";
 export { startTestPlatform, type TestPlatform } from "./emulated.js";
-export { leakedSecrets, parseCommandFile, readActionYml, type RunOptions, type RunResult, runBundle } from "./runner.js";
+export {
+  leakedSecrets,
+  parseCommandFile,
+  type RunOptions,
+  type RunResult,
+  readActionYml,
+  runBundle,
+} from "./runner.js";
+export { RunnerLog } from "./runner-log.js";

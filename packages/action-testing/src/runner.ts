@@ -69,7 +69,8 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
   for (const file of Object.values(files)) await writeFile(file, "");
   await writeFile(files.GITHUB_EVENT_PATH, JSON.stringify(options.event?.payload ?? {}));
   const inputs: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(yml.inputs ?? {})) if (spec.default !== undefined) inputs[name] = String(spec.default);
+  for (const [name, spec] of Object.entries(yml.inputs ?? {}))
+    if (spec.default !== undefined) inputs[name] = String(spec.default);
   Object.assign(inputs, options.inputs);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -82,10 +83,15 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
     GITHUB_SHA: options.event?.sha ?? "0123456789abcdef0123456789abcdef01234567",
     GITHUB_REF: options.event?.ref ?? "refs/heads/main",
     RUNNER_TEMP: temp,
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v])),
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v]),
+    ),
     ...options.env,
   };
-  const child = spawn(process.execPath, [join(actionDir, yml.runs.main)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(actionDir, yml.runs.main)], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   let cancelledAt: number | undefined;

@@ -181,7 +181,7 @@ function inventory(seed: number, seededAt: number, projects: Project[]) {
         name: id,
         paused,
         settings: { suspended: paused, disabledCI: false, disabledCD: false },
-        runtimeEnvironment: { LOG_LEVEL: "info" },
+        runtimeEnvironment: { "LOG.LEVEL": "info" },
       });
     }
     const backups = (addonId: string, version: string): Backup[] =>

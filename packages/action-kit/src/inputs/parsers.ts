@@ -38,7 +38,10 @@ export const durationInput = (fallback: string) =>
     const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
     const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
     if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
-      ctx.addIssue({ code: "custom", message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)" });
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
+      });
       return z.NEVER;
     }
     return ms;
@@ -57,7 +60,10 @@ export const integerInput = (fallback?: number, min = 1) =>
   });
 
 /** One of a list of words. */
-export const choiceInput = <const T extends readonly [string, ...string[]]>(choices: T, fallback?: T[number]) =>
+export const choiceInput = <const T extends readonly [string, ...string[]]>(
+  choices: T,
+  fallback?: T[number],
+) =>
   z.string().transform((s, ctx) => {
     const v = s.trim() || fallback;
     if (v === undefined) return undefined;
@@ -86,7 +92,8 @@ function keyValueLines(text: string): Record<string, string> | string {
 function jsonObject(text: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return "the JSON must be an object";
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      return "the JSON must be an object";
     return value as Record<string, unknown>;
   } catch {
     return "is not valid JSON";
@@ -122,13 +129,18 @@ export const objectInput = () =>
       ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
       return z.NEVER;
     }
-    if (v.split(/\r?\n/).every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
+    if (
+      v
+        .split(/\r?\n/)
+        .every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))
+    ) {
       const parsed = keyValueLines(v);
       if (typeof parsed !== "string") return parsed as Record<string, unknown>;
     }
     try {
       const value: unknown = parseYaml(v);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+      if (value !== null && typeof value === "object" && !Array.isArray(value))
+        return value as Record<string, unknown>;
     } catch {}
     ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
     return z.NEVER;

@@ -8,7 +8,10 @@ export const sharedInputs = {
   "api-token": optionalText(),
   "api-url": optionalText(),
   "team-id": optionalText().pipe(
-    z.string().regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)").optional(),
+    z
+      .string()
+      .regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)")
+      .optional(),
   ),
   wait: booleanInput(true),
   timeout: durationInput("30m"),
@@ -22,17 +25,24 @@ export interface Connection {
 }
 
 /** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
-export function connection(config: { "api-token"?: string | undefined; "api-url"?: string | undefined; "team-id"?: string | undefined }): Connection {
+export function connection(config: {
+  "api-token"?: string | undefined;
+  "api-url"?: string | undefined;
+  "team-id"?: string | undefined;
+}): Connection {
   const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
-  if (!token) throw new InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
+  if (!token)
+    throw new InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
   const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
-  if (!baseUrl) throw new InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
+  if (!baseUrl)
+    throw new InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
     throw new InputError("api-url", "must be an http or https URL");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new InputError("api-url", "must be an http or https URL");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new InputError("api-url", "must be an http or https URL");
   return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
 }

@@ -17,5 +17,6 @@ export function maskTokenFromEnvironment(): void {
 
 /** Masks every value of a map (runtime environment values, build arguments). */
 export function maskValues(values: Record<string, unknown> | undefined): void {
-  for (const value of Object.values(values ?? {})) mask(typeof value === "string" ? value : JSON.stringify(value));
+  for (const value of Object.values(values ?? {}))
+    mask(typeof value === "string" ? value : JSON.stringify(value));
 }

@@ -5,13 +5,17 @@ import type { LogLine } from "@cwp/client";
 // change the layout of a summary.
 
 /** The text of a log line, whatever shape the platform gave it. */
-export const lineText = (line: LogLine) => (typeof line.log === "string" ? line.log : JSON.stringify(line.log));
+export const lineText = (line: LogLine) =>
+  typeof line.log === "string" ? line.log : JSON.stringify(line.log);
 
 /**
  * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
  * guess, so `::add-mask::`, `::error::` or a forged `::stop-commands::` in a line do nothing.
  */
-export function printUntrusted(lines: readonly string[], write = (text: string) => process.stdout.write(text)): void {
+export function printUntrusted(
+  lines: readonly string[],
+  write = (text: string) => process.stdout.write(text),
+): void {
   if (lines.length === 0) return;
   const token = randomBytes(16).toString("hex");
   const body = lines.flatMap((line) => line.split(/\r\n|\r|\n/)).join("\n");

@@ -54,7 +54,8 @@ export class LogPump {
       this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
       return lines.length;
     } catch (error) {
-      if (!this.#warned) core.warning(`Could not read the logs (the step goes on): ${(error as Error).message}`);
+      if (!this.#warned)
+        core.warning(`Could not read the logs (the step goes on): ${(error as Error).message}`);
       this.#warned = true;
       return 0;
     }

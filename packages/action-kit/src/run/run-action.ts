@@ -2,8 +2,8 @@ import * as core from "@actions/core";
 import {
   AbortedError,
   type Conclusion,
-  CwpError,
   type CwpClient,
+  CwpError,
   createClient,
   type LogFollower,
   type WaitOptions,
@@ -80,7 +80,8 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
   const cancel = onCancel();
   let client: CwpClient | undefined;
   try {
-    const config = readInputs(z.object({ ...sharedInputs, ...action.inputs })) as z.output<z.ZodObject<S>> & SharedConfig;
+    const config = readInputs(z.object({ ...sharedInputs, ...action.inputs })) as z.output<z.ZodObject<S>> &
+      SharedConfig;
     action.validate?.(config);
     const conn = connection(config);
     client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId });
@@ -90,7 +91,13 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     if (isFinished(work)) {
       outputs.set(work.outputs);
       core.info(work.message);
-      await writeSummary({ action: action.name, title: work.title, outcome: work.success ? "success" : "failure", rows: work.rows, message: work.message });
+      await writeSummary({
+        action: action.name,
+        title: work.title,
+        outcome: work.success ? "success" : "failure",
+        rows: work.rows,
+        message: work.message,
+      });
       if (!work.success) core.setFailed(work.message);
       return;
     }
@@ -98,7 +105,13 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     core.info(`Started ${work.title}.`);
     if (!config.wait) {
       const status = work.initial ? work.conclude(work.initial).status : undefined;
-      await writeSummary({ action: action.name, title: work.title, outcome: "started", status, rows: work.rows });
+      await writeSummary({
+        action: action.name,
+        title: work.title,
+        outcome: "started",
+        status,
+        rows: work.rows,
+      });
       return;
     }
     await follow(action.name, work, config, cancel.signal, started, outputs);
@@ -118,7 +131,9 @@ async function follow<T>(
   started: number,
   outputs: Outputs<string>,
 ): Promise<void> {
-  const pump = work.logs ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`) : undefined;
+  const pump = work.logs
+    ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
+    : undefined;
   pump?.start();
   let last: T | undefined = work.initial;
   const report = (outcome: SummaryReport["outcome"], status: string | undefined, message?: string) =>
@@ -146,8 +161,12 @@ async function follow<T>(
     outputs.set(work.outputs(final));
     const message = work.message?.(final);
     await report(conclusion.success ? "success" : "failure", conclusion.status, message);
-    if (conclusion.success) core.info(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
-    else core.setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+    if (conclusion.success)
+      core.info(
+        `${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`,
+      );
+    else
+      core.setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
   } catch (error) {
     await pump?.drain();
     const timedOut = error instanceof WaitTimeoutError;
@@ -155,7 +174,9 @@ async function follow<T>(
     if (!timedOut && !cancelled) throw error;
     if (last !== undefined) outputs.set(work.outputs(last));
     const status = last !== undefined ? work.conclude(last).status : undefined;
-    const why = timedOut ? `did not conclude within ${formatDuration(config.timeout)}` : "was cancelled with the workflow";
+    const why = timedOut
+      ? `did not conclude within ${formatDuration(config.timeout)}`
+      : "was cancelled with the workflow";
     const aborted = await abortRemote(work, config);
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
     await report(timedOut ? "timed out" : "cancelled", status, message);
@@ -180,7 +201,10 @@ async function fail(name: string, error: unknown): Promise<void> {
     core.setFailed(`${error.message}\nNothing was sent to the platform.`);
     return;
   }
-  const message = error instanceof CwpError ? describeApiError(error) : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  const message =
+    error instanceof CwpError
+      ? describeApiError(error)
+      : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
   await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
   core.setFailed(message);
 }

@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
-    // The JSON results let .ci/run print one plain "N passed, N failed" line for the whole tree.
+    // One config for every package (run from the package folder). The JSON results let .ci/run print one plain "N passed, N failed" line for the whole tree.
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
   },
 });

@@ -1,0 +1,160 @@
+import {
+  booleanInput,
+  checkRequest,
+  InputError,
+  keyValueInput,
+  maskValues,
+  optionalText,
+  requiredText,
+  runAction,
+} from "@cwp/action-kit";
+import { type JobRun, jobRunConclusion, REF_PATTERN, type RunJobBody, runJobBody } from "@cwp/client";
+import { z } from "zod";
+
+const resourceId = () =>
+  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+
+/** Which request field came from which input, so a refusal names the input. */
+const FIELDS = {
+  runtimeEnvironment: "runtime-environment",
+  "billing.deploymentPlan": "deployment-plan",
+  "deployment.internal.id": "build-service-id",
+  "deployment.internal.buildSHA": "build-sha",
+  "deployment.internal.branch": "build-branch",
+  "deployment.external.imagePath": "image",
+  "deployment.external.credentials": "registry-credentials",
+  "deployment.docker.customEntrypoint": "entrypoint",
+  "deployment.docker.customCommand": "command",
+};
+
+type Config = {
+  image?: string | undefined;
+  "registry-credentials"?: string | undefined;
+  "build-service-id"?: string | undefined;
+  "build-sha"?: string | undefined;
+  "build-branch"?: string | undefined;
+  entrypoint?: string | undefined;
+  command?: string | undefined;
+};
+
+/** The `deployment` variant the inputs ask for: an external image, a built commit, or the job's own. */
+function deployment(config: Config): RunJobBody["deployment"] {
+  const { entrypoint, command } = config;
+  const docker =
+    entrypoint || command
+      ? {
+          docker: {
+            configType:
+              entrypoint && command
+                ? "customEntrypointCustomCommand"
+                : entrypoint
+                  ? "customEntrypoint"
+                  : "customCommand",
+            ...(entrypoint ? { customEntrypoint: entrypoint } : {}),
+            ...(command ? { customCommand: command } : {}),
+          } as const,
+        }
+      : {};
+  if (config.image)
+    return {
+      external: {
+        imagePath: config.image,
+        ...(config["registry-credentials"] ? { credentials: config["registry-credentials"] } : {}),
+      },
+      ...docker,
+    };
+  if (config["build-service-id"])
+    return {
+      internal: {
+        id: config["build-service-id"],
+        ...(config["build-sha"] ? { buildSHA: config["build-sha"] } : {}),
+        ...(config["build-branch"] ? { branch: config["build-branch"] } : {}),
+      },
+      ...docker,
+    };
+  return undefined;
+}
+
+export const run = () =>
+  runAction({
+    name: "run-job",
+    inputs: {
+      "project-id": resourceId(),
+      "job-id": resourceId(),
+      "runtime-environment": keyValueInput(),
+      image: optionalText(),
+      "registry-credentials": optionalText(),
+      "build-service-id": optionalText(),
+      "build-sha": optionalText(),
+      "build-branch": optionalText(),
+      entrypoint: optionalText(),
+      command: optionalText(),
+      "deployment-plan": optionalText(),
+      logs: booleanInput(true),
+    },
+    outputs: { "run-id": "", "run-name": "", status: "", concluded: "false" },
+    validate(config) {
+      if (config.image && config["build-service-id"])
+        throw new InputError(
+          "image",
+          "give image (an external image) or build-service-id (a built commit), not both",
+        );
+      if (!config.image && config["registry-credentials"])
+        throw new InputError("registry-credentials", "only applies with image");
+      if (!config["build-service-id"] && (config["build-sha"] || config["build-branch"]))
+        throw new InputError(
+          config["build-sha"] ? "build-sha" : "build-branch",
+          "only applies with build-service-id",
+        );
+      if (!config.image && !config["build-service-id"] && (config.entrypoint || config.command))
+        throw new InputError(
+          config.entrypoint ? "entrypoint" : "command",
+          "needs image or build-service-id to say what runs",
+        );
+    },
+    async start({ config, client, signal }) {
+      maskValues(config["runtime-environment"]);
+      const projectId = config["project-id"];
+      const jobId = config["job-id"];
+      const chosen = deployment(config);
+      const body = checkRequest(
+        runJobBody,
+        {
+          ...(config["runtime-environment"] ? { runtimeEnvironment: config["runtime-environment"] } : {}),
+          ...(config["deployment-plan"] ? { billing: { deploymentPlan: config["deployment-plan"] } } : {}),
+          ...(chosen ? { deployment: chosen } : {}),
+        },
+        FIELDS,
+      );
+      const started = await client.jobs.run(projectId, jobId, body, { signal });
+      return {
+        title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
+        rows: [
+          ["Project", projectId],
+          ["Job", jobId],
+          ["Run", started.id],
+          ["Run name", started.runName],
+          [
+            "Image",
+            config.image ??
+              (config["build-service-id"] ? `built by ${config["build-service-id"]}` : undefined),
+          ],
+        ],
+        outputs: (r: JobRun | undefined) => ({
+          "run-id": started.id,
+          "run-name": started.runName,
+          status: r?.status,
+          concluded: r?.concluded,
+        }),
+        wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
+        conclude: jobRunConclusion,
+        ...(config.logs
+          ? {
+              logs: (startTime: string) =>
+                client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }),
+            }
+          : {}),
+        abort: (abortSignal) => client.jobs.abortRun(projectId, jobId, started.id, { signal: abortSignal }),
+      };
+    },
+  });

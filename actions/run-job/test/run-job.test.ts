@@ -1,0 +1,82 @@
+import { fileURLToPath } from "node:url";
+import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const RUNS = "/v1/projects/platform-web/jobs/migrate/runs";
+
+runnerContract({
+  actionDir,
+  inputs: { "project-id": "platform-web", "job-id": "migrate" },
+  outcome: "jobRun",
+  start: { method: "POST", path: RUNS },
+  poll: `${RUNS}/`,
+  abort: { method: "DELETE", path: /^\/v1\/projects\/platform-web\/jobs\/migrate\/runs\/[0-9a-f-]{36}$/ },
+  outputs: {
+    success: { "run-id": /^[0-9a-f-]{36}$/, "run-name": /^migrate-/, status: "SUCCESS", concluded: "true" },
+    failure: { status: "FAILED", concluded: "true" },
+  },
+  logs: true,
+  malformed: [
+    { inputs: { "job-id": "" }, input: "job-id" },
+    { inputs: { "runtime-environment": "BAD KEY=1" }, input: "runtime-environment" },
+    { inputs: { "runtime-environment": '{"A": 1}' }, input: "runtime-environment" },
+    { inputs: { image: "ghcr.io/acme/app:1", "build-service-id": "image-builder" }, input: "image" },
+    { inputs: { image: "not an image!" }, input: "image" },
+    { inputs: { "build-service-id": "image-builder", "build-sha": "abc" }, input: "build-sha" },
+    { inputs: { entrypoint: "/bin/sh" }, input: "entrypoint" },
+    { inputs: { "deployment-plan": "x" }, input: "deployment-plan" },
+  ],
+  secrets: {
+    inputs: { "runtime-environment": "DB-PASSWORD=hunter2-very-secret\nAPI.KEY=sk_live_0123" },
+    values: ["hunter2-very-secret", "sk_live_0123"],
+  },
+});
+
+describe("run-job: what runs", () => {
+  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ speed: 30 });
+  });
+  afterAll(() => platform.close());
+
+  it("runs an external image with a custom command, or a built commit", async () => {
+    await platform.reset();
+    const base = {
+      "api-token": platform.tokens.org,
+      "api-url": platform.url,
+      "project-id": "platform-web",
+      "job-id": "migrate",
+      wait: "false",
+    };
+    expect(
+      (
+        await runBundle(actionDir, {
+          inputs: {
+            ...base,
+            image: "ghcr.io/acme/migrate:1.4",
+            "registry-credentials": "ghcr-main",
+            command: "migrate up",
+          },
+        })
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await runBundle(actionDir, {
+          inputs: { ...base, "build-service-id": "image-builder", "build-sha": "latest" },
+        })
+      ).code,
+    ).toBe(0);
+    const bodies = (await platform.requests()).filter((r) => r.method === "POST").map((r) => r.body);
+    expect(bodies).toEqual([
+      {
+        deployment: {
+          external: { imagePath: "ghcr.io/acme/migrate:1.4", credentials: "ghcr-main" },
+          docker: { configType: "customCommand", customCommand: "migrate up" },
+        },
+      },
+      { deployment: { internal: { id: "image-builder", buildSHA: "latest" } } },
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+import { checkRequest, objectInput, requiredText, runAction } from "@cwp/action-kit";
+import { REF_PATTERN, runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
+import { z } from "zod";
+
+// A release gate: the step passes only when the template run concludes `success`.
+
+export const run = () =>
+  runAction({
+    name: "run-template",
+    inputs: {
+      "template-id": requiredText().pipe(
+        z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"),
+      ),
+      arguments: objectInput(),
+    },
+    outputs: { "run-id": "", status: "", concluded: "false" },
+    async start({ config, client, signal }) {
+      const templateId = config["template-id"];
+      const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });
+      const started = await client.templates.run(templateId, body, { signal });
+      return {
+        title: `run ${started.id} of template ${templateId}`,
+        initial: started,
+        rows: [
+          ["Template", templateId],
+          ["Run", started.id],
+          ["Arguments", Object.keys(config.arguments).join(", ") || "(none)"],
+        ],
+        outputs: (r: TemplateRun | undefined) => ({
+          "run-id": started.id,
+          status: r?.status,
+          concluded: r?.concluded,
+        }),
+        wait: (options) => client.templates.waitForRun(templateId, started.id, options),
+        conclude: templateRunConclusion,
+        abort: async (abortSignal) => {
+          await client.templates.abortRun(templateId, started.id, { signal: abortSignal });
+        },
+      };
+    },
+  });

@@ -1,0 +1,69 @@
+import { fileURLToPath } from "node:url";
+import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const RUNS = "/v1/templates/release/runs";
+
+runnerContract({
+  actionDir,
+  inputs: { "template-id": "release", arguments: "version: 1.2.3\nenvironment: production" },
+  outcome: "templateRun",
+  start: { method: "POST", path: RUNS },
+  poll: `${RUNS}/`,
+  abort: { method: "POST", path: /^\/v1\/templates\/release\/runs\/tr-[0-9a-f]+\/abort$/ },
+  outputs: {
+    success: { "run-id": /^tr-/, status: "success", concluded: "true" },
+    failure: { status: "failure", concluded: "true" },
+  },
+  logs: false,
+  malformed: [
+    { inputs: { "template-id": "" }, input: "template-id" },
+    { inputs: { arguments: "[1, 2, 3]" }, input: "arguments" },
+    { inputs: { arguments: "{not json" }, input: "arguments" },
+  ],
+});
+
+describe("run-template: a release gate", () => {
+  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ speed: 30 });
+  });
+  afterAll(() => platform.close());
+  const base = () => ({
+    "api-token": platform.tokens.org,
+    "api-url": platform.url,
+    "template-id": "release",
+  });
+
+  it("takes arguments as JSON, YAML or KEY=VALUE lines", async () => {
+    await platform.reset();
+    for (const args of [
+      '{"version": "1.2.3", "replicas": 3}',
+      "version: 1.2.3\nreplicas: 3",
+      "version=1.2.3\nreplicas=3",
+    ])
+      expect(
+        (await runBundle(actionDir, { inputs: { ...base(), arguments: args, wait: "false" } })).code,
+      ).toBe(0);
+    const bodies = (await platform.requests()).filter((r) => r.method === "POST").map((r) => r.body);
+    expect(bodies).toEqual([
+      { arguments: { version: "1.2.3", replicas: 3 } },
+      { arguments: { version: "1.2.3", replicas: 3 } },
+      { arguments: { version: "1.2.3", replicas: "3" } },
+    ]);
+  });
+
+  it("fails the gate when the run is aborted elsewhere", async () => {
+    await platform.reset();
+    await platform.control("POST", "outcomes", {
+      kind: "templateRun",
+      status: "aborted",
+      succeed: false,
+      durationSeconds: 10,
+    });
+    const result = await runBundle(actionDir, { inputs: base() });
+    expect(result.code).toBe(1);
+    expect(result.outputs.status).toBe("aborted");
+  });
+});

@@ -1,0 +1,128 @@
+import { fileURLToPath } from "node:url";
+import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const BUILD = "/v1/projects/platform-web/services/web/build";
+
+runnerContract({
+  actionDir,
+  inputs: { "project-id": "platform-web", "service-id": "web", branch: "main" },
+  outcome: "build",
+  start: { method: "POST", path: BUILD },
+  poll: `${BUILD}/`,
+  abort: {
+    method: "DELETE",
+    path: /^\/v1\/projects\/platform-web\/services\/web\/build\/[a-z]+-[a-z]+-\d+$/,
+  },
+  outputs: {
+    success: {
+      "build-id": /^[a-z]+-[a-z]+-\d{4}$/,
+      status: "SUCCESS",
+      concluded: "true",
+      success: "true",
+      image: /^registry\./,
+      sha: /^[0-9a-f]{40}$/,
+      branch: "main",
+    },
+    failure: { status: "FAILURE", concluded: "true", success: "false" },
+  },
+  logs: true,
+  malformed: [
+    { inputs: { "project-id": "" }, input: "project-id" },
+    { inputs: { "service-id": "web/../x" }, input: "service-id" },
+    { inputs: { sha: "abc123" }, input: "sha" },
+    { inputs: { "pull-request-id": "12", branch: "main" }, input: "pull-request-id" },
+    { inputs: { "pull-request-id": "twelve", branch: "" }, input: "pull-request-id" },
+    { inputs: { "build-arguments": "JUST-A-KEY" }, input: "build-arguments" },
+    { inputs: { "dockerfile-path": "Dockerfile" }, input: "dockerfile-path" },
+  ],
+  secrets: {
+    inputs: {
+      "build-arguments": '{"NPM_TOKEN": "npm_s3cr3t_value", "SENTRY_DSN": "https://k3y@sentry.example/1"}',
+    },
+    values: ["npm_s3cr3t_value", "https://k3y@sentry.example/1"],
+  },
+});
+
+describe("trigger-build: what to build", () => {
+  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ speed: 30 });
+  });
+  afterAll(() => platform.close());
+  const inputs = () => ({
+    "api-token": platform.tokens.org,
+    "api-url": platform.url,
+    "project-id": "platform-web",
+    "service-id": "web",
+    wait: "false",
+  });
+
+  it("builds the pull request and its head commit on a pull_request event, and says so", async () => {
+    await platform.reset();
+    const head = "c".repeat(40);
+    const result = await runBundle(actionDir, {
+      inputs: inputs(),
+      event: {
+        name: "pull_request",
+        payload: { number: 7, pull_request: { number: 7, head: { sha: head } } },
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain(`building pull request #7 at ${head}, from the pull_request event`);
+    const [start] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(start?.body).toEqual({ pullRequestId: 7, sha: head });
+  });
+
+  it("builds the pushed branch and commit on a push event", async () => {
+    await platform.reset();
+    const sha = "a".repeat(40);
+    const result = await runBundle(actionDir, {
+      inputs: inputs(),
+      event: {
+        name: "push",
+        payload: { ref: "refs/heads/release/1.2", after: sha },
+        ref: "refs/heads/release/1.2",
+        sha,
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.branch).toBe("release/1.2");
+    const [start] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(start?.body).toEqual({ branch: "release/1.2", sha });
+  });
+
+  it("refuses a tag push without a branch, naming the input to set", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: inputs(),
+      event: { name: "push", payload: { ref: "refs/tags/v1" }, ref: "refs/tags/v1" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Input "branch"');
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("sends build arguments and Docker overrides as this build's overrides", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...inputs(),
+        branch: "main",
+        "build-arguments": "A=1\nB=two=2",
+        "dockerfile-path": "/docker/Dockerfile",
+        "dockerfile-target": "runtime",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const [start] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(start?.body).toEqual({
+      branch: "main",
+      overrides: {
+        buildArguments: { A: "1", B: "two=2" },
+        docker: { dockerFilePath: "/docker/Dockerfile", dockerfileTarget: "runtime" },
+      },
+    });
+  });
+});

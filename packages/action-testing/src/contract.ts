@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestPlatform, type TestPlatform } from "./emulated.js";
+import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
+
+// The runner-contract cases every action that starts remote work and waits for it must pass,
+// run against the committed bundle as the runner runs it.
+
+export interface ContractSpec {
+  actionDir: string;
+  /** Valid inputs of the action itself (the token and URL are added). */
+  inputs: Record<string, string>;
+  /** The emulator outcome kind of the work this action starts. */
+  outcome: "build" | "jobRun" | "templateRun";
+  /** The start request (spec path form). */
+  start: { method: "POST"; path: string };
+  /** The status reads the waiter polls (a prefix of the path). */
+  poll: string;
+  /** The abort request the emulator must see after a cancel or a timeout. */
+  abort: { method: "DELETE" | "POST"; path: RegExp };
+  outputs: { success: Record<string, string | RegExp>; failure: Record<string, string | RegExp> };
+  /** Whether the work prints remote logs the action streams. */
+  logs: boolean;
+  /** Malformed inputs, each refused naming `input`, with no request sent. */
+  malformed: Array<{ inputs: Record<string, string>; input: string }>;
+  /** Inputs carrying secret values that must never be printed, and those values. */
+  secrets?: { inputs: Record<string, string>; values: string[] };
+}
+
+const HOSTILE = [
+  "::add-mask::main",
+  "::error::forged error",
+  "::stop-commands::guessme",
+  "::guessme::",
+  "::warning title=x::forged",
+];
+
+/** Whether `line` appears only between a `::stop-commands::T` line and its `::T::`. */
+export function onlyInsideStopCommands(stdout: string, line: string): boolean {
+  let token: string | undefined;
+  let seen = false;
+  for (const l of stdout.split("\n")) {
+    if (token === undefined) {
+      const start = /^::stop-commands::([0-9a-f]{32})$/.exec(l);
+      if (start) token = start[1];
+      else if (l === line) return false;
+    } else if (l === `::${token}::`) token = undefined;
+    else if (l === line) seen = true;
+  }
+  return seen;
+}
+
+export function runnerContract(spec: ContractSpec): void {
+  let platform: TestPlatform;
+  const runs: RunResult[] = [];
+  const run = async (inputs: Record<string, string> = {}, options: RunOptions = {}) => {
+    const result = await runBundle(spec.actionDir, {
+      ...options,
+      inputs: { "api-token": platform.tokens.org, "api-url": platform.url, ...spec.inputs, ...inputs },
+    });
+    runs.push(result);
+    return result;
+  };
+  const requests = async (method: string, path: string | RegExp) =>
+    (await platform.requests()).filter(
+      (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
+    );
+  const expectOutputs = (result: RunResult, expected: Record<string, string | RegExp>) => {
+    for (const [name, value] of Object.entries(expected)) expect(result.outputs[name], name).toMatch(value);
+  };
+  const failureMessage = (result: RunResult) =>
+    result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({ speed: 30 });
+  });
+  beforeEach(() => platform.reset());
+  afterAll(async () => {
+    // Across every run of this file: no token or secret value in anything printed or written.
+    for (const result of runs)
+      expect(
+        leakedSecrets(result, [
+          platform.tokens.org,
+          platform.tokens.teamViaOrg,
+          ...(spec.secrets?.values ?? []),
+        ]),
+      ).toEqual([]);
+    await platform.close();
+  });
+
+  describe("runner contract", () => {
+    it("succeeds, writes every output and a summary, and starts the work once", async () => {
+      const result = await run();
+      expect(result.code, result.stdout).toBe(0);
+      expectOutputs(result, spec.outputs.success);
+      expect(result.summary).toContain("✅");
+      expect(await requests("POST", spec.start.path)).toHaveLength(1);
+    });
+
+    it("fails with exit code 1 naming the resource and its final status when the work fails", async () => {
+      await platform.control("POST", "outcomes", { kind: spec.outcome, succeed: false, durationSeconds: 10 });
+      const result = await run();
+      expect(result.code).toBe(1);
+      expectOutputs(result, spec.outputs.failure);
+      expect(failureMessage(result)).toMatch(/ended \S+/);
+      expect(result.summary).toContain("❌");
+      if (spec.logs) expect(result.summary).toContain("log lines");
+    });
+
+    it("aborts the remote work and fails when the timeout passes", async () => {
+      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+      const result = await run({ timeout: "3s" });
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/did not conclude within 3s.*aborted on the platform/);
+      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(1);
+    });
+
+    it("on SIGINT aborts the remote work within 5 seconds and fails clearly", async () => {
+      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+      const result = await run({}, { cancelWhen: (printed) => printed.includes("Started ") });
+      expect(result.code).toBe(1);
+      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(5000);
+      expect(failureMessage(result)).toMatch(/cancelled.*aborted on the platform/);
+      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(1);
+    });
+
+    it("leaves the work running on cancel when abort-on-cancel is false", async () => {
+      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+      const result = await run(
+        { "abort-on-cancel": "false" },
+        { cancelWhen: (printed) => printed.includes("Started ") },
+      );
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/left running/);
+      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(0);
+    });
+
+    it("keeps waiting through 429s and 5xx while polling", async () => {
+      await platform.control("POST", "faults", [
+        { method: "GET", path: `${spec.poll}*`, status: 503, times: 2 },
+        {
+          method: "GET",
+          path: `${spec.poll}*`,
+          status: 429,
+          headers: { "x-ratelimit-reset": "1" },
+          times: 1,
+        },
+        { method: "GET", path: `${spec.poll}*`, status: 502, times: 1 },
+      ]);
+      const result = await run();
+      expect(result.code, result.stdout).toBe(0);
+      expect((await platform.requests()).filter((r) => r.status >= 429).length).toBeGreaterThanOrEqual(4);
+    });
+
+    it("sends the start once when it is answered 503, and says the outcome is unknown", async () => {
+      await platform.control("POST", "faults", {
+        method: "POST",
+        path: spec.start.path,
+        status: 503,
+        after: true,
+      });
+      const result = await run();
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/outcome is unknown/);
+      expect(await requests("POST", spec.start.path)).toHaveLength(1);
+    });
+
+    it("returns once started when wait is false", async () => {
+      const result = await run({ wait: "false" });
+      expect(result.code).toBe(0);
+      expect(result.outputs.concluded).toBe("false");
+      expect(result.summary).toContain("started");
+    });
+
+    it("uses the /v1/teams/{teamId} twin with team-id", async () => {
+      const result = await run({ "team-id": "platform", "api-token": platform.tokens.teamViaOrg });
+      expect(result.code, result.stdout).toBe(0);
+      const paths = (await platform.requests()).map((r) => r.path);
+      expect(paths.length).toBeGreaterThan(1);
+      expect(paths.every((p) => p.startsWith("/v1/teams/platform/"))).toBe(true);
+    });
+
+    for (const bad of [
+      { inputs: { timeout: "soon" }, input: "timeout" },
+      { inputs: { wait: "maybe" }, input: "wait" },
+      { inputs: { "api-url": "ftp://example.com" }, input: "api-url" },
+      { inputs: { "api-token": "" }, input: "api-token" },
+      { inputs: { "team-id": "not a team" }, input: "team-id" },
+      ...spec.malformed,
+    ]) {
+      it(`refuses a malformed ${bad.input} before sending anything`, async () => {
+        const result = await run(bad.inputs);
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toContain(`Input "${bad.input}"`);
+        expect(failureMessage(result)).toContain("Nothing was sent");
+        expect(await platform.requests()).toEqual([]);
+      });
+    }
+
+    if (spec.logs) {
+      it("prints hostile remote log lines only inside a stop-commands block", async () => {
+        await platform.control("POST", "outcomes", {
+          kind: spec.outcome,
+          durationSeconds: 20,
+          logLines: HOSTILE,
+        });
+        const result = await run();
+        expect(result.code, result.stdout).toBe(0);
+        for (const line of HOSTILE) expect(onlyInsideStopCommands(result.stdout, line), line).toBe(true);
+      });
+    }
+
+    if (spec.secrets) {
+      const secrets = spec.secrets;
+      it("masks secret values it was given and never prints them", async () => {
+        const result = await run(secrets.inputs);
+        expect(result.code, result.stdout).toBe(0);
+        for (const value of secrets.values) expect(result.stdout).toContain(`::add-mask::${value}`);
+        expect(leakedSecrets(result, secrets.values)).toEqual([]);
+      });
+    }
+  });
+}

@@ -1,0 +1,41 @@
+// pnpm demo: the emulator, and the actions' committed bundles run as the runner runs them: a
+// build with its logs streaming, a job run, and a template run that gates a release.
+import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
+
+const platform = await startTestPlatform({ speed: 20 });
+const base = { "api-token": platform.tokens.org, "api-url": platform.url };
+console.log(`Emulator at ${platform.url} (virtual time at 20× speed)\n`);
+
+async function step(title: string, action: string, inputs: Record<string, string>): Promise<RunResult> {
+  console.log(`\x1b[1m━━ ${title}  (actions/${action})\x1b[0m`);
+  const log = new RunnerLog((line) => console.log(`  ${line}`));
+  const result = await runBundle(new URL(`../actions/${action}`, import.meta.url).pathname, {
+    inputs: { ...base, ...inputs },
+    onOutput: (text) => log.feed(text),
+  });
+  console.log(`  exit code ${result.code}`);
+  console.log(`  outputs: ${JSON.stringify(result.outputs)}`);
+  console.log("  job summary:");
+  for (const line of result.summary.trim().split("\n")) console.log(`    ${line}`);
+  console.log("");
+  return result;
+}
+
+const build = await step("Build the web service on push", "trigger-build", {
+  "project-id": "platform-web",
+  "service-id": "web",
+  "build-arguments": "NPM_TOKEN=npm_demo_secret_token",
+});
+await step("Run the migration job on the built commit", "run-job", {
+  "project-id": "platform-web",
+  "job-id": "migrate",
+  "build-service-id": "web",
+  "build-sha": build.outputs.sha ?? "latest",
+  "runtime-environment": "DATABASE-PASSWORD=demo-password-123\nLOG.LEVEL=info",
+});
+const gate = await step("Release, gated on the template run", "run-template", {
+  "template-id": "release",
+  arguments: `version: 1.0.0\nimage: ${build.outputs.image ?? ""}`,
+});
+console.log(gate.code === 0 ? "Release gate passed." : "Release gate failed.");
+await platform.close();
