@@ -5,14 +5,10 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
-  requiredText,
+  resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
-import { type JobRun, jobRunConclusion, REF_PATTERN, type RunJobBody, runJobBody } from "@cwp/client";
-import { z } from "zod";
-
-const resourceId = () =>
-  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+import { type JobRun, jobRunConclusion, type RunJobBody, runJobBody } from "@cwp/client";
 
 /** Which request field came from which input, so a refusal names the input. */
 const FIELDS = {
@@ -79,8 +75,8 @@ export const run = () =>
   runAction({
     name: "run-job",
     inputs: {
-      "project-id": resourceId(),
-      "job-id": resourceId(),
+      "project-id": resourceIdInput(),
+      "job-id": resourceIdInput(),
       "runtime-environment": keyValueInput(),
       image: optionalText(),
       "registry-credentials": optionalText(),

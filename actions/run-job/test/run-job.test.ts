@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = "/v1/projects/platform-web/jobs/migrate/runs";
@@ -34,11 +34,7 @@ runnerContract({
 });
 
 describe("run-job: what runs", () => {
-  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-  beforeAll(async () => {
-    platform = await startTestPlatform({ speed: 30 });
-  });
-  afterAll(() => platform.close());
+  const platform = useTestPlatform();
 
   it("runs an external image with a custom command, or a built commit", async () => {
     await platform.reset();

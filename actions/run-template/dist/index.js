@@ -281,7 +281,7 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 5345:
+/***/ 7726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
@@ -895,7 +895,7 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 8217:
+/***/ 5360:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -1343,7 +1343,7 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1679:
+/***/ 4060:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -1463,10 +1463,10 @@ module.exports = upgrade
 
 
 
-module.exports.request = __nccwpck_require__(8217)
+module.exports.request = __nccwpck_require__(5360)
 module.exports.stream = __nccwpck_require__(5899)
 module.exports.pipeline = __nccwpck_require__(3141)
-module.exports.upgrade = __nccwpck_require__(1679)
+module.exports.upgrade = __nccwpck_require__(4060)
 module.exports.connect = __nccwpck_require__(5245)
 
 
@@ -28376,7 +28376,7 @@ module.exports = {
 var __webpack_unused_export__;
 
 
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const Dispatcher = __nccwpck_require__(1973)
 const Pool = __nccwpck_require__(8442)
 const BalancedPool = __nccwpck_require__(8131)
@@ -28384,7 +28384,7 @@ const RoundRobinPool = __nccwpck_require__(1402)
 const Agent = __nccwpck_require__(6351)
 const Dispatcher1Wrapper = __nccwpck_require__(2652)
 const ProxyAgent = __nccwpck_require__(7370)
-const Socks5ProxyAgent = __nccwpck_require__(3942)
+const Socks5ProxyAgent = __nccwpck_require__(1561)
 const EnvHttpProxyAgent = __nccwpck_require__(8823)
 const RetryAgent = __nccwpck_require__(7644)
 const H2CClient = __nccwpck_require__(7989)
@@ -28398,10 +28398,10 @@ const { MockCallHistory, MockCallHistoryLog } = __nccwpck_require__(7213)
 const MockAgent = __nccwpck_require__(9327)
 const MockPool = __nccwpck_require__(5802)
 const SnapshotAgent = __nccwpck_require__(1757)
-const mockErrors = __nccwpck_require__(4060)
+const mockErrors = __nccwpck_require__(1679)
 const RetryHandler = __nccwpck_require__(1002)
 const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(4019)
-const DecoratorHandler = __nccwpck_require__(7726)
+const DecoratorHandler = __nccwpck_require__(5345)
 const RedirectHandler = __nccwpck_require__(8300)
 
 Object.assign(Dispatcher.prototype, api)
@@ -34945,7 +34945,7 @@ const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(233
 const { kBusy, kClients, kConnected, kRunning, kPending, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(2605)
 const DispatcherBase = __nccwpck_require__(9143)
 const Pool = __nccwpck_require__(8442)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const util = __nccwpck_require__(2270)
 
 const kOnConnect = Symbol('onConnect')
@@ -39197,7 +39197,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 4528:
+/***/ 2147:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -40702,7 +40702,7 @@ module.exports = class FixedQueue {
 
 
 const { InvalidArgumentError } = __nccwpck_require__(2333)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 
 class H2CClient extends Client {
   constructor (origin, clientOpts) {
@@ -42198,7 +42198,7 @@ const {
   kRemoveClient,
   kRetireClient
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -42427,9 +42427,9 @@ const Pool = __nccwpck_require__(8442)
 const DispatcherBase = __nccwpck_require__(9143)
 const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = __nccwpck_require__(2333)
 const buildConnector = __nccwpck_require__(2798)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const { channels } = __nccwpck_require__(9344)
-const Socks5ProxyAgent = __nccwpck_require__(3942)
+const Socks5ProxyAgent = __nccwpck_require__(1561)
 const { hasSafeIterator } = __nccwpck_require__(2270)
 
 const kAgent = Symbol('proxy agent')
@@ -42912,7 +42912,7 @@ const {
   kRetireClient,
   kDrainQueue
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -43072,7 +43072,7 @@ module.exports = RoundRobinPool
 
 /***/ }),
 
-/***/ 3942:
+/***/ 1561:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -44928,7 +44928,7 @@ module.exports = CacheRevalidationHandler
 
 /***/ }),
 
-/***/ 7726:
+/***/ 5345:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -47328,7 +47328,7 @@ module.exports = (opts = {}) => {
 const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants } = __nccwpck_require__(8522)
 const { pipeline, Transform: TransformStream } = __nccwpck_require__(7075)
 const { InvalidArgumentError, ResponseExceededMaxSizeError } = __nccwpck_require__(2333)
-const DecoratorHandler = __nccwpck_require__(7726)
+const DecoratorHandler = __nccwpck_require__(5345)
 
 /** @typedef {import('node:stream').Transform} Transform */
 /** @typedef {import('node:stream').Transform} Controller */
@@ -48032,7 +48032,7 @@ module.exports = (opts = {}) => {
 
 const { isIP } = __nccwpck_require__(7030)
 const { lookup } = __nccwpck_require__(610)
-const DecoratorHandler = __nccwpck_require__(7726)
+const DecoratorHandler = __nccwpck_require__(5345)
 const { InvalidArgumentError, InformationalError } = __nccwpck_require__(2333)
 const { kRequestOrigin } = __nccwpck_require__(2605)
 const maxInt = Math.pow(2, 31) - 1
@@ -48632,7 +48632,7 @@ module.exports = interceptorOpts => {
 
 
 const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(2333)
-const DecoratorHandler = __nccwpck_require__(7726)
+const DecoratorHandler = __nccwpck_require__(5345)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -48766,7 +48766,7 @@ module.exports = createRedirectInterceptor
 
 
 // const { parseHeaders } = require('../core/util')
-const DecoratorHandler = __nccwpck_require__(7726)
+const DecoratorHandler = __nccwpck_require__(5345)
 const { InvalidArgumentError, ResponseError } = __nccwpck_require__(2333)
 
 const defaultMaxSize = 1024 * 1024
@@ -48938,7 +48938,7 @@ module.exports = globalOpts => {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(5360);
+const utils_1 = __nccwpck_require__(598);
 // Emums
 exports.ERROR = {
     OK: 0,
@@ -49516,7 +49516,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 5360:
+/***/ 598:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52076,7 +52076,7 @@ module.exports.MockCallHistoryLog = MockCallHistoryLog
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const { buildMockDispatch } = __nccwpck_require__(1387)
 const {
   kDispatches,
@@ -52145,7 +52145,7 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 4060:
+/***/ 1679:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52534,7 +52534,7 @@ module.exports = {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(4060)
+const { MockNotMatchedError } = __nccwpck_require__(1679)
 const {
   kDispatches,
   kMockAgent,
@@ -53700,7 +53700,7 @@ module.exports = SnapshotAgent
 
 
 const { writeFile, readFile, mkdir } = __nccwpck_require__(1455)
-const { dirname, resolve } = __nccwpck_require__(4379)
+const { dirname, resolve } = __nccwpck_require__(6760)
 const { setTimeout, clearTimeout } = __nccwpck_require__(7997)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(2333)
 const { setHeader } = __nccwpck_require__(2270)
@@ -73627,8 +73627,346 @@ class InputErrors extends Error {
     }
 }
 //# sourceMappingURL=input-error.js.map
-// EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8293);
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
+// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
+// the response status and the response's error body only.
+class CwpError extends Error {
+    name = "CwpError";
+    method;
+    path;
+    status;
+    /** The platform's error id, worth quoting to its support. */
+    errorId;
+    /** For validation errors: field path to a list of messages. */
+    details;
+    outcomeUnknown;
+    constructor(message, init) {
+        super(message, init.cause === undefined ? undefined : { cause: init.cause });
+        this.method = init.method;
+        this.path = init.path;
+        this.status = init.status;
+        this.errorId = init.errorId;
+        this.details = init.details;
+        this.outcomeUnknown = init.outcomeUnknown ?? false;
+    }
+    toJSON() {
+        return {
+            name: this.name,
+            message: this.message,
+            method: this.method,
+            path: this.path,
+            status: this.status,
+            errorId: this.errorId,
+            details: this.details,
+            outcomeUnknown: this.outcomeUnknown,
+        };
+    }
+}
+/** 400 from the platform, or a request this client refused to send (`status` undefined). */
+class ValidationError extends CwpError {
+    name = "ValidationError";
+}
+/** A request that failed the spec's rules before anything was sent. */
+class RequestValidationError extends ValidationError {
+    name = "RequestValidationError";
+}
+class AuthenticationError extends CwpError {
+    name = "AuthenticationError";
+}
+class PermissionError extends CwpError {
+    name = "PermissionError";
+}
+class NotFoundError extends CwpError {
+    name = "NotFoundError";
+}
+class ConflictError extends CwpError {
+    name = "ConflictError";
+}
+class RateLimitError extends CwpError {
+    name = "RateLimitError";
+    /** When the rate-limit window resets (epoch milliseconds), if known. */
+    resetAt;
+}
+class ServerError extends CwpError {
+    name = "ServerError";
+}
+/** Any other unexpected HTTP status. */
+class ApiError extends CwpError {
+    name = "ApiError";
+}
+/** The response did not have the shape the spec gives. */
+class UnexpectedResponseError extends CwpError {
+    name = "UnexpectedResponseError";
+}
+/** No response: the connection failed, was refused or was reset. */
+class ConnectionError extends CwpError {
+    name = "ConnectionError";
+}
+/** No response in time (per-attempt timeout or the caller's deadline). */
+class TimeoutError extends CwpError {
+    name = "TimeoutError";
+}
+/** The caller's AbortSignal fired. */
+class AbortedError extends CwpError {
+    name = "AbortedError";
+}
+const byStatus = {
+    400: ValidationError,
+    401: AuthenticationError,
+    403: PermissionError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitError,
+};
+function errorClassForStatus(status) {
+    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
+}
+//# sourceMappingURL=errors.js.map
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/sleep.js
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+async function sleep(ms, signal) {
+    if (ms <= 0) {
+        signal?.throwIfAborted();
+        return;
+    }
+    await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+}
+//# sourceMappingURL=sleep.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
+
+
+/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
+class WaitTimeoutError extends TimeoutError {
+    last;
+    name = "WaitTimeoutError";
+    constructor(message, last, init) {
+        super(message, init);
+        this.last = last;
+    }
+}
+/** Errors a poll can see and still try again: the work is still running remotely. */
+const isTransient = (error) => error instanceof CwpError &&
+    !(error instanceof AbortedError) &&
+    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
+/**
+ * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
+ * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
+ */
+async function pollUntilConcluded(spec, options = {}) {
+    const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
+    const maxInterval = options.maxIntervalMs ?? 15_000;
+    let interval = options.initialIntervalMs ?? 1_000;
+    let last;
+    let lastStatus;
+    for (;;) {
+        if (options.signal?.aborted)
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+        try {
+            last = await spec.read(deadline, options.signal);
+            const conclusion = spec.conclude(last);
+            if (conclusion.status !== lastStatus) {
+                lastStatus = conclusion.status;
+                options.onStatus?.(conclusion.status, last);
+            }
+            options.onPoll?.(last);
+            if (conclusion.concluded)
+                return last;
+        }
+        catch (error) {
+            if (error instanceof AbortedError || options.signal?.aborted) {
+                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
+            }
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
+            if (!isTransient(error))
+                throw error;
+        }
+        const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
+        if (wait <= 0) {
+            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
+        }
+        try {
+            await sleep(wait, options.signal);
+        }
+        catch (cause) {
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+        }
+        interval = Math.min(maxInterval, interval * 1.5);
+    }
+}
+/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
+function slowForBudget(interval, budget) {
+    const { limit, remaining, resetAt } = budget;
+    if (limit === undefined || remaining === undefined || resetAt === undefined)
+        return interval;
+    if (remaining > limit / 10)
+        return interval;
+    return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
+}
+//# sourceMappingURL=poll.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
+
+/**
+ * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
+ * value would address another resource, so it is refused before anything is sent.
+ */
+function path_path(strings, ...values) {
+    const template = strings.join("{}");
+    return strings.reduce((out, part, i) => {
+        if (i >= values.length)
+            return out + part;
+        const value = String(values[i]);
+        if (value === "") {
+            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
+                method: "",
+                path: template,
+                details: { [`path.${i + 1}`]: ["must not be empty"] },
+            });
+        }
+        return out + part + encodeURIComponent(value);
+    }, "");
+}
+/**
+ * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
+ * list, or a path the caller twinned itself) are left as they are.
+ */
+function twinPath(specPath, teamId) {
+    if (!teamId ||
+        specPath === "/v1/teams" ||
+        specPath.startsWith("/v1/teams/") ||
+        !specPath.startsWith("/v1/")) {
+        return specPath;
+    }
+    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
+}
+//# sourceMappingURL=path.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
+
+/** Zod issues as the platform writes validation details: field path to a list of messages. */
+function issuesToDetails(issues, prefix = "") {
+    const details = {};
+    for (const issue of issues) {
+        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
+        let message = issue.message;
+        if (issue.code === "unrecognized_keys")
+            message = `unknown field(s) ${issue.keys.join(", ")}`;
+        details[field] = [...(details[field] ?? []), message];
+    }
+    return details;
+}
+function describe(details) {
+    return Object.entries(details)
+        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
+        .join("; ");
+}
+/**
+ * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
+ * names every field and leaves the process without a request.
+ */
+function validateRequest(schema, value, where) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const details = issuesToDetails(result.error.issues, where.part);
+    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${describe(details)}`, {
+        method: where.method,
+        path: where.path,
+        details,
+    });
+}
+/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+function parseResponse(schema, value, where) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const details = issuesToDetails(result.error.issues);
+    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${describe(details)}`, { ...where, details });
+}
+//# sourceMappingURL=validate.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
+
+
+
+/** What every resource shares: the transport, the client's team, and checked calls. */
+class Core {
+    transport;
+    teamId;
+    constructor(transport, teamId) {
+        this.transport = transport;
+        this.teamId = teamId;
+    }
+    async call(op, options) {
+        return (await this.exchange(op, options)).body;
+    }
+    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
+    async exchange(op, options) {
+        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
+        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+        const response = await this.transport.send({
+            method: op.method,
+            path: fullPath,
+            query: op.query,
+            body: op.body,
+            safety: op.safety,
+            checkHint: op.checkHint,
+            signal: options?.signal,
+            deadline: options?.deadline,
+        });
+        const body = parseResponse(op.response, response.body ?? {}, {
+            method: op.method,
+            path: fullPath,
+            status: response.status,
+        });
+        return { body, headers: response.headers };
+    }
+    /**
+     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
+     * signal, slowing down when the rate-limit budget runs low.
+     */
+    waitUntil(what, at, read, conclude, options = {}) {
+        return pollUntilConcluded({
+            what,
+            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
+            conclude,
+            rateLimit: () => this.transport.rateLimit.state,
+            where: { method: "GET", path: at },
+        }, options);
+    }
+    /** Validates a body or query against a strict request schema; throws before anything is sent. */
+    check(schema, value, method, at, part) {
+        return validateRequest(schema, value, { method, path: at, part });
+    }
+}
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
+/**
+ * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
+ * shorter than the page size (a platform that forgets to say it is done still ends the loop).
+ */
+async function* cursorPages(fetchPage, pageSize, firstCursor) {
+    let cursor = firstCursor;
+    for (;;) {
+        const page = await fetchPage(cursor);
+        yield page;
+        const next = page.pagination.cursor;
+        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
+            return;
+        cursor = next;
+    }
+}
+/** Every item of a cursor list, across all its pages. */
+async function* cursorItems(pages) {
+    for await (const page of pages)
+        yield* page.items;
+}
+const DEFAULT_PAGE_SIZE = 50;
+/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
+function iterateItems(list, query) {
+    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
+}
+//# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/util.js
 
 // functions
@@ -79382,7 +79720,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function describe(description) {
+function api_describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -83109,7 +83447,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = describe;
+const schemas_describe = api_describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -83164,7 +83502,2280 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/shared.js
+
+// Shared rules of spec 2.1. Request schemas enforce them; response schemas only describe shapes.
+const ID_PATTERN = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
+const REF_PATTERN = /^[A-Za-z0-9-]+$/;
+/** Alphanumeric groups separated by a single hyphen or a single whitespace character. */
+const NAME_PATTERN = /^[a-zA-Z0-9]+([-\s][a-zA-Z0-9]+)*$/;
+/** Letters, digits, whitespace and `. , ? \ / ' " ( ) [ ] ; ` % ^ & * - _ : !`. */
+const DESC_PATTERN = /^[\p{L}\p{N}\s.,?\\/'"()[\];`%^&*\-_:!]+$/u;
+/** Keys of secret variables and runtime environments: letters, numbers, hyphens, forward slashes, dots. */
+const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9\-/.]+$/;
+const UID_PATTERN = /^[0-9a-f]{24}$/;
+const SHA_PATTERN = /^[0-9a-fA-F]{40}$/;
+const id = () => schemas_string()
+    .min(3)
+    .max(100)
+    .regex(ID_PATTERN, "must match ID-PATTERN (letters and digits in groups joined by single hyphens)");
+const ref = () => schemas_string().min(1).regex(REF_PATTERN, "must match REF-PATTERN (letters, digits and hyphens)");
+const shared_name = (min, max) => schemas_string()
+    .min(min)
+    .max(max)
+    .regex(NAME_PATTERN, "must match NAME-PATTERN (letters and digits in groups joined by a single hyphen or space)");
+/** Names of notifications, registries and pipelines: 3-39 characters, starting with a letter. */
+const shortName = () => shared_name(3, 39).regex(/^[A-Za-z]/, "must start with a letter");
+const description = () => schemas_string()
+    .max(200)
+    .regex(DESC_PATTERN, "must match DESC-PATTERN (letters, digits, spaces and . , ? \\ / ' \" ( ) [ ] ; ` % ^ & * - _ : !)");
+const tag = () => schemas_string().min(3).max(100).regex(ID_PATTERN, "a TAG is 3-100 characters matching ID-PATTERN");
+const uid = () => schemas_string().regex(UID_PATTERN, "must be a 24-character hexadecimal uid");
+const absolutePath = () => schemas_string().regex(/^\//, "must be an absolute path starting with /");
+const variableKey = () => schemas_string()
+    .regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers, hyphens, forward slashes and dots");
+const sha = () => schemas_string().regex(SHA_PATTERN, "must be a 40-character commit SHA");
+const pathParam = (what) => z.string().min(1, `${what} must not be empty`);
+/** A file carried in a request: base64 (or other encoded) data and its encoding. */
+const encodedFile = () => strictObject({ data: schemas_string(), encoding: schemas_string() });
+const fileMap = () => record(absolutePath(), encodedFile());
+/** Query of every cursor-paginated list (`per_page` at most 100). */
+const cursorListQuery = strictObject({
+    per_page: schemas_number().int().min(1).max(100).optional(),
+    page: schemas_number().int().min(1).optional(),
+    cursor: schemas_string().min(1).optional(),
+});
+// ---- Tolerant response helpers ----------------------------------------------------------------
+/**
+ * A string enum that accepts values the platform adds later; typed with the known values so
+ * editors still suggest them.
+ */
+const openEnum = (_known) => schemas_string();
+/** Response timestamps are mostly ISO strings, some Unix seconds: keep both (see parseTimestamp). */
+const timestamp = () => union([schemas_string(), schemas_number()]);
+const pagination = looseObject({
+    hasNextPage: schemas_boolean(),
+    cursor: schemas_string().nullish(),
+    count: schemas_number().optional(),
+});
+/** `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. */
+const listEnvelope = (key, item) => looseObject({
+    data: looseObject({ [key]: array(item) }),
+    pagination,
+});
+const emptyData = looseObject({});
+/** Any JSON object body, kept whole: for `client.request`. */
+const looseBody = looseObject({});
+//# sourceMappingURL=shared.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/addons.js
+
+
+// Spec 2.8 (addon, backup), 3.2, 3.3, 4.6, and the restores list of beyond-the-seed §1.
+const ADDON_STATUSES = [
+    "preDeployment",
+    "triggerAllocation",
+    "allocating",
+    "postDeployment",
+    "running",
+    "paused",
+    "scaling",
+    "upgrading",
+    "resetting",
+    "backup",
+    "restore",
+    "failed",
+    "error",
+    "errorAllocating",
+    "deleting",
+    "deleted",
+];
+const ADDON_FAILED_STATUSES = ["failed", "error", "errorAllocating"];
+const BACKUP_STATUSES = [
+    "scheduled",
+    "in-progress",
+    "completed",
+    "aborting",
+    "aborted",
+    "failed",
+    "not-supported",
+];
+/** Restore statuses that end a restore; only `completed` is a success. */
+const RESTORE_FINAL_STATUSES = ["completed", "failed", "aborted", "not-supported"];
+const addon = looseObject({
+    id: schemas_string(),
+    uid: schemas_string(),
+    name: schemas_string(),
+    appId: schemas_string(),
+    stageId: schemas_string().optional(),
+    tags: array(schemas_string()),
+    description: schemas_string().optional(),
+    createdAt: timestamp(),
+    status: openEnum(ADDON_STATUSES),
+    spec: looseObject({
+        type: schemas_string().optional(),
+        config: looseObject({ versionTag: schemas_string().optional() }).optional(),
+        pendingActions: array(looseObject({ type: schemas_string(), createdAt: timestamp().optional() }))
+            .optional(),
+    }),
+    cluster: looseObject({
+        id: schemas_string(),
+        name: schemas_string(),
+        namespace: schemas_string().optional(),
+        loadBalancers: array(schemas_string()).optional(),
+    }),
+});
+const addonResponse = looseObject({ data: addon });
+const restoreStatus = openEnum(BACKUP_STATUSES);
+const backup = looseObject({
+    id: schemas_string(),
+    name: schemas_string(),
+    uid: schemas_string(),
+    status: openEnum(BACKUP_STATUSES),
+    createdAt: timestamp(),
+    completedAt: timestamp().nullish(),
+    config: looseObject({
+        source: looseObject({
+            type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]),
+        })
+            .optional(),
+        /** Size in bytes, as a string. */
+        size: schemas_string(),
+        /** For snapshot backups, the version the addon is restored to. */
+        addonVersion: schemas_string().optional(),
+    }),
+    lastRestore: looseObject({ restoreTimestamp: timestamp(), status: restoreStatus, completedAt: timestamp().nullish() })
+        .nullish(),
+});
+const backupResponse = looseObject({ data: backup });
+const restoreBackupQuery = strictObject({
+    sourceProjectId: schemas_string().min(1).optional(),
+    sourceAddonId: schemas_string().min(1).optional(),
+});
+const restoreBackupResponse = looseObject({ data: looseObject({ restoreId: schemas_string() }) });
+const restore = looseObject({
+    id: schemas_string(),
+    status: restoreStatus,
+    restoreTimestamp: timestamp().optional(),
+    completedAt: timestamp().nullish(),
+});
+const restoreListResponse = listEnvelope("restores", restore);
+const upgradeAddonBody = strictObject({ version: schemas_string().min(1) });
+//# sourceMappingURL=addons.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/timestamps.js
+/**
+ * Epoch milliseconds from any timestamp the platform writes: ISO 8601 (also with a space instead
+ * of `T`), or Unix seconds as a number or a string of digits. Undefined when there is none.
+ */
+function parseTimestamp(value) {
+    if (value === null || value === undefined || value === "")
+        return undefined;
+    if (typeof value === "number")
+        return value * 1000;
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Number(value) * 1000;
+    const ms = Date.parse(/^\d{4}-\d{2}-\d{2} \d/.test(value) ? value.replace(" ", "T") : value);
+    return Number.isNaN(ms) ? undefined : ms;
+}
+//# sourceMappingURL=timestamps.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/conclusions.js
+
+
+function buildConclusion(build) {
+    const status = build.status ?? "UNKNOWN";
+    return {
+        status,
+        concluded: build.concluded === true,
+        success: build.success === true || status === "SUCCESS",
+    };
+}
+function jobRunConclusion(run) {
+    return { status: run.status, concluded: run.concluded, success: run.status === "SUCCESS" };
+}
+function templateRunConclusion(run) {
+    return { status: run.status, concluded: run.concluded, success: run.status === "success" };
+}
+/** An upgrade ends when the addon runs at the target version, or reports a failure status. */
+function addonUpgradeConclusion(addon, targetVersion) {
+    const version = addon.spec.config?.versionTag;
+    const done = addon.status === "running" && version === targetVersion;
+    const failed = ADDON_FAILED_STATUSES.includes(addon.status);
+    return { status: addon.status, concluded: done || failed, success: done };
+}
+function restoreConclusion(restore) {
+    return {
+        status: restore.status,
+        concluded: RESTORE_FINAL_STATUSES.includes(restore.status),
+        success: restore.status === "completed",
+    };
+}
+/**
+ * A restart has finished when the deployment reports COMPLETED with a transition later than the
+ * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it.
+ */
+function restartConclusion(service, restartedAt) {
+    const deployment = service.status?.deployment;
+    const status = deployment?.status ?? "UNKNOWN";
+    const transition = parseTimestamp(deployment?.lastTransitionTime);
+    const after = transition !== undefined && transition >= restartedAt;
+    const concluded = after && (status === "COMPLETED" || status === "FAILED");
+    return { status, concluded, success: concluded && status === "COMPLETED" };
+}
+//# sourceMappingURL=conclusions.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/addons.js
+
+
+
+
+
+
+class Addons {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    async get(projectId, addonId, options) {
+        return (await this.core.call({ method: "GET", path: path_path `/v1/projects/${projectId}/addons/${addonId}`, response: addonResponse }, options)).data;
+    }
+    /** Asks for `version`; asking again for the same version changes nothing, so it may be retried. */
+    async upgrade(projectId, addonId, version, options) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/version`;
+        const body = this.core.check(upgradeAddonBody, { version }, "POST", at, "body");
+        await this.core.call({ method: "POST", path: at, body, safety: "idempotent", response: emptyData }, options);
+    }
+    /** Waits until the addon runs at `version`; resolves to the addon when it does or when it fails. */
+    waitForUpgrade(projectId, addonId, version, options = {}) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}`;
+        return this.core.waitUntil(`upgrade of addon ${addonId} to ${version}`, at, (o) => this.get(projectId, addonId, o), (addon) => addonUpgradeConclusion(addon, version), options);
+    }
+    async getBackup(projectId, addonId, backupId, options) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}`;
+        return (await this.core.call({ method: "GET", path: at, response: backupResponse }, options)).data;
+    }
+    /** Starts a restore. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
+    async restoreBackup(projectId, addonId, backupId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restore`;
+        const q = this.core.check(restoreBackupQuery, query, "POST", at, "query");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            query: q,
+            safety: "start-work",
+            checkHint: `the backup's restores (GET ${path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`})`,
+            response: restoreBackupResponse,
+        }, options);
+        return res.data;
+    }
+    async listRestores(projectId, addonId, backupId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
+        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: restoreListResponse }, options);
+        return { items: res.data.restores, pagination: res.pagination };
+    }
+    iterateRestores(projectId, addonId, backupId, query = {}, options) {
+        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query);
+    }
+    /** One restore of a backup, found in its restores list. */
+    async getRestore(projectId, addonId, backupId, restoreId, options) {
+        for await (const restore of this.iterateRestores(projectId, addonId, backupId, { per_page: 100 }, options)) {
+            if (restore.id === restoreId)
+                return restore;
+        }
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
+        throw new NotFoundError(`restore ${restoreId} is not among the restores of backup ${backupId}`, {
+            method: "GET",
+            path: at,
+            status: 404,
+        });
+    }
+    /** Waits until the restore is completed, failed, aborted or not supported. */
+    waitForRestore(projectId, addonId, backupId, restoreId, options = {}) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
+        return this.core.waitUntil(`restore ${restoreId}`, at, (o) => this.getRestore(projectId, addonId, backupId, restoreId, o), restoreConclusion, options);
+    }
+}
+//# sourceMappingURL=addons.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/billing.js
+
+
+// Spec 2.2 and 4.1. Field names the spec leaves "not shown" (price and usage members, invoice
+// period and amounts) are the ones this project settled on; every schema keeps unknown fields.
+const RESOURCE_TYPES = ["job", "service", "harness", "addon", "volume"];
+const GRANULARITIES = ["hour", "day", "month", "total"];
+const INVOICE_STATUSES = ["draft", "open", "payment_failed", "paid", "uncollectible", "void"];
+const BILLING_PAGE_UNITS = [
+    "hours",
+    "days",
+    "months",
+    "total",
+    "teams",
+    "projects",
+    "resources",
+];
+const SECONDS_IN_366_DAYS = 366 * 24 * 3600;
+// ---- Requests ---------------------------------------------------------------------------------
+const unixSeconds = () => schemas_number().int().min(0);
+const usageListQuery = strictObject({
+    granularity: schemas_enum(GRANULARITIES).optional(),
+    startTime: unixSeconds().optional(),
+    endTime: unixSeconds().optional(),
+    perPage: schemas_number().int().min(1).optional(),
+    cursor: schemas_string().min(1).optional(),
+    teamId: uid().optional(),
+    projectId: uid().optional(),
+    resourceType: schemas_enum(RESOURCE_TYPES).optional(),
+})
+    .superRefine((q, ctx) => {
+    const granularity = q.granularity ?? "hour";
+    const maxPerPage = granularity === "month" ? 12 : 100;
+    if (q.perPage !== undefined && q.perPage > maxPerPage) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["perPage"],
+            message: `at most ${maxPerPage} for granularity ${granularity}`,
+        });
+    }
+    if (q.startTime !== undefined && q.endTime !== undefined && q.endTime <= q.startTime) {
+        ctx.addIssue({ code: "custom", path: ["endTime"], message: "must be later than startTime" });
+    }
+    if (granularity === "total") {
+        if (q.startTime === undefined)
+            ctx.addIssue({ code: "custom", path: ["startTime"], message: "required for granularity total" });
+        if (q.endTime === undefined)
+            ctx.addIssue({ code: "custom", path: ["endTime"], message: "required for granularity total" });
+        if (q.startTime !== undefined &&
+            q.endTime !== undefined &&
+            q.endTime - q.startTime > SECONDS_IN_366_DAYS) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["endTime"],
+                message: "a total window is at most 366 days; sum longer periods over consecutive windows",
+            });
+        }
+    }
+});
+const pageNumber = () => schemas_number().int().min(1).optional();
+const drillPageSize = () => schemas_number().int().min(1).max(100).optional();
+const drillDownQuery = strictObject({
+    teamId: uid().optional(),
+    projectId: uid().optional(),
+    resourceType: schemas_enum(RESOURCE_TYPES).optional(),
+    teamsPage: pageNumber(),
+    teamsPerPage: drillPageSize(),
+    projectsPage: pageNumber(),
+    projectsPerPage: drillPageSize(),
+    resourcesPage: pageNumber(),
+    resourcesPerPage: drillPageSize(),
+});
+const invoiceListQuery = strictObject({
+    perPage: schemas_number().int().min(1).max(100).optional(),
+    cursor: schemas_string().min(1).optional(),
+});
+// ---- Responses --------------------------------------------------------------------------------
+/** Quantities, never money: vCPU-hours, memory GiB-hours, storage GiB-hours, GPU-hours. */
+const usageQuantities = looseObject({
+    vcpuHours: schemas_number().optional(),
+    memoryGibHours: schemas_number().optional(),
+    storageGibHours: schemas_number().optional(),
+    gpuHours: schemas_number().optional(),
+});
+/** `total` is rounded to two decimals; component prices keep more precision. */
+const price = looseObject({
+    total: schemas_number(),
+    cpu: schemas_number().optional(),
+    memory: schemas_number().optional(),
+    storage: schemas_number().optional(),
+    gpu: schemas_number().optional(),
+});
+const priced = { price: price.optional(), usage: usageQuantities.optional() };
+const paasItem = looseObject({ id: schemas_string(), ...priced });
+const paasResourceGroup = looseObject({
+    resourceType: openEnum(RESOURCE_TYPES),
+    items: array(paasItem),
+});
+const paasProject = looseObject({
+    id: schemas_string(),
+    ...priced,
+    resources: array(paasResourceGroup).optional(),
+});
+const paasTeam = looseObject({
+    id: schemas_string(),
+    ...priced,
+    projects: array(paasProject).optional(),
+});
+const paas = looseObject({ ...priced, teams: array(paasTeam).optional() });
+const byocCluster = looseObject({ id: schemas_string(), name: schemas_string().optional(), ...priced });
+const byoc = looseObject({ ...priced, clusters: array(byocCluster).optional() });
+const meteredCategory = looseObject({ ...priced });
+const categories = {
+    paas,
+    byoc: byoc.optional(),
+    egressIp: meteredCategory.optional(),
+    loadBalancer: meteredCategory.optional(),
+    total: schemas_number(),
+    scope: looseObject({}).optional(),
+};
+const billingPagination = looseObject({
+    hasNextPage: schemas_boolean(),
+    cursor: schemas_string().nullish(),
+    count: schemas_number().optional(),
+    unit: openEnum(BILLING_PAGE_UNITS).optional(),
+});
+const usageEntry = looseObject({
+    ...categories,
+    /** Unix seconds of the billing hour (hour granularity); the key for the hour detail. */
+    timestamp: schemas_number().optional(),
+    window: looseObject({ start: timestamp(), end: timestamp() }).optional(),
+});
+const usageListResponse = looseObject({
+    data: looseObject({
+        currency: schemas_string().optional(),
+        usage: array(usageEntry),
+        scope: looseObject({}).optional(),
+    }),
+    pagination: billingPagination,
+});
+const usageDetailResponse = looseObject({
+    data: looseObject({ ...categories, currency: schemas_string().optional(), timestamp: schemas_number().optional() }),
+    pagination: billingPagination,
+});
+const invoice = looseObject({
+    id: schemas_string(),
+    status: openEnum(INVOICE_STATUSES),
+    currency: schemas_string().optional(),
+    periodStart: timestamp().optional(),
+    periodEnd: timestamp().optional(),
+    total: schemas_number().optional(),
+    tax: schemas_number().optional(),
+    discount: schemas_number().optional(),
+    scope: looseObject({}).optional(),
+});
+const invoiceListResponse = looseObject({
+    data: looseObject({ invoices: array(invoice) }),
+    pagination: billingPagination,
+});
+const invoiceDetailResponse = looseObject({
+    data: invoice.extend(categories),
+    pagination: billingPagination,
+});
+const creditBalanceResponse = looseObject({
+    data: looseObject({
+        currency: schemas_string(),
+        total: looseObject({ available: schemas_number(), pending: schemas_number() }),
+        grants: looseObject({ available: schemas_number(), pending: schemas_number() }),
+        /** Positive is credit; negative is money owed (shown through unpaid invoices). */
+        customerBalance: looseObject({ amount: schemas_number() }),
+        lastSyncedAt: timestamp(),
+    }),
+});
+//# sourceMappingURL=billing.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/billing.js
+
+
+
+/** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
+const DRILL_LEVELS = {
+    teams: { page: "teamsPage", size: "teamsPerPage" },
+    projects: { page: "projectsPage", size: "projectsPerPage" },
+    resources: { page: "resourcesPage", size: "resourcesPerPage" },
+};
+const DEFAULT_DRILL_PAGE_SIZE = 50;
+const DEFAULT_INVOICE_PAGE_SIZE = 50;
+const isDrillLevel = (unit) => unit !== undefined && unit in DRILL_LEVELS;
+/** How many entries a drill-down page holds at its paginated level. */
+function drillDownCount(response) {
+    if (response.pagination.count !== undefined)
+        return response.pagination.count;
+    const teams = response.data.paas.teams ?? [];
+    const projects = teams.flatMap((t) => t.projects ?? []);
+    switch (response.pagination.unit) {
+        case "teams":
+            return teams.length;
+        case "projects":
+            return projects.length;
+        default:
+            return projects.flatMap((p) => p.resources ?? []).flatMap((r) => r.items).length;
+    }
+}
+/**
+ * Every page of a drill-down, from the query's page on, at whatever level the platform paginates
+ * (it says which in `pagination.unit`). Totals above that level are whole on every page.
+ */
+async function* drillDownPages(fetch, query) {
+    let response = await fetch(query);
+    yield response;
+    const unit = response.pagination.unit;
+    if (!isDrillLevel(unit))
+        return;
+    const level = DRILL_LEVELS[unit];
+    const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
+    let page = query[level.page] ?? 1;
+    while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
+        page += 1;
+        response = await fetch({ ...query, [level.page]: page });
+        yield response;
+    }
+}
+/** Billing: invoices, usage, credit balance. Times are Unix seconds. */
+class Billing {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Finalized invoices, newest first. */
+    async listInvoices(query = {}, options) {
+        const q = this.core.check(invoiceListQuery, query, "GET", "/v1/billing/invoices", "query");
+        const res = await this.core.call({ method: "GET", path: "/v1/billing/invoices", query: q, response: invoiceListResponse }, options);
+        return { items: res.data.invoices, pagination: res.pagination };
+    }
+    iterateInvoices(query = {}, options) {
+        const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
+        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor));
+    }
+    /** One invoice with one page of its drill-down. */
+    async getInvoice(invoiceId, query = {}, options) {
+        const at = path_path `/v1/billing/invoices/${invoiceId}`;
+        const q = this.core.check(drillDownQuery, query, "GET", at, "query");
+        return this.core.call({ method: "GET", path: at, query: q, response: invoiceDetailResponse }, options);
+    }
+    /** Every drill-down page of an invoice. */
+    invoicePages(invoiceId, query = {}, options) {
+        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query);
+    }
+    /** One page of usage entries (hours, days, months, or one total). */
+    async listUsage(query = {}, options) {
+        const q = this.core.check(usageListQuery, query, "GET", "/v1/billing/usage", "query");
+        return this.core.call({ method: "GET", path: "/v1/billing/usage", query: q, response: usageListResponse }, options);
+    }
+    /** Every page of usage, following cursors (day and month without a range page backward in time). */
+    async *usagePages(query = {}, options) {
+        const size = query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+        const pages = cursorPages(async (cursor) => {
+            const response = await this.listUsage({ ...query, cursor }, options);
+            return { items: response.data.usage, pagination: response.pagination, response };
+        }, size, query.cursor);
+        for await (const page of pages)
+            yield page.response;
+    }
+    /** Every usage entry across pages. */
+    async *iterateUsage(query = {}, options) {
+        for await (const page of this.usagePages(query, options))
+            yield* page.data.usage;
+    }
+    /** One billing hour (its Unix timestamp from the usage list) with one page of its drill-down. */
+    async getUsageHour(timestamp, query = {}, options) {
+        const at = path_path `/v1/billing/usage/${timestamp}`;
+        const q = this.core.check(drillDownQuery, query, "GET", at, "query");
+        return this.core.call({ method: "GET", path: at, query: q, response: usageDetailResponse }, options);
+    }
+    usageHourPages(timestamp, query = {}, options) {
+        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query);
+    }
+    /** Team tokens billed through an organisation get a PermissionError (403). */
+    async getCreditBalance(options) {
+        return (await this.core.call({ method: "GET", path: "/v1/billing/credit-balance", response: creditBalanceResponse }, options)).data;
+    }
+}
+//# sourceMappingURL=billing.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
+const MAX_PAGE_SIZE = 10_000;
+const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "string" ? line.log : JSON.stringify(line.log)}`;
+/**
+ * Reads logs forward with range queries, page after page, without losing or repeating a line.
+ *
+ * Each page starts at the timestamp of the last line read (start times are inclusive), so lines
+ * sharing that timestamp come back again; the follower skips exactly as many of each as it has
+ * already handed out. A page full of one timestamp is read again with a larger page rather than
+ * stall.
+ */
+class LogFollower {
+    #fetch;
+    #filters;
+    #pageSize;
+    #cursor;
+    /** How many times each line was already returned at the cursor timestamp. */
+    #seenAtCursor = new Map();
+    constructor(fetch, options) {
+        this.#fetch = fetch;
+        const { startTime, pageSize, ...filters } = options;
+        this.#filters = filters;
+        this.#cursor = startTime;
+        this.#pageSize = pageSize ?? 500;
+    }
+    /** Every line written since the last call, oldest first. */
+    async next() {
+        const out = [];
+        let limit = this.#pageSize;
+        for (;;) {
+            const lines = await this.#fetch({
+                ...this.#filters,
+                queryType: "range",
+                direction: "forward",
+                startTime: this.#cursor,
+                lineLimit: limit,
+            });
+            const fresh = this.#take(lines);
+            out.push(...fresh);
+            if (lines.length < limit)
+                return out;
+            if (fresh.length === 0) {
+                // A whole page of one timestamp, all seen: widen the page to get past it.
+                if (limit >= MAX_PAGE_SIZE)
+                    return out;
+                limit = Math.min(MAX_PAGE_SIZE, limit * 4);
+            }
+            else {
+                limit = this.#pageSize;
+            }
+        }
+    }
+    #take(lines) {
+        const skip = new Map(this.#seenAtCursor);
+        const fresh = [];
+        for (const line of lines) {
+            if (Date.parse(line.ts) < Date.parse(this.#cursor))
+                continue; // older than where we are
+            if (line.ts === this.#cursor) {
+                const key = lineKey(line);
+                const left = skip.get(key) ?? 0;
+                if (left > 0) {
+                    skip.set(key, left - 1);
+                    continue;
+                }
+            }
+            if (line.ts !== this.#cursor) {
+                this.#cursor = line.ts;
+                this.#seenAtCursor = new Map();
+            }
+            const key = lineKey(line);
+            this.#seenAtCursor.set(key, (this.#seenAtCursor.get(key) ?? 0) + 1);
+            fresh.push(line);
+        }
+        return fresh;
+    }
+}
+//# sourceMappingURL=follower.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/builds.js
+
+
+// Spec 2.6 and 4.5, and the build and service reads of beyond-the-seed §1.
+const startBuildBody = strictObject({
+    bundleUrl: schemas_string().min(1).optional(),
+    sha: sha().optional(),
+    branch: schemas_string().min(1).optional(),
+    pullRequestId: union([schemas_string().regex(/^\d+$/, "a string of digits"), schemas_number().int().min(0)], {
+        error: "must be a pull request number (digits)",
+    })
+        .optional(),
+    overrides: strictObject({
+        buildArguments: record(schemas_string(), schemas_string()).optional(),
+        buildFiles: fileMap().optional(),
+        dockerSecretMounts: record(schemas_string(), encodedFile()).optional(),
+        docker: strictObject({
+            dockerFilePath: absolutePath().optional(),
+            dockerWorkDir: absolutePath().optional(),
+            dockerfileTarget: schemas_string()
+                .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")
+                .optional(),
+            dockerfileContents: schemas_string().min(1).optional(),
+        })
+            .optional(),
+    })
+        .optional(),
+})
+    // The spec's oneOf: a bundle build names `bundleUrl`; a git build names a branch or a pull
+    // request, never both.
+    .superRefine((b, ctx) => {
+    if (b.bundleUrl !== undefined) {
+        if (b.pullRequestId !== undefined) {
+            ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
+        }
+        return;
+    }
+    if (b.branch !== undefined && b.pullRequestId !== undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["pullRequestId"],
+            message: "give either branch or pullRequestId, never both",
+        });
+    }
+    else if (b.branch === undefined && b.pullRequestId === undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["branch"],
+            message: "a git build needs either branch or pullRequestId",
+        });
+    }
+});
+const BUILD_STATUSES = [
+    "QUEUED",
+    "PENDING",
+    "UNSCHEDULABLE",
+    "STARTING",
+    "CLONING",
+    "BUILDING",
+    "UPLOADING",
+    "IN_PROGRESS",
+    "SUCCESS",
+    "FAILURE",
+    "SUBMISSION_FAILURE",
+    "ABORTED",
+    "CRASHED",
+];
+const build = looseObject({
+    id: schemas_string(),
+    branch: schemas_string().nullish(),
+    pullRequestId: union([schemas_string(), schemas_number()]).nullish(),
+    sha: schemas_string().nullish(),
+    registry: looseObject({ uri: schemas_string().optional() }).nullish(),
+    createdAt: timestamp().optional(),
+    status: openEnum(BUILD_STATUSES).optional(),
+    concluded: schemas_boolean().optional(),
+    success: schemas_boolean().optional(),
+    message: schemas_string().nullish(),
+    /** Unix seconds, unlike most timestamps. */
+    buildConcludedAt: timestamp().nullish(),
+});
+const buildResponse = looseObject({ data: build });
+const buildListResponse = listEnvelope("builds", build);
+const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"];
+const service = looseObject({
+    id: schemas_string(),
+    uid: schemas_string().optional(),
+    name: schemas_string().optional(),
+    status: looseObject({
+        build: looseObject({ status: schemas_string().optional(), lastTransitionTime: timestamp().nullish() })
+            .nullish(),
+        deployment: looseObject({
+            status: openEnum(DEPLOYMENT_STATUSES).optional(),
+            reason: openEnum(["SCALING", "DEPLOYING"]).nullish(),
+            lastTransitionTime: timestamp().nullish(),
+        })
+            .nullish(),
+    })
+        .nullish(),
+});
+const serviceResponse = looseObject({ data: service });
+const restartHarnessQuery = strictObject({ acknowledgeActiveSessions: schemas_boolean().optional() });
+//# sourceMappingURL=builds.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/observability.js
+
+
+// Spec 2.12 and 4.7: metrics and logs, and their query parameters.
+const METRIC_TYPES = [
+    "cpu",
+    "memory",
+    "networkIngress",
+    "networkEgress",
+    "tcpConnectionsOpen",
+    "diskUsage",
+    "requests",
+    "http4xxResponses",
+    "http5xxResponses",
+    "bandwidth",
+    "bandwidthVolume",
+];
+const METRIC_UNITS = (/* unused pure expression or super */ null && (["pct", "vCPU", "mb", "kbps", "rps", "count"]));
+/** Log and metric times: ISO 8601 strings (the API also takes Unix seconds). */
+const timeParam = () => schemas_string()
+    .refine((v) => !Number.isNaN(Date.parse(v)) || /^\d+$/.test(v), "must be an ISO 8601 date-time or Unix seconds");
+/** `duration` fixes a window, so at most one of startTime/endTime may come with it. */
+function durationWithOneEnd(q, ctx) {
+    if (q.duration !== undefined && q.startTime !== undefined && q.endTime !== undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["duration"],
+            message: "with duration, give at most one of startTime and endTime",
+        });
+    }
+}
+const logQueryShape = {
+    queryType: literal("range").optional(),
+    startTime: timeParam().optional(),
+    endTime: timeParam().optional(),
+    duration: schemas_number().int().min(1).optional(),
+    lineLimit: schemas_number().int().min(1).optional(),
+    direction: schemas_enum(["backward", "forward"]).optional(),
+    textIncludes: schemas_string().optional(),
+    textNotIncludes: schemas_string().optional(),
+    regexIncludes: schemas_string().optional(),
+    regexNotIncludes: schemas_string().optional(),
+};
+const logQuery = strictObject(logQueryShape).superRefine(durationWithOneEnd);
+const containerLogQuery = strictObject({
+    ...logQueryShape,
+    containerName: schemas_string().min(1).optional(),
+    podName: schemas_string().min(1).optional(),
+    projectId: schemas_string().min(1).optional(),
+    clusterId: schemas_string().min(1).optional(),
+})
+    .superRefine(durationWithOneEnd);
+const buildLogQuery = strictObject({ ...logQueryShape, buildId: schemas_string().min(1) })
+    .superRefine(durationWithOneEnd);
+const jobLogQuery = strictObject({ ...logQueryShape, runId: schemas_string().min(1).optional() })
+    .superRefine(durationWithOneEnd);
+const logLine = looseObject({ containerId: schemas_string(), log: unknown(), ts: schemas_string() });
+const logsResponse = looseObject({ data: array(logLine) });
+const metricQueryShape = {
+    queryType: schemas_enum(["range", "single"]).optional(),
+    metricTypes: array(schemas_enum(METRIC_TYPES)).min(1).optional(),
+    startTime: timeParam().optional(),
+    endTime: timeParam().optional(),
+    duration: schemas_number().int().min(1).optional(),
+    containerName: schemas_string().min(1).optional(),
+    time: timeParam().optional(),
+};
+function metricRules(q, ctx) {
+    const single = q.queryType === "single";
+    if (single) {
+        for (const field of ["startTime", "endTime"]) {
+            if (q[field] !== undefined)
+                ctx.addIssue({ code: "custom", path: [field], message: "only for queryType range" });
+        }
+    }
+    else if (q.time !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["time"], message: "only for queryType single" });
+    }
+    durationWithOneEnd(q, ctx);
+}
+const serviceMetricsQuery = strictObject({ ...metricQueryShape, deploymentId: schemas_string().min(1).optional() })
+    .superRefine(metricRules);
+const addonMetricsQuery = strictObject(metricQueryShape).superRefine(metricRules);
+const metricSeries = looseObject({
+    metricInfo: looseObject({
+        metricId: schemas_string(),
+        metricUnit: schemas_string(),
+        metricResolution: schemas_number().optional(),
+    }),
+    values: array(looseObject({
+        metadata: looseObject({ containerId: schemas_string(), volumeId: schemas_string().optional() }),
+        data: array(looseObject({ value: schemas_number(), ts: timestamp() })),
+    })),
+});
+const metricsResponse = looseObject({ data: record(schemas_string(), metricSeries) });
+//# sourceMappingURL=observability.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/secrets.js
+
+
+// Spec 2.3 and 4.3: project secret groups, addon links, and the deprecated build-arguments view.
+const SECRET_TYPES = ["environment-arguments", "environment", "arguments"];
+const aliasPattern = /^[a-zA-Z0-9_./-]*$/;
+const addonLinkKey = strictObject({
+    keyName: schemas_string().regex(/^[a-zA-Z]+$/, "letters only"),
+    aliases: array(schemas_string().regex(aliasPattern, "letters, digits and _ . / - only")).optional(),
+});
+const addonDependency = strictObject({
+    addonId: ref(),
+    keys: array(addonLinkKey),
+});
+const createSecretBody = strictObject({
+    name: shared_name(3, 100),
+    description: description().optional(),
+    stageId: id().optional(),
+    tags: array(tag()).optional(),
+    type: schemas_enum(["secret", "config"]).optional(),
+    secretType: schemas_enum(SECRET_TYPES),
+    priority: schemas_number().int().min(0).max(100),
+    restrictions: strictObject({
+        restricted: schemas_boolean().optional(),
+        nfObjects: array(strictObject({ id: ref(), type: schemas_enum(["service", "job"]) })).optional(),
+        tags: array(tag()).optional(),
+        tagMatchCondition: schemas_enum(["and", "or"]).optional(),
+        stageIds: array(id()).optional(),
+    })
+        .optional(),
+    addonDependencies: array(addonDependency).optional(),
+    externalAddonDependencies: array(addonDependency).optional(),
+    secrets: strictObject({
+        variables: record(variableKey(), schemas_string()).optional(),
+        files: fileMap().optional(),
+        dockerSecretMounts: record(schemas_string().regex(/^[A-Za-z0-9_.-]+$/, "a Docker secret mount id: letters, digits, _ . -"), encodedFile())
+            .optional(),
+    })
+        .optional(),
+});
+const secretGroup = looseObject({
+    id: schemas_string(),
+    name: schemas_string(),
+    description: schemas_string().optional(),
+    stageId: schemas_string().optional(),
+    tags: array(schemas_string()).optional(),
+    type: openEnum(["secret", "config"]).optional(),
+    secretType: openEnum(SECRET_TYPES),
+    priority: schemas_number(),
+    restrictions: looseObject({}).optional(),
+    addonDependencies: array(looseObject({})).optional(),
+    externalAddonDependencies: array(looseObject({})).optional(),
+    secrets: looseObject({}).optional(),
+    createdAt: timestamp().optional(),
+    updatedAt: timestamp().optional(),
+});
+const secretGroupResponse = looseObject({ data: secretGroup });
+const linkAddonBody = strictObject({ keys: array(addonLinkKey).min(1) });
+const linkAddonResponse = looseObject({
+    data: looseObject({
+        keys: array(looseObject({ keyName: schemas_string(), aliases: array(schemas_string()).optional(), defaultKey: schemas_string() })),
+    }),
+});
+const buildArgumentsQuery = strictObject({
+    show: schemas_enum(["this", "inherited", "all"]).optional(),
+    replaceTemplatedValues: schemas_boolean().optional(),
+});
+const buildArgumentsResponse = looseObject({
+    data: looseObject({
+        buildArguments: record(schemas_string(), unknown()),
+        buildFiles: record(schemas_string(), looseObject({ data: schemas_string(), encoding: schemas_string() })),
+    }),
+});
+//# sourceMappingURL=secrets.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/builds.js
+
+
+
+
+
+
+
+
+/** Service builds: start, read, list, abort, logs, and waiting for a build to conclude. */
+class Builds {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Starts a build. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
+    async start(projectId, serviceId, body, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build`;
+        const checked = this.core.check(startBuildBody, body, "POST", at, "body");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            body: checked,
+            safety: "start-work",
+            checkHint: `the service's latest builds (GET ${at})`,
+            response: buildResponse,
+        }, options);
+        return res.data;
+    }
+    async get(projectId, serviceId, buildId, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
+        return (await this.core.call({ method: "GET", path: at, response: buildResponse }, options)).data;
+    }
+    async list(projectId, serviceId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build`;
+        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: buildListResponse }, options);
+        return { items: res.data.builds, pagination: res.pagination };
+    }
+    iterate(projectId, serviceId, query = {}, options) {
+        return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
+    }
+    async abort(projectId, serviceId, buildId, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
+        await this.core.call({ method: "DELETE", path: at, response: emptyData }, options);
+    }
+    async logs(projectId, serviceId, query, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build-logs`;
+        const q = this.core.check(buildLogQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
+            .data;
+    }
+    /** Follows a build's logs forward; call `next()` while waiting and once more after it concludes. */
+    followLogs(projectId, serviceId, buildId, follow, options) {
+        return new LogFollower((query) => this.logs(projectId, serviceId, { ...query, buildId }, options), follow);
+    }
+    /**
+     * Deprecated by the platform (use the service read): the build arguments the service sees.
+     */
+    async getBuildArguments(projectId, serviceId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build-arguments`;
+        const q = this.core.check(buildArgumentsQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: buildArgumentsResponse }, options)).data;
+    }
+    /** Polls the build until `concluded`; resolves to the final build, successful or not. */
+    waitFor(projectId, serviceId, buildId, options = {}) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
+        return this.core.waitUntil(`build ${buildId}`, at, (o) => this.get(projectId, serviceId, buildId, o), buildConclusion, options);
+    }
+}
+//# sourceMappingURL=builds.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/integrations.js
+
+
+// Spec 2.10, 2.11, 4.10 and the event keys of section 6.
+const families = (prefix, suffixes) => suffixes.map((s) => `${prefix}:${s}`);
+const INFRA_KINDS_CPU = ["build", "service", "job", "addon"];
+const INFRA_KINDS_MEMORY = ["build", "service", "job"];
+/** Every event key of spec section 6. */
+const NOTIFICATION_EVENTS = [
+    "trigger:service:autoscaling:event",
+    "trigger:service:deployment:status-update",
+    "trigger:harness:autoscaling:event",
+    "trigger:harness:deployment:status-update",
+    "trigger:project:tailscale-regen-failure",
+    ...families("trigger:addon-backup", ["start", "success", "failure", "abort"]),
+    ...families("trigger:build", ["start", "success", "failure", "abort"]),
+    ...families("trigger:job-run", ["start", "success", "failure", "abort", "terminate"]),
+    ...families("trigger:release-flow-template-run", ["start", "update", "success", "failure", "aborted"]),
+    ...families("trigger:template-run", ["queued", "start", "update", "success", "failure"]),
+    "trigger:resource:certificate-success",
+    "trigger:resource:certificate-final-failure",
+    ...families("trigger:cdn", ["action-success", "action-failure", "action-delay"]),
+    "trigger:log-sink:paused",
+    ...families("trigger:billing", [
+        "billing-alert-exceeded",
+        "invoice-payment-action-required",
+        "invoice-payment-failed",
+        "invoice-paid",
+        "invoice-carried-over",
+    ]),
+    ...families("trigger:infrastructure:service", ["container-crash", "container-eviction"]),
+    "trigger:infrastructure:build:container-eviction",
+    ...families("trigger:infrastructure:addon", ["container-crash", "container-eviction"]),
+    ...families("trigger:infrastructure:job", ["container-crash", "container-eviction"]),
+    ...INFRA_KINDS_CPU.flatMap((k) => families(`trigger:infrastructure:${k}`, ["container-cpuSpike90", "container-cpuSustained90"])),
+    ...INFRA_KINDS_MEMORY.flatMap((k) => families(`trigger:infrastructure:${k}`, ["container-memorySpike90", "container-memorySustained90"])),
+    ...families("trigger:infrastructure:addon-volume", [
+        "usage-75-exceeded",
+        "usage-90-exceeded",
+        "disk-autoresize-triggered",
+    ]),
+    ...families("trigger:infrastructure:platform-volume", ["usage-75-exceeded", "usage-90-exceeded"]),
+    ...families("trigger:infrastructure:byoc", [
+        "cluster:error",
+        "node-pool:error",
+        "scheduling:error",
+        "volume:error",
+        "volume:attach",
+    ]),
+];
+const KNOWN_EVENTS = new Set(NOTIFICATION_EVENTS);
+const NOTIFICATION_TYPES = ["RAW_WEBHOOK", "DISCORD", "TEAMS", "TEAMS_WORKFLOWS"];
+const createNotificationBody = strictObject({
+    name: shortName(),
+    type: schemas_enum(NOTIFICATION_TYPES),
+    webhook: url({ error: "must be a URL" }),
+    secret: schemas_string().min(1).optional(),
+    restricted: schemas_boolean().optional(),
+    restrictions: strictObject({
+        tags: strictObject({
+            enabled: schemas_boolean().optional(),
+            items: array(tag()).optional(),
+            matchCondition: schemas_enum(["and", "or"]).optional(),
+        })
+            .optional(),
+    })
+        .optional(),
+    projects: array(ref()).optional(),
+    events: record(schemas_string()
+        .refine((key) => KNOWN_EVENTS.has(key), "is not an event key of the platform (spec section 6)"), schemas_boolean()),
+})
+    .superRefine((body, ctx) => {
+    if (body.secret !== undefined && body.type !== "RAW_WEBHOOK") {
+        ctx.addIssue({
+            code: "custom",
+            path: ["secret"],
+            message: "only RAW_WEBHOOK integrations carry a secret",
+        });
+    }
+});
+const notificationIntegration = looseObject({
+    id: schemas_string(),
+    name: schemas_string(),
+    type: openEnum([...NOTIFICATION_TYPES, "SLACK"]),
+    webhook: schemas_string(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    status: looseObject({
+        disabled: schemas_boolean().optional(),
+        reason: unknown().optional(),
+        timeOfFirstFailedRequest: timestamp().nullish(),
+        numberOfFailedRequests: schemas_number().optional(),
+    })
+        .optional(),
+    restricted: schemas_boolean(),
+    projects: array(schemas_string()),
+    events: record(schemas_string(), schemas_boolean()),
+});
+const notificationIntegrationResponse = looseObject({ data: notificationIntegration });
+const REGISTRY_PROVIDERS = [
+    "acr",
+    "ecr",
+    "gar",
+    "dockerhub",
+    "dhi",
+    "github",
+    "gitlab",
+    "custom",
+    "legacy",
+];
+const registryCredential = looseObject({
+    id: schemas_string(),
+    name: schemas_string(),
+    provider: openEnum(REGISTRY_PROVIDERS),
+    registryUrl: schemas_string().optional(),
+    aws: looseObject({ region: schemas_string().optional() }).optional(),
+    gcp: looseObject({ projectId: schemas_string().optional() }).optional(),
+    azure: looseObject({ resourceGroup: schemas_string().optional() }).optional(),
+    integrationId: schemas_string().optional(),
+    credentials: looseObject({
+        scope: looseObject({ pull: schemas_boolean().optional(), push: schemas_boolean().optional() }).optional(),
+    })
+        .optional(),
+    registryCredentialRefresh: looseObject({
+        status: openEnum(["healthy", "retrying", "suspended"]),
+        failureCount: schemas_number(),
+        retryDelay: schemas_number(),
+        lastFailureAt: timestamp().nullish(),
+        nextAttemptAt: timestamp().nullish(),
+        error: looseObject({ type: schemas_string(), message: schemas_string(), providerCode: unknown().optional() })
+            .nullish(),
+    })
+        .optional(),
+    createdAt: timestamp().optional(),
+    updatedAt: timestamp().optional(),
+});
+const registryCredentialListResponse = listEnvelope("credentials", registryCredential);
+//# sourceMappingURL=integrations.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/integrations.js
+
+
+
+class Integrations {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Creates a notification integration. Never sent twice after an ambiguous failure. */
+    async createNotification(body, options) {
+        const at = "/v1/integrations/notifications";
+        const checked = this.core.check(createNotificationBody, body, "POST", at, "body");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            body: checked,
+            safety: "start-work",
+            checkHint: "the account's notification integrations",
+            response: notificationIntegrationResponse,
+        }, options);
+        return res.data;
+    }
+    async listRegistries(query = {}, options) {
+        const at = "/v1/integrations/registries";
+        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: registryCredentialListResponse }, options);
+        return { items: res.data.credentials, pagination: res.pagination };
+    }
+    iterateRegistries(query = {}, options) {
+        return iterateItems((q) => this.listRegistries(q, options), query);
+    }
+}
+//# sourceMappingURL=integrations.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/jobs.js
+
+
+// Spec 2.4, 2.8 (health checks), 4.4, and the job-run reads of beyond-the-seed §1.
+const BUILD_SERVICE_ID = /^[a-zA-Z](-?[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*)?$/;
+const PROJECT_ID = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
+/** [registry-host[:port]/]path[/path...] followed by :tag or @algorithm:digest. */
+const IMAGE_REFERENCE = /^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127}|@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-fA-F0-9]{32,})$/;
+/** A build service in this project, or `project-id/build-service-id` for another project. */
+const buildServiceRef = () => schemas_string().refine((value) => {
+    const [first, second, ...rest] = value.split("/");
+    const service = second ?? first ?? "";
+    if (rest.length > 0 || (second !== undefined && !PROJECT_ID.test(first ?? "")))
+        return false;
+    return service.length >= 3 && service.length <= 54 && BUILD_SERVICE_ID.test(service);
+}, {
+    message: "must be a build service id (3-54 characters, starting with a letter) or project-id/build-service-id",
+});
+const DOCKER_CONFIG_TYPES = [
+    "default",
+    "customEntrypoint",
+    "customCommand",
+    "customEntrypointCustomCommand",
+];
+const BUILDPACK_CONFIG_TYPES = [
+    "default",
+    "customProcess",
+    "customCommand",
+    "customEntrypointCustomCommand",
+    "originalEntrypointCustomCommand",
+];
+const docker = strictObject({
+    configType: schemas_enum(DOCKER_CONFIG_TYPES),
+    customEntrypoint: schemas_string().optional(),
+    customCommand: schemas_string().optional(),
+})
+    .superRefine((d, ctx) => {
+    if (d.configType.includes("Entrypoint") && d.customEntrypoint === undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["customEntrypoint"],
+            message: `required when configType is ${d.configType}`,
+        });
+    }
+    if (d.configType.includes("Command") && d.customCommand === undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["customCommand"],
+            message: `required when configType is ${d.configType}`,
+        });
+    }
+});
+const buildpack = strictObject({
+    configType: schemas_enum(BUILDPACK_CONFIG_TYPES),
+    customProcess: schemas_string().optional(),
+    customEntrypoint: schemas_string().optional(),
+    customCommand: schemas_string().optional(),
+})
+    .superRefine((b, ctx) => {
+    const required = [
+        ["customProcess", b.configType === "customProcess"],
+        ["customEntrypoint", b.configType === "customEntrypointCustomCommand"],
+        ["customCommand", b.configType.endsWith("CustomCommand") || b.configType === "customCommand"],
+    ];
+    for (const [field, needed] of required) {
+        if (needed && b[field] === undefined) {
+            ctx.addIssue({
+                code: "custom",
+                path: [field],
+                message: `required when configType is ${b.configType}`,
+            });
+        }
+    }
+});
+/** The `deployment` oneOf: exactly one of `internal` (a built commit) or `external` (an image). */
+const jobDeployment = strictObject({
+    internal: strictObject({
+        id: buildServiceRef(),
+        branch: schemas_string().min(1).optional(),
+        buildSHA: union([sha(), literal("latest")], { error: "must be a 40-character commit SHA or latest" })
+            .optional(),
+        buildId: schemas_string().min(1).optional(),
+    })
+        .optional(),
+    external: strictObject({
+        imagePath: schemas_string()
+            .regex(IMAGE_REFERENCE, "must be an image reference such as registry.example.com/team/app:1.2 or app@sha256:<digest>"),
+        credentials: ref().optional(),
+    })
+        .optional(),
+    docker: docker.optional(),
+    buildpack: buildpack.optional(),
+    storage: strictObject({
+        useHdbStorage: schemas_boolean().optional(),
+        usePdSsdStorage: schemas_boolean().optional(),
+        ephemeralStorage: strictObject({ storageSize: schemas_number().int().min(1024) }).optional(),
+        shmSize: schemas_number().int().min(64).optional(),
+    })
+        .optional(),
+    gpu: strictObject({
+        enabled: schemas_boolean().optional(),
+        configuration: strictObject({
+            gpuType: schemas_string().min(1),
+            gpuCount: schemas_number().int().min(1).optional(),
+            timesliced: schemas_boolean().optional(),
+        })
+            .optional(),
+    })
+        .optional(),
+})
+    .superRefine((d, ctx) => {
+    if ((d.internal === undefined) === (d.external === undefined)) {
+        ctx.addIssue({
+            code: "custom",
+            path: d.internal ? ["external"] : ["internal"],
+            message: "give exactly one of internal (a built commit) or external (an image)",
+        });
+    }
+});
+const runJobBody = strictObject({
+    runtimeEnvironment: record(variableKey(), schemas_string()).optional(),
+    runtimeFiles: fileMap().optional(),
+    billing: strictObject({ deploymentPlan: id() }).optional(),
+    deployment: jobDeployment.optional(),
+});
+const runJobResponse = looseObject({ data: looseObject({ id: schemas_string(), runName: schemas_string() }) });
+const JOB_RUN_STATUSES = ["RUNNING", "SUCCESS", "FAILED"];
+const jobRun = looseObject({
+    id: schemas_string(),
+    runName: schemas_string().optional(),
+    status: openEnum(JOB_RUN_STATUSES),
+    concluded: schemas_boolean(),
+    startedAt: timestamp().nullish(),
+    concludedAt: timestamp().nullish(),
+    active: schemas_number().optional(),
+    succeeded: schemas_number().optional(),
+    failed: schemas_number().optional(),
+    backoffLimit: schemas_number().optional(),
+    completions: schemas_number().optional(),
+});
+const jobRunResponse = looseObject({ data: jobRun });
+const jobRunListResponse = listEnvelope("runs", jobRun);
+const resumeJobBody = strictObject({
+    suspended: schemas_boolean().optional(),
+    disabledCI: schemas_boolean().optional(),
+    disabledCD: schemas_boolean().optional(),
+});
+const setRuntimeEnvironmentBody = strictObject({
+    runtimeEnvironment: record(variableKey(), schemas_string()),
+    runtimeFiles: fileMap().optional(),
+});
+const healthCheck = looseObject({
+    protocol: openEnum(["HTTP", "CMD", "TCP"]),
+    type: openEnum(["livenessProbe", "readinessProbe"]),
+    path: schemas_string().nullish(),
+    cmd: unknown().optional(),
+    httpPort: schemas_number().nullish(),
+    tcpSocketPort: schemas_number().nullish(),
+    initialDelaySeconds: schemas_number(),
+    periodSeconds: schemas_number(),
+    timeoutSeconds: schemas_number(),
+    failureThreshold: schemas_number(),
+    successThreshold: schemas_number().nullish(),
+});
+const healthChecksResponse = looseObject({
+    data: looseObject({ healthChecks: array(healthCheck) }),
+});
+//# sourceMappingURL=jobs.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/jobs.js
+
+
+
+
+
+
+
+class Jobs {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Starts a job run. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
+    async run(projectId, jobId, body = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`;
+        const checked = this.core.check(runJobBody, body, "POST", at, "body");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            body: checked,
+            safety: "start-work",
+            checkHint: `the job's runs (GET ${at})`,
+            response: runJobResponse,
+        }, options);
+        return res.data;
+    }
+    async getRun(projectId, jobId, runId, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
+        return (await this.core.call({ method: "GET", path: at, response: jobRunResponse }, options)).data;
+    }
+    async listRuns(projectId, jobId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`;
+        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: jobRunListResponse }, options);
+        return { items: res.data.runs, pagination: res.pagination };
+    }
+    iterateRuns(projectId, jobId, query = {}, options) {
+        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
+    }
+    /** Aborts a run; it then ends FAILED with `concluded: true`. */
+    async abortRun(projectId, jobId, runId, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
+        await this.core.call({ method: "DELETE", path: at, response: emptyData }, options);
+    }
+    /** Resumes a paused job; a job that is not paused gives a ConflictError (409). */
+    async resume(projectId, jobId, body = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/resume`;
+        const checked = this.core.check(resumeJobBody, body, "POST", at, "body");
+        await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: emptyData }, options);
+    }
+    /** Deprecated by the platform (use the job update): replaces the job's runtime environment. */
+    async setRuntimeEnvironment(projectId, jobId, body, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runtime-environment`;
+        const checked = this.core.check(setRuntimeEnvironmentBody, body, "POST", at, "body");
+        await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: emptyData }, options);
+    }
+    /** Deprecated by the platform (use the job read). */
+    async getHealthChecks(projectId, jobId, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/health-checks`;
+        return (await this.core.call({ method: "GET", path: at, response: healthChecksResponse }, options)).data
+            .healthChecks;
+    }
+    async logs(projectId, jobId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/logs`;
+        const q = this.core.check(jobLogQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
+            .data;
+    }
+    /** Follows a run's logs forward; call `next()` while waiting and once more after it concludes. */
+    followRunLogs(projectId, jobId, runId, follow, options) {
+        return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow);
+    }
+    /** Polls the run until `concluded`; resolves to the final run, successful or not. */
+    waitForRun(projectId, jobId, runId, options = {}) {
+        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
+        return this.core.waitUntil(`job run ${runId}`, at, (o) => this.getRun(projectId, jobId, runId, o), jobRunConclusion, options);
+    }
+}
+//# sourceMappingURL=jobs.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/networking.js
+
+
+// Spec 2.7 and 4.9: subdomain paths. Only read by the API, so this is a tolerant response schema;
+// the rules of 2.7 that describe values (modes, methods, retryOn) are typed as open enums.
+const SUBDOMAIN_PATTERN = /^(\*|@|[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
+const subdomainPath = looseObject({
+    subdomain: schemas_string(),
+    mode: schemas_string(),
+    uri: schemas_string(),
+    options: looseObject({
+        priority: schemas_number().optional(),
+        ignoreUriCase: schemas_boolean().optional(),
+        rewrite: union([
+            looseObject({ uri: schemas_string() }),
+            looseObject({ regex: looseObject({ match: schemas_string(), rewrite: schemas_string() }) }),
+        ])
+            .optional(),
+        timeout: schemas_string().optional(),
+        headers: looseObject({}).optional(),
+        corsPolicy: looseObject({ enabled: schemas_boolean() }).optional(),
+        retries: looseObject({ enabled: schemas_boolean(), attempts: schemas_number() }).optional(),
+    })
+        .optional(),
+    name: schemas_string().optional(),
+    createdAt: timestamp().optional(),
+});
+const subdomainPathListResponse = listEnvelope("paths", subdomainPath);
+/** Path parameters of the subdomain-path list: `*`, `@` or lowercase dot-separated labels. */
+const subdomainParam = () => schemas_string()
+    .regex(SUBDOMAIN_PATTERN, "must be *, @ or dot-separated lowercase labels of letters, digits and hyphens");
+// The full rules of 2.7, strict, for producers of subdomain paths (the emulator's fixtures, tests).
+const DURATION_S_MS = /^[1-9]\d*(s|ms)$/;
+const headerNames = array(schemas_string().regex(/^[A-Za-z0-9_\-%$+]+$/, "letters, digits and _ - % $ + only"));
+const headerOps = strictObject({
+    set: record(schemas_string(), schemas_string()).optional(),
+    add: record(schemas_string(), schemas_string()).optional(),
+    remove: headerNames.optional(),
+});
+const RETRY_ON = [
+    "5xx",
+    "gateway-error",
+    "reset",
+    "connect-failure",
+    "envoy-ratelimited",
+    "retriable-4xx",
+    "refused-stream",
+    "retriable-status-codes",
+    "retriable-headers",
+    "cancelled",
+    "deadline-exceeded",
+    "internal",
+    "resource-exhausted",
+    "unavailable",
+];
+const HTTP_METHODS = [
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE",
+    "OPTIONS",
+    "TRACE",
+    "CONNECT",
+    "HEAD",
+];
+const matchMode = schemas_enum(["prefix", "exact", "regex"]);
+const subdomainPathOptions = strictObject({
+    priority: schemas_number().int().optional(),
+    ignoreUriCase: schemas_boolean().optional(),
+    rewrite: union([
+        strictObject({ uri: schemas_string().regex(/^\//, "must be an absolute path starting with /") }),
+        strictObject({ regex: strictObject({ match: schemas_string(), rewrite: schemas_string() }) }),
+    ])
+        .optional(),
+    timeout: schemas_string().regex(DURATION_S_MS, "a positive integer followed by s or ms").optional(),
+    headers: strictObject({ request: headerOps.optional(), response: headerOps.optional() }).optional(),
+    corsPolicy: strictObject({
+        enabled: schemas_boolean(),
+        allowOrigins: array(strictObject({ mode: matchMode, origin: schemas_string().optional() })).optional(),
+        allowMethods: array(schemas_enum(HTTP_METHODS)).optional(),
+        allowCredentials: schemas_boolean().optional(),
+        allowHeaders: array(schemas_string()).optional(),
+        maxAge: schemas_string()
+            .regex(/^[1-9]\d*[smh]$/, "a positive integer followed by s, m or h")
+            .optional(),
+    })
+        .optional(),
+    retries: strictObject({
+        enabled: schemas_boolean(),
+        attempts: schemas_number().int(),
+        perTryTimeout: schemas_string().regex(DURATION_S_MS, "a positive integer followed by s or ms").optional(),
+        retryOn: array(schemas_enum(RETRY_ON)).optional(),
+    })
+        .optional(),
+});
+const subdomainPathSpec = strictObject({
+    subdomain: subdomainParam(),
+    mode: matchMode,
+    uri: schemas_string().min(1),
+    options: subdomainPathOptions.optional(),
+    name: schemas_string().optional(),
+    createdAt: schemas_string().optional(),
+});
+//# sourceMappingURL=networking.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/networking.js
+
+
+
+
+
+const params = strictObject({ domain: schemas_string().min(1), subdomain: subdomainParam() });
+class Networking {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    async listSubdomainPaths(domain, subdomain, query = {}, options) {
+        const at = path_path `/v1/domains/${domain}/subdomains/${subdomain}/paths`;
+        this.core.check(params, { domain, subdomain }, "GET", at, "path");
+        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: subdomainPathListResponse }, options);
+        return { items: res.data.paths, pagination: res.pagination };
+    }
+    iterateSubdomainPaths(domain, subdomain, query = {}, options) {
+        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query);
+    }
+}
+//# sourceMappingURL=networking.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/observability.js
+
+
+
+/** Logs and metrics. Build and job-run logs live with builds and jobs. */
+class Observability {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Logs of any container (`GET /v1/logs`). */
+    async logs(query = {}, options) {
+        const q = this.core.check(containerLogQuery, query, "GET", "/v1/logs", "query");
+        return (await this.core.call({ method: "GET", path: "/v1/logs", query: q, response: logsResponse }, options)).data;
+    }
+    async serviceLogs(projectId, serviceId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/logs`;
+        const q = this.core.check(logQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
+            .data;
+    }
+    followServiceLogs(projectId, serviceId, follow, options) {
+        return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow);
+    }
+    /** `metricTypes` is sent as a repeated parameter, one per type. */
+    async serviceMetrics(projectId, serviceId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/metrics`;
+        const q = this.core.check(serviceMetricsQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: metricsResponse }, options))
+            .data;
+    }
+    async addonMetrics(projectId, addonId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/metrics`;
+        const q = this.core.check(addonMetricsQuery, query, "GET", at, "query");
+        return (await this.core.call({ method: "GET", path: at, query: q, response: metricsResponse }, options))
+            .data;
+    }
+}
+//# sourceMappingURL=observability.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/projects.js
+
+
+// Spec 2.9 and 4.2, plus the teams list that billing filters refer to (4.1).
+const team = looseObject({ id: schemas_string(), uid: schemas_string(), name: schemas_string().optional() });
+const teamListResponse = listEnvelope("teams", team);
+const project = looseObject({
+    id: schemas_string(),
+    uid: schemas_string(),
+    name: schemas_string(),
+    description: schemas_string().optional(),
+});
+const projectListResponse = listEnvelope("projects", project);
+const PIPELINE_STAGES = (/* unused pure expression or super */ null && (["Development", "Staging", "Production"]));
+const pipelineResponse = looseObject({
+    data: looseObject({
+        name: schemas_string(),
+        description: schemas_string().optional(),
+        preview: looseObject({}).optional(),
+        stages: array(unknown()).optional(),
+        nfObjects: array(looseObject({ id: schemas_string().optional(), type: schemas_string(), stage: schemas_string() }))
+            .optional(),
+        createdAt: timestamp().optional(),
+    }),
+});
+//# sourceMappingURL=projects.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/projects.js
+
+
+
+
+class Projects {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    async list(query = {}, options) {
+        const q = this.core.check(cursorListQuery, query, "GET", "/v1/projects", "query");
+        const res = await this.core.call({ method: "GET", path: "/v1/projects", query: q, response: projectListResponse }, options);
+        return { items: res.data.projects, pagination: res.pagination };
+    }
+    /** Every project, across pages. */
+    iterate(query = {}, options) {
+        return iterateItems((q) => this.list(q, options), query);
+    }
+    async getPipeline(projectId, pipelineId, options) {
+        const at = path_path `/v1/projects/${projectId}/pipelines/${pipelineId}`;
+        return (await this.core.call({ method: "GET", path: at, response: pipelineResponse }, options)).data;
+    }
+}
+//# sourceMappingURL=projects.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/secrets.js
+
+
+class Secrets {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Creates a secret group. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
+    async create(projectId, body, options) {
+        const at = path_path `/v1/projects/${projectId}/secrets`;
+        const checked = this.core.check(createSecretBody, body, "POST", at, "body");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            body: checked,
+            safety: "start-work",
+            checkHint: "the project's secret groups",
+            response: secretGroupResponse,
+        }, options);
+        return res.data;
+    }
+    /** Links an addon to a secret group, or edits the link (the same request twice has one effect). */
+    async linkAddon(projectId, secretId, addonId, body, options) {
+        const at = path_path `/v1/projects/${projectId}/secrets/${secretId}/addons/${addonId}`;
+        const checked = this.core.check(linkAddonBody, body, "POST", at, "body");
+        return (await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: linkAddonResponse }, options)).data.keys;
+    }
+}
+//# sourceMappingURL=secrets.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/services.js
+
+
+
+
+/** Reads the platform's clock from a response, so restart checks do not depend on ours. */
+function serverTime(headers) {
+    const date = Date.parse(String(headers.date ?? ""));
+    return Number.isNaN(date) ? Date.now() : date;
+}
+class Services {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** A service with its build and deployment status. */
+    async get(projectId, serviceId, options) {
+        return (await this.core.call({
+            method: "GET",
+            path: path_path `/v1/projects/${projectId}/services/${serviceId}`,
+            response: serviceResponse,
+        }, options)).data;
+    }
+    /** Restarts a service. Not repeated after an ambiguous failure (a second restart is a second rollout). */
+    async restart(projectId, serviceId, options) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/restart`;
+        const { headers } = await this.core.exchange({
+            method: "POST",
+            path: at,
+            safety: "start-work",
+            checkHint: `the service's deployment status (GET ${path_path `/v1/projects/${projectId}/services/${serviceId}`})`,
+            response: emptyData,
+        }, options);
+        // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
+        return { restartedAt: Math.floor(serverTime(headers) / 1000) * 1000 };
+    }
+    /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */
+    waitForRestart(projectId, serviceId, receipt, options = {}) {
+        const at = path_path `/v1/projects/${projectId}/services/${serviceId}`;
+        return this.core.waitUntil(`restart of service ${serviceId}`, at, (o) => this.get(projectId, serviceId, o), (service) => restartConclusion(service, receipt.restartedAt), options);
+    }
+}
+class Harnesses {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    async restart(projectId, harnessId, query = {}, options) {
+        const at = path_path `/v1/projects/${projectId}/harnesses/${harnessId}/restart`;
+        const q = this.core.check(restartHarnessQuery, query, "POST", at, "query");
+        await this.core.call({ method: "POST", path: at, query: q, safety: "start-work", response: emptyData }, options);
+    }
+}
+//# sourceMappingURL=services.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/teams.js
+
+
+
+/** Teams of the organisation (organisation token); a team's `uid` is the billing `teamId` filter. */
+class Teams {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    async list(query = {}, options) {
+        const q = this.core.check(cursorListQuery, query, "GET", "/v1/teams", "query");
+        const res = await this.core.call({ method: "GET", path: "/v1/teams", query: q, response: teamListResponse, twin: false }, options);
+        return { items: res.data.teams, pagination: res.pagination };
+    }
+    /** Every team, across pages. */
+    iterate(query = {}, options) {
+        return iterateItems((q) => this.list(q, options), query);
+    }
+}
+//# sourceMappingURL=teams.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/templates.js
+
+
+// Spec 2.5, 3.4, 4.8, and the template-run reads of beyond-the-seed §1.
+const TEMPLATE_RUN_STATUSES = [
+    "pending",
+    "running",
+    "success",
+    "failure",
+    "aborted",
+    "aborting",
+    "queued",
+    "unknown",
+    "skipped",
+    "waiting",
+    "retrying",
+    "async_wait",
+    "approval_wait",
+];
+const runTemplateBody = strictObject({ arguments: record(schemas_string(), unknown()) });
+const templateRun = looseObject({
+    id: schemas_string(),
+    templateId: schemas_string(),
+    name: schemas_string(),
+    description: schemas_string().optional(),
+    apiVersion: schemas_string(),
+    options: looseObject({ autorun: schemas_boolean().optional(), concurrencyPolicy: schemas_string().optional() })
+        .optional(),
+    arguments: record(schemas_string(), unknown()).optional(),
+    gitops: looseObject({
+        vcsService: schemas_string(),
+        selfHostedVcsId: schemas_string().optional(),
+        accountLogin: schemas_string().optional(),
+        vcsLinkId: schemas_string().optional(),
+        repoUrl: schemas_string(),
+        branch: schemas_string(),
+        filePath: schemas_string(),
+    }),
+    $schema: schemas_string().optional(),
+    /** An action node; its full shapes are not documented, so only the example members are typed. */
+    spec: looseObject({
+        kind: schemas_string().optional(),
+        settings: looseObject({}).optional(),
+        response: looseObject({ status: schemas_string().optional() }).optional(),
+    }),
+    status: openEnum(TEMPLATE_RUN_STATUSES),
+    concluded: schemas_boolean(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+});
+const templateRunResponse = looseObject({ data: templateRun });
+const templateRunListResponse = listEnvelope("templateRuns", templateRun);
+const templateRunListQuery = strictObject({
+    per_page: schemas_number().int().min(1).max(100).optional(),
+    page: schemas_number().int().min(1).optional(),
+    cursor: schemas_string().min(1).optional(),
+    status: schemas_enum(TEMPLATE_RUN_STATUSES).optional(),
+    concluded: schemas_boolean().optional(),
+});
+//# sourceMappingURL=templates.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/templates.js
+
+
+
+
+class Templates {
+    core;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Starts a template run. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
+    async run(templateId, body = { arguments: {} }, options) {
+        const at = path_path `/v1/templates/${templateId}/runs`;
+        const checked = this.core.check(runTemplateBody, body, "POST", at, "body");
+        const res = await this.core.call({
+            method: "POST",
+            path: at,
+            body: checked,
+            safety: "start-work",
+            checkHint: `the template's runs (GET ${at})`,
+            response: templateRunResponse,
+        }, options);
+        return res.data;
+    }
+    async getRun(templateId, runId, options) {
+        const at = path_path `/v1/templates/${templateId}/runs/${runId}`;
+        return (await this.core.call({ method: "GET", path: at, response: templateRunResponse }, options)).data;
+    }
+    async listRuns(templateId, query = {}, options) {
+        const at = path_path `/v1/templates/${templateId}/runs`;
+        const q = this.core.check(templateRunListQuery, query, "GET", at, "query");
+        const res = await this.core.call({ method: "GET", path: at, query: q, response: templateRunListResponse }, options);
+        return { items: res.data.templateRuns, pagination: res.pagination };
+    }
+    iterateRuns(templateId, query = {}, options) {
+        return iterateItems((q) => this.listRuns(templateId, q, options), query);
+    }
+    async abortRun(templateId, runId, options) {
+        const at = path_path `/v1/templates/${templateId}/runs/${runId}/abort`;
+        return (await this.core.call({ method: "POST", path: at, safety: "idempotent", response: templateRunResponse }, options)).data;
+    }
+    /** Polls the run until `concluded`; only status `success` is a passing outcome. */
+    waitForRun(templateId, runId, options = {}) {
+        const at = path_path `/v1/templates/${templateId}/runs/${runId}`;
+        return this.core.waitUntil(`template run ${runId}`, at, (o) => this.getRun(templateId, runId, o), templateRunConclusion, options);
+    }
+}
+//# sourceMappingURL=templates.js.map
+// EXTERNAL MODULE: ../../node_modules/.pnpm/undici@8.12.4/node_modules/undici/index.js
+var undici = __nccwpck_require__(8762);
+;// CONCATENATED MODULE: ../../packages/client/dist/version.js
+// Generated by scripts/write-version.mjs from package.json; do not edit.
+const VERSION = "0.1.0";
+//# sourceMappingURL=version.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/classify.js
+// Which network failures prove that the request never reached the platform. Only those make it
+// safe to send again an operation that starts work.
+const NEVER_CONNECTED = new Set([
+    "ECONNREFUSED",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "EADDRNOTAVAIL",
+    "UND_ERR_CONNECT_TIMEOUT",
+]);
+const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+function codesOf(error, seen = new Set()) {
+    if (typeof error !== "object" || error === null || seen.has(error))
+        return [];
+    seen.add(error);
+    const own = error.code;
+    const nested = [error.cause, ...(error.errors ?? [])];
+    return [...(typeof own === "string" ? [own] : []), ...nested.flatMap((e) => codesOf(e, seen))];
+}
+function classifyNetworkError(error) {
+    const codes = codesOf(error);
+    return {
+        // An AggregateError (several addresses tried) is only "never sent" when every attempt was.
+        neverSent: codes.length > 0 && codes.every((c) => NEVER_CONNECTED.has(c)),
+        timedOut: codes.some((c) => TIMEOUTS.has(c)),
+        code: codes[0],
+    };
+}
+//# sourceMappingURL=classify.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/rate-limit.js
+const headerNumber = (headers, name) => {
+    const raw = headers[name];
+    const value = Number(Array.isArray(raw) ? raw[0] : raw);
+    return raw === undefined || Number.isNaN(value) ? undefined : value;
+};
+/**
+ * The account's request budget as the platform reports it on every response. Knowing it lets the
+ * client hold a request until the window resets instead of drawing a 429, and lets pollers slow
+ * down before the budget runs out.
+ */
+class RateLimitBudget {
+    #state = { limit: undefined, remaining: undefined, resetAt: undefined };
+    get state() {
+        this.#expire(Date.now());
+        return { ...this.#state };
+    }
+    update(headers, now = Date.now()) {
+        const limit = headerNumber(headers, "x-ratelimit-limit");
+        const remaining = headerNumber(headers, "x-ratelimit-remaining");
+        const reset = headerNumber(headers, "x-ratelimit-reset");
+        if (limit !== undefined)
+            this.#state.limit = limit;
+        if (remaining !== undefined)
+            this.#state.remaining = remaining;
+        if (reset !== undefined)
+            this.#state.resetAt = now + reset * 1000;
+    }
+    /** Milliseconds to hold the next request so it does not spend a budget that is already gone. */
+    delayBeforeSend(now = Date.now()) {
+        this.#expire(now);
+        const { remaining, resetAt } = this.#state;
+        return remaining !== undefined && remaining <= 0 && resetAt !== undefined ? resetAt - now : 0;
+    }
+    /** Counts a request about to be sent, so that concurrent requests see the budget shrink. */
+    take() {
+        if (this.#state.remaining !== undefined)
+            this.#state.remaining = Math.max(0, this.#state.remaining - 1);
+    }
+    #expire(now) {
+        if (this.#state.resetAt !== undefined && now >= this.#state.resetAt) {
+            this.#state = { limit: this.#state.limit, remaining: undefined, resetAt: undefined };
+        }
+    }
+}
+//# sourceMappingURL=rate-limit.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/transport.js
+
+
+
+
+
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+class Transport {
+    rateLimit = new RateLimitBudget();
+    #options;
+    #dispatcher;
+    #ownsDispatcher;
+    #base;
+    constructor(options) {
+        if (!options.baseUrl)
+            throw new TypeError("baseUrl is required");
+        if (!options.token)
+            throw new TypeError("token is required");
+        this.#base = options.baseUrl.replace(/\/+$/, "");
+        this.#ownsDispatcher = options.dispatcher === undefined;
+        this.#dispatcher = options.dispatcher ?? new undici/* EnvHttpProxyAgent */.J2();
+        this.#options = {
+            baseUrl: this.#base,
+            token: options.token,
+            timeoutMs: options.timeoutMs ?? 30_000,
+            maxRetries: options.maxRetries ?? 3,
+            retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+            retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
+            maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
+            userAgent: options.userAgent ?? `cwp-client/${VERSION} node/${process.version}`,
+        };
+    }
+    async send(spec) {
+        const safety = spec.safety ??
+            (spec.method === "GET" || spec.method === "PUT" || spec.method === "DELETE"
+                ? "idempotent"
+                : "start-work");
+        const base = { method: spec.method, path: spec.path };
+        for (let attempt = 0;; attempt++) {
+            if (this.#remaining(spec) <= 0)
+                throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
+            await this.#waitForBudget(spec, base);
+            const outcome = await this.#attempt(spec, base);
+            const retriesLeft = attempt < this.#options.maxRetries;
+            if (outcome.kind === "response") {
+                const { response } = outcome;
+                if (response.status < 400)
+                    return response;
+                const error = this.#httpError(response, base);
+                if (response.status === 429) {
+                    // The platform did not act on a 429: any request may go again once the window resets.
+                    if (!retriesLeft)
+                        throw error;
+                    await this.#waitFor(this.rateLimit.delayBeforeSend() || this.#backoff(attempt), spec, base, error);
+                    continue;
+                }
+                if (RETRYABLE_STATUS.has(response.status) && safety === "idempotent" && retriesLeft) {
+                    await this.#waitFor(this.#backoff(attempt), spec, base, error);
+                    continue;
+                }
+                if (safety === "start-work" && (response.status >= 500 || response.status === 408)) {
+                    throw this.#outcomeUnknown(error, spec);
+                }
+                throw error;
+            }
+            const { error, neverSent } = outcome;
+            if (error instanceof AbortedError)
+                throw error;
+            if ((safety === "idempotent" || neverSent) && retriesLeft) {
+                await this.#waitFor(this.#backoff(attempt), spec, base, error);
+                continue;
+            }
+            throw safety === "start-work" && !neverSent ? this.#outcomeUnknown(error, spec) : error;
+        }
+    }
+    async #attempt(spec, base) {
+        const timeout = Math.max(1, Math.min(this.#options.timeoutMs, this.#remaining(spec)));
+        const headers = {
+            authorization: `Bearer ${this.#options.token}`,
+            accept: "application/json",
+            "user-agent": this.#options.userAgent,
+        };
+        let body;
+        if (spec.body !== undefined) {
+            body = JSON.stringify(spec.body);
+            headers["content-type"] = "application/json";
+        }
+        let sent = false;
+        try {
+            this.rateLimit.take();
+            const res = await (0,undici/* request */.Em)(this.#url(spec), {
+                method: spec.method,
+                headers,
+                body,
+                dispatcher: this.#dispatcher,
+                signal: spec.signal,
+                headersTimeout: timeout,
+                bodyTimeout: timeout,
+            });
+            sent = true;
+            const text = await res.body.text();
+            this.rateLimit.update(res.headers);
+            return {
+                kind: "response",
+                response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
+            };
+        }
+        catch (cause) {
+            if (cause instanceof CwpError)
+                throw cause;
+            if (spec.signal?.aborted) {
+                return {
+                    kind: "failure",
+                    error: new AbortedError(`${base.method} ${base.path} was aborted`, base),
+                    neverSent: false,
+                };
+            }
+            const failure = classifyNetworkError(cause);
+            const neverSent = !sent && failure.neverSent;
+            const init = { ...base, cause: this.#redactedCause(cause) };
+            const error = failure.timedOut
+                ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
+                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`, init);
+            return { kind: "failure", error, neverSent };
+        }
+    }
+    #parseBody(text, res, base) {
+        if (text === "")
+            return undefined;
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            if (res.statusCode < 400) {
+                throw new UnexpectedResponseError(`${base.method} ${base.path} answered ${res.statusCode} with a body that is not JSON (${res.headers["content-type"] ?? "no content type"})`, { ...base, status: res.statusCode });
+            }
+            // An error page from a proxy or load balancer: the status says enough.
+            return undefined;
+        }
+    }
+    #httpError(response, base) {
+        const body = response.body;
+        const platformError = typeof body === "object" && body !== null ? body.error : undefined;
+        const serverMessage = typeof platformError?.message === "string" ? this.#redact(platformError.message) : undefined;
+        const errorId = typeof platformError?.id === "string" ? platformError.id : undefined;
+        const ErrorClass = errorClassForStatus(response.status);
+        const message = [
+            `${base.method} ${base.path} failed with ${response.status}`,
+            serverMessage ? `: ${serverMessage}` : "",
+            describeDetails(platformError?.details),
+            errorId ? ` (error id ${errorId})` : "",
+        ].join("");
+        const error = new ErrorClass(message, {
+            ...base,
+            status: response.status,
+            errorId,
+            details: platformError?.details,
+        });
+        if (error instanceof RateLimitError)
+            error.resetAt = this.rateLimit.state.resetAt;
+        return error;
+    }
+    #outcomeUnknown(error, spec) {
+        const ErrorClass = error.constructor;
+        const check = spec.checkHint
+            ? ` Check ${spec.checkHint} before trying again.`
+            : " Check whether it took effect before trying again.";
+        return new ErrorClass(`${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`, {
+            method: error.method,
+            path: error.path,
+            status: error.status,
+            errorId: error.errorId,
+            details: error.details,
+            outcomeUnknown: true,
+            cause: error,
+        });
+    }
+    async #waitForBudget(spec, base) {
+        const wait = this.rateLimit.delayBeforeSend();
+        if (wait <= 0)
+            return;
+        const error = new RateLimitError(`${base.method} ${base.path} was not sent: the rate-limit budget is spent and resets in ${Math.ceil(wait / 1000)} s`, base);
+        error.resetAt = this.rateLimit.state.resetAt;
+        await this.#waitFor(wait, spec, base, error);
+    }
+    /** Waits before the next attempt, unless that passes the caller's deadline or the wait limit. */
+    async #waitFor(ms, spec, base, reasonIfTooLong) {
+        const limit = reasonIfTooLong instanceof RateLimitError ? this.#options.maxRateLimitWaitMs : Number.POSITIVE_INFINITY;
+        if (ms > limit || ms >= this.#remaining(spec))
+            throw reasonIfTooLong;
+        try {
+            await sleep(ms, spec.signal);
+        }
+        catch (cause) {
+            throw new AbortedError(`${base.method} ${base.path} was aborted`, {
+                ...base,
+                cause: this.#redactedCause(cause),
+            });
+        }
+    }
+    #backoff(attempt) {
+        const cap = Math.min(this.#options.retryMaxDelayMs, this.#options.retryBaseDelayMs * 2 ** attempt);
+        return Math.random() * cap;
+    }
+    #remaining(spec) {
+        return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - Date.now();
+    }
+    #url(spec) {
+        const search = new URLSearchParams();
+        for (const [key, value] of Object.entries(spec.query ?? {})) {
+            if (value === undefined || value === null)
+                continue;
+            for (const item of Array.isArray(value) ? value : [value])
+                search.append(key, String(item));
+        }
+        const qs = search.toString();
+        return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
+    }
+    #redact(text) {
+        return text.split(this.#options.token).join("***");
+    }
+    /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
+    #redactedCause(cause) {
+        const message = cause instanceof Error ? this.#redact(cause.message) : "unknown failure";
+        const copy = new Error(message);
+        const code = classifyNetworkError(cause).code;
+        if (code)
+            Object.assign(copy, { code });
+        return copy;
+    }
+    /** Closes the connection pool this transport made (a dispatcher passed in stays open). */
+    async close() {
+        if (this.#ownsDispatcher)
+            await this.#dispatcher.close();
+    }
+}
+function describeDetails(details) {
+    if (typeof details !== "object" || details === null || Array.isArray(details))
+        return "";
+    const parts = Object.entries(details).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(", ") : String(messages)}`);
+    return parts.length > 0 ? ` (${parts.join("; ")})` : "";
+}
+//# sourceMappingURL=transport.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/client.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+class CwpClient {
+    teams;
+    projects;
+    billing;
+    secrets;
+    jobs;
+    builds;
+    services;
+    harnesses;
+    addons;
+    observability;
+    templates;
+    networking;
+    integrations;
+    #core;
+    constructor(options) {
+        this.#core = new Core(new Transport(options), options.teamId);
+        this.teams = new Teams(this.#core);
+        this.projects = new Projects(this.#core);
+        this.billing = new Billing(this.#core);
+        this.secrets = new Secrets(this.#core);
+        this.jobs = new Jobs(this.#core);
+        this.builds = new Builds(this.#core);
+        this.services = new Services(this.#core);
+        this.harnesses = new Harnesses(this.#core);
+        this.addons = new Addons(this.#core);
+        this.observability = new Observability(this.#core);
+        this.templates = new Templates(this.#core);
+        this.networking = new Networking(this.#core);
+        this.integrations = new Integrations(this.#core);
+    }
+    /** The account's request budget as last reported by the platform. */
+    get rateLimit() {
+        return this.#core.transport.rateLimit.state;
+    }
+    /**
+     * Any operation, through the same transport, retries, rate limiting and errors. Resolves to the
+     * parsed body (`{ data, pagination? }`).
+     */
+    request(req) {
+        const { method, path, query, body, safety, ...options } = req;
+        return this.#core.call({ method, path, query, body, safety, response: looseBody }, options);
+    }
+    /** Closes idle connections; call when done so a short-lived process can exit at once. */
+    close() {
+        return this.#core.transport.close();
+    }
+}
+function createClient(options) {
+    return new CwpClient(options);
+}
+//# sourceMappingURL=client.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/index.js
+// The spec's schemas, one module per area; exported for the emulator and for users' own checks.
+
+
+
+
+
+
+
+
+
+
+
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/index.js
+
+
+
+
+
+
+
+
+
+
+
+//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8293);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/parsers.js
+
 
 
 // Schemas for raw input strings (the runner passes every input as text, "" when unset). Messages
@@ -83177,6 +85788,8 @@ const optionalText = () => schemas_string().transform((s) => s.trim() || undefin
 const requiredText = () => schemas_string()
     .transform((s) => s.trim())
     .pipe(schemas_string().min(1, "is required"));
+/** The id of a project, service, job or template: required, letters, digits and hyphens. */
+const resourceIdInput = () => requiredText().pipe(schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
     const v = s.trim();
@@ -83570,7 +86183,7 @@ class DecodedURL extends URL {
 // EXTERNAL MODULE: ../../node_modules/.pnpm/tunnel@0.0.6/node_modules/tunnel/index.js
 var node_modules_tunnel = __nccwpck_require__(5217);
 // EXTERNAL MODULE: ../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/index.js
-var undici = __nccwpck_require__(5345);
+var node_modules_undici = __nccwpck_require__(7726);
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+http-client@4.0.1/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
@@ -86285,2616 +88898,6 @@ function checkRequest(schema, value, fields) {
     throw new InputErrors(errors);
 }
 //# sourceMappingURL=read.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
-// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
-// the response status and the response's error body only.
-class CwpError extends Error {
-    name = "CwpError";
-    method;
-    path;
-    status;
-    /** The platform's error id, worth quoting to its support. */
-    errorId;
-    /** For validation errors: field path to a list of messages. */
-    details;
-    outcomeUnknown;
-    constructor(message, init) {
-        super(message, init.cause === undefined ? undefined : { cause: init.cause });
-        this.method = init.method;
-        this.path = init.path;
-        this.status = init.status;
-        this.errorId = init.errorId;
-        this.details = init.details;
-        this.outcomeUnknown = init.outcomeUnknown ?? false;
-    }
-    toJSON() {
-        return {
-            name: this.name,
-            message: this.message,
-            method: this.method,
-            path: this.path,
-            status: this.status,
-            errorId: this.errorId,
-            details: this.details,
-            outcomeUnknown: this.outcomeUnknown,
-        };
-    }
-}
-/** 400 from the platform, or a request this client refused to send (`status` undefined). */
-class ValidationError extends CwpError {
-    name = "ValidationError";
-}
-/** A request that failed the spec's rules before anything was sent. */
-class RequestValidationError extends ValidationError {
-    name = "RequestValidationError";
-}
-class AuthenticationError extends CwpError {
-    name = "AuthenticationError";
-}
-class PermissionError extends CwpError {
-    name = "PermissionError";
-}
-class NotFoundError extends CwpError {
-    name = "NotFoundError";
-}
-class ConflictError extends CwpError {
-    name = "ConflictError";
-}
-class RateLimitError extends CwpError {
-    name = "RateLimitError";
-    /** When the rate-limit window resets (epoch milliseconds), if known. */
-    resetAt;
-}
-class ServerError extends CwpError {
-    name = "ServerError";
-}
-/** Any other unexpected HTTP status. */
-class ApiError extends CwpError {
-    name = "ApiError";
-}
-/** The response did not have the shape the spec gives. */
-class UnexpectedResponseError extends CwpError {
-    name = "UnexpectedResponseError";
-}
-/** No response: the connection failed, was refused or was reset. */
-class ConnectionError extends CwpError {
-    name = "ConnectionError";
-}
-/** No response in time (per-attempt timeout or the caller's deadline). */
-class TimeoutError extends CwpError {
-    name = "TimeoutError";
-}
-/** The caller's AbortSignal fired. */
-class AbortedError extends CwpError {
-    name = "AbortedError";
-}
-const byStatus = {
-    400: ValidationError,
-    401: AuthenticationError,
-    403: PermissionError,
-    404: NotFoundError,
-    409: ConflictError,
-    429: RateLimitError,
-};
-function errorClassForStatus(status) {
-    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
-}
-//# sourceMappingURL=errors.js.map
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/sleep.js
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-async function sleep(ms, signal) {
-    if (ms <= 0) {
-        signal?.throwIfAborted();
-        return;
-    }
-    await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
-}
-//# sourceMappingURL=sleep.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
-
-
-/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
-class WaitTimeoutError extends TimeoutError {
-    last;
-    name = "WaitTimeoutError";
-    constructor(message, last, init) {
-        super(message, init);
-        this.last = last;
-    }
-}
-/** Errors a poll can see and still try again: the work is still running remotely. */
-const isTransient = (error) => error instanceof CwpError &&
-    !(error instanceof AbortedError) &&
-    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
-/**
- * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
- * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
- */
-async function pollUntilConcluded(spec, options = {}) {
-    const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
-    const maxInterval = options.maxIntervalMs ?? 15_000;
-    let interval = options.initialIntervalMs ?? 1_000;
-    let last;
-    let lastStatus;
-    for (;;) {
-        if (options.signal?.aborted)
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
-        try {
-            last = await spec.read(deadline, options.signal);
-            const conclusion = spec.conclude(last);
-            if (conclusion.status !== lastStatus) {
-                lastStatus = conclusion.status;
-                options.onStatus?.(conclusion.status, last);
-            }
-            options.onPoll?.(last);
-            if (conclusion.concluded)
-                return last;
-        }
-        catch (error) {
-            if (error instanceof AbortedError || options.signal?.aborted) {
-                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
-            }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
-            if (!isTransient(error))
-                throw error;
-        }
-        const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
-        if (wait <= 0) {
-            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
-        }
-        try {
-            await sleep(wait, options.signal);
-        }
-        catch (cause) {
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
-        }
-        interval = Math.min(maxInterval, interval * 1.5);
-    }
-}
-/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
-function slowForBudget(interval, budget) {
-    const { limit, remaining, resetAt } = budget;
-    if (limit === undefined || remaining === undefined || resetAt === undefined)
-        return interval;
-    if (remaining > limit / 10)
-        return interval;
-    return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
-}
-//# sourceMappingURL=poll.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
-
-/**
- * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value would address another resource, so it is refused before anything is sent.
- */
-function path_path(strings, ...values) {
-    const template = strings.join("{}");
-    return strings.reduce((out, part, i) => {
-        if (i >= values.length)
-            return out + part;
-        const value = String(values[i]);
-        if (value === "") {
-            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
-                method: "",
-                path: template,
-                details: { [`path.${i + 1}`]: ["must not be empty"] },
-            });
-        }
-        return out + part + encodeURIComponent(value);
-    }, "");
-}
-/**
- * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
- * list, or a path the caller twinned itself) are left as they are.
- */
-function twinPath(specPath, teamId) {
-    if (!teamId ||
-        specPath === "/v1/teams" ||
-        specPath.startsWith("/v1/teams/") ||
-        !specPath.startsWith("/v1/")) {
-        return specPath;
-    }
-    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
-}
-//# sourceMappingURL=path.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
-
-/** Zod issues as the platform writes validation details: field path to a list of messages. */
-function issuesToDetails(issues, prefix = "") {
-    const details = {};
-    for (const issue of issues) {
-        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
-        let message = issue.message;
-        if (issue.code === "unrecognized_keys")
-            message = `unknown field(s) ${issue.keys.join(", ")}`;
-        details[field] = [...(details[field] ?? []), message];
-    }
-    return details;
-}
-function validate_describe(details) {
-    return Object.entries(details)
-        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
-        .join("; ");
-}
-/**
- * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
- * names every field and leaves the process without a request.
- */
-function validateRequest(schema, value, where) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const details = issuesToDetails(result.error.issues, where.part);
-    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${validate_describe(details)}`, {
-        method: where.method,
-        path: where.path,
-        details,
-    });
-}
-/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
-function parseResponse(schema, value, where) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const details = issuesToDetails(result.error.issues);
-    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${validate_describe(details)}`, { ...where, details });
-}
-//# sourceMappingURL=validate.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
-
-
-
-/** What every resource shares: the transport, the client's team, and checked calls. */
-class Core {
-    transport;
-    teamId;
-    constructor(transport, teamId) {
-        this.transport = transport;
-        this.teamId = teamId;
-    }
-    async call(op, options) {
-        return (await this.exchange(op, options)).body;
-    }
-    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
-    async exchange(op, options) {
-        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
-        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
-        const response = await this.transport.send({
-            method: op.method,
-            path: fullPath,
-            query: op.query,
-            body: op.body,
-            safety: op.safety,
-            checkHint: op.checkHint,
-            signal: options?.signal,
-            deadline: options?.deadline,
-        });
-        const body = parseResponse(op.response, response.body ?? {}, {
-            method: op.method,
-            path: fullPath,
-            status: response.status,
-        });
-        return { body, headers: response.headers };
-    }
-    /**
-     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
-     * signal, slowing down when the rate-limit budget runs low.
-     */
-    waitUntil(what, at, read, conclude, options = {}) {
-        return pollUntilConcluded({
-            what,
-            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
-            conclude,
-            rateLimit: () => this.transport.rateLimit.state,
-            where: { method: "GET", path: at },
-        }, options);
-    }
-    /** Validates a body or query against a strict request schema; throws before anything is sent. */
-    check(schema, value, method, at, part) {
-        return validateRequest(schema, value, { method, path: at, part });
-    }
-}
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
-/**
- * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop).
- */
-async function* cursorPages(fetchPage, pageSize, firstCursor) {
-    let cursor = firstCursor;
-    for (;;) {
-        const page = await fetchPage(cursor);
-        yield page;
-        const next = page.pagination.cursor;
-        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
-            return;
-        cursor = next;
-    }
-}
-/** Every item of a cursor list, across all its pages. */
-async function* cursorItems(pages) {
-    for await (const page of pages)
-        yield* page.items;
-}
-const DEFAULT_PAGE_SIZE = 50;
-/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
-function iterateItems(list, query) {
-    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
-}
-//# sourceMappingURL=pagination.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/shared.js
-
-// Shared rules of spec 2.1. Request schemas enforce them; response schemas only describe shapes.
-const ID_PATTERN = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
-const REF_PATTERN = /^[A-Za-z0-9-]+$/;
-/** Alphanumeric groups separated by a single hyphen or a single whitespace character. */
-const NAME_PATTERN = /^[a-zA-Z0-9]+([-\s][a-zA-Z0-9]+)*$/;
-/** Letters, digits, whitespace and `. , ? \ / ' " ( ) [ ] ; ` % ^ & * - _ : !`. */
-const DESC_PATTERN = /^[\p{L}\p{N}\s.,?\\/'"()[\];`%^&*\-_:!]+$/u;
-/** Keys of secret variables and runtime environments: letters, numbers, hyphens, forward slashes, dots. */
-const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9\-/.]+$/;
-const UID_PATTERN = /^[0-9a-f]{24}$/;
-const SHA_PATTERN = /^[0-9a-fA-F]{40}$/;
-const id = () => schemas_string()
-    .min(3)
-    .max(100)
-    .regex(ID_PATTERN, "must match ID-PATTERN (letters and digits in groups joined by single hyphens)");
-const ref = () => schemas_string().min(1).regex(REF_PATTERN, "must match REF-PATTERN (letters, digits and hyphens)");
-const shared_name = (min, max) => schemas_string()
-    .min(min)
-    .max(max)
-    .regex(NAME_PATTERN, "must match NAME-PATTERN (letters and digits in groups joined by a single hyphen or space)");
-/** Names of notifications, registries and pipelines: 3-39 characters, starting with a letter. */
-const shortName = () => shared_name(3, 39).regex(/^[A-Za-z]/, "must start with a letter");
-const description = () => schemas_string()
-    .max(200)
-    .regex(DESC_PATTERN, "must match DESC-PATTERN (letters, digits, spaces and . , ? \\ / ' \" ( ) [ ] ; ` % ^ & * - _ : !)");
-const tag = () => schemas_string().min(3).max(100).regex(ID_PATTERN, "a TAG is 3-100 characters matching ID-PATTERN");
-const uid = () => schemas_string().regex(UID_PATTERN, "must be a 24-character hexadecimal uid");
-const absolutePath = () => schemas_string().regex(/^\//, "must be an absolute path starting with /");
-const variableKey = () => schemas_string()
-    .regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers, hyphens, forward slashes and dots");
-const sha = () => schemas_string().regex(SHA_PATTERN, "must be a 40-character commit SHA");
-const pathParam = (what) => z.string().min(1, `${what} must not be empty`);
-/** A file carried in a request: base64 (or other encoded) data and its encoding. */
-const encodedFile = () => strictObject({ data: schemas_string(), encoding: schemas_string() });
-const fileMap = () => record(absolutePath(), encodedFile());
-/** Query of every cursor-paginated list (`per_page` at most 100). */
-const cursorListQuery = strictObject({
-    per_page: schemas_number().int().min(1).max(100).optional(),
-    page: schemas_number().int().min(1).optional(),
-    cursor: schemas_string().min(1).optional(),
-});
-// ---- Tolerant response helpers ----------------------------------------------------------------
-/**
- * A string enum that accepts values the platform adds later; typed with the known values so
- * editors still suggest them.
- */
-const openEnum = (_known) => schemas_string();
-/** Response timestamps are mostly ISO strings, some Unix seconds: keep both (see parseTimestamp). */
-const timestamp = () => union([schemas_string(), schemas_number()]);
-const pagination = looseObject({
-    hasNextPage: schemas_boolean(),
-    cursor: schemas_string().nullish(),
-    count: schemas_number().optional(),
-});
-/** `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. */
-const listEnvelope = (key, item) => looseObject({
-    data: looseObject({ [key]: array(item) }),
-    pagination,
-});
-const emptyData = looseObject({});
-/** Any JSON object body, kept whole: for `client.request`. */
-const looseBody = looseObject({});
-//# sourceMappingURL=shared.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/addons.js
-
-
-// Spec 2.8 (addon, backup), 3.2, 3.3, 4.6, and the restores list of beyond-the-seed §1.
-const ADDON_STATUSES = [
-    "preDeployment",
-    "triggerAllocation",
-    "allocating",
-    "postDeployment",
-    "running",
-    "paused",
-    "scaling",
-    "upgrading",
-    "resetting",
-    "backup",
-    "restore",
-    "failed",
-    "error",
-    "errorAllocating",
-    "deleting",
-    "deleted",
-];
-const ADDON_FAILED_STATUSES = ["failed", "error", "errorAllocating"];
-const BACKUP_STATUSES = [
-    "scheduled",
-    "in-progress",
-    "completed",
-    "aborting",
-    "aborted",
-    "failed",
-    "not-supported",
-];
-/** Restore statuses that end a restore; only `completed` is a success. */
-const RESTORE_FINAL_STATUSES = ["completed", "failed", "aborted", "not-supported"];
-const addon = looseObject({
-    id: schemas_string(),
-    uid: schemas_string(),
-    name: schemas_string(),
-    appId: schemas_string(),
-    stageId: schemas_string().optional(),
-    tags: array(schemas_string()),
-    description: schemas_string().optional(),
-    createdAt: timestamp(),
-    status: openEnum(ADDON_STATUSES),
-    spec: looseObject({
-        type: schemas_string().optional(),
-        config: looseObject({ versionTag: schemas_string().optional() }).optional(),
-        pendingActions: array(looseObject({ type: schemas_string(), createdAt: timestamp().optional() }))
-            .optional(),
-    }),
-    cluster: looseObject({
-        id: schemas_string(),
-        name: schemas_string(),
-        namespace: schemas_string().optional(),
-        loadBalancers: array(schemas_string()).optional(),
-    }),
-});
-const addonResponse = looseObject({ data: addon });
-const restoreStatus = openEnum(BACKUP_STATUSES);
-const backup = looseObject({
-    id: schemas_string(),
-    name: schemas_string(),
-    uid: schemas_string(),
-    status: openEnum(BACKUP_STATUSES),
-    createdAt: timestamp(),
-    completedAt: timestamp().nullish(),
-    config: looseObject({
-        source: looseObject({
-            type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]),
-        })
-            .optional(),
-        /** Size in bytes, as a string. */
-        size: schemas_string(),
-        /** For snapshot backups, the version the addon is restored to. */
-        addonVersion: schemas_string().optional(),
-    }),
-    lastRestore: looseObject({ restoreTimestamp: timestamp(), status: restoreStatus, completedAt: timestamp().nullish() })
-        .nullish(),
-});
-const backupResponse = looseObject({ data: backup });
-const restoreBackupQuery = strictObject({
-    sourceProjectId: schemas_string().min(1).optional(),
-    sourceAddonId: schemas_string().min(1).optional(),
-});
-const restoreBackupResponse = looseObject({ data: looseObject({ restoreId: schemas_string() }) });
-const restore = looseObject({
-    id: schemas_string(),
-    status: restoreStatus,
-    restoreTimestamp: timestamp().optional(),
-    completedAt: timestamp().nullish(),
-});
-const restoreListResponse = listEnvelope("restores", restore);
-const upgradeAddonBody = strictObject({ version: schemas_string().min(1) });
-//# sourceMappingURL=addons.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/timestamps.js
-/**
- * Epoch milliseconds from any timestamp the platform writes: ISO 8601 (also with a space instead
- * of `T`), or Unix seconds as a number or a string of digits. Undefined when there is none.
- */
-function parseTimestamp(value) {
-    if (value === null || value === undefined || value === "")
-        return undefined;
-    if (typeof value === "number")
-        return value * 1000;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Number(value) * 1000;
-    const ms = Date.parse(/^\d{4}-\d{2}-\d{2} \d/.test(value) ? value.replace(" ", "T") : value);
-    return Number.isNaN(ms) ? undefined : ms;
-}
-//# sourceMappingURL=timestamps.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/waiting/conclusions.js
-
-
-function buildConclusion(build) {
-    const status = build.status ?? "UNKNOWN";
-    return {
-        status,
-        concluded: build.concluded === true,
-        success: build.success === true || status === "SUCCESS",
-    };
-}
-function jobRunConclusion(run) {
-    return { status: run.status, concluded: run.concluded, success: run.status === "SUCCESS" };
-}
-function templateRunConclusion(run) {
-    return { status: run.status, concluded: run.concluded, success: run.status === "success" };
-}
-/** An upgrade ends when the addon runs at the target version, or reports a failure status. */
-function addonUpgradeConclusion(addon, targetVersion) {
-    const version = addon.spec.config?.versionTag;
-    const done = addon.status === "running" && version === targetVersion;
-    const failed = ADDON_FAILED_STATUSES.includes(addon.status);
-    return { status: addon.status, concluded: done || failed, success: done };
-}
-function restoreConclusion(restore) {
-    return {
-        status: restore.status,
-        concluded: RESTORE_FINAL_STATUSES.includes(restore.status),
-        success: restore.status === "completed",
-    };
-}
-/**
- * A restart has finished when the deployment reports COMPLETED with a transition later than the
- * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it.
- */
-function restartConclusion(service, restartedAt) {
-    const deployment = service.status?.deployment;
-    const status = deployment?.status ?? "UNKNOWN";
-    const transition = parseTimestamp(deployment?.lastTransitionTime);
-    const after = transition !== undefined && transition >= restartedAt;
-    const concluded = after && (status === "COMPLETED" || status === "FAILED");
-    return { status, concluded, success: concluded && status === "COMPLETED" };
-}
-//# sourceMappingURL=conclusions.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/addons.js
-
-
-
-
-
-
-class Addons {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    async get(projectId, addonId, options) {
-        return (await this.core.call({ method: "GET", path: path_path `/v1/projects/${projectId}/addons/${addonId}`, response: addonResponse }, options)).data;
-    }
-    /** Asks for `version`; asking again for the same version changes nothing, so it may be retried. */
-    async upgrade(projectId, addonId, version, options) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/version`;
-        const body = this.core.check(upgradeAddonBody, { version }, "POST", at, "body");
-        await this.core.call({ method: "POST", path: at, body, safety: "idempotent", response: emptyData }, options);
-    }
-    /** Waits until the addon runs at `version`; resolves to the addon when it does or when it fails. */
-    waitForUpgrade(projectId, addonId, version, options = {}) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}`;
-        return this.core.waitUntil(`upgrade of addon ${addonId} to ${version}`, at, (o) => this.get(projectId, addonId, o), (addon) => addonUpgradeConclusion(addon, version), options);
-    }
-    async getBackup(projectId, addonId, backupId, options) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}`;
-        return (await this.core.call({ method: "GET", path: at, response: backupResponse }, options)).data;
-    }
-    /** Starts a restore. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
-    async restoreBackup(projectId, addonId, backupId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restore`;
-        const q = this.core.check(restoreBackupQuery, query, "POST", at, "query");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            query: q,
-            safety: "start-work",
-            checkHint: `the backup's restores (GET ${path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`})`,
-            response: restoreBackupResponse,
-        }, options);
-        return res.data;
-    }
-    async listRestores(projectId, addonId, backupId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
-        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: restoreListResponse }, options);
-        return { items: res.data.restores, pagination: res.pagination };
-    }
-    iterateRestores(projectId, addonId, backupId, query = {}, options) {
-        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query);
-    }
-    /** One restore of a backup, found in its restores list. */
-    async getRestore(projectId, addonId, backupId, restoreId, options) {
-        for await (const restore of this.iterateRestores(projectId, addonId, backupId, { per_page: 100 }, options)) {
-            if (restore.id === restoreId)
-                return restore;
-        }
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
-        throw new NotFoundError(`restore ${restoreId} is not among the restores of backup ${backupId}`, {
-            method: "GET",
-            path: at,
-            status: 404,
-        });
-    }
-    /** Waits until the restore is completed, failed, aborted or not supported. */
-    waitForRestore(projectId, addonId, backupId, restoreId, options = {}) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
-        return this.core.waitUntil(`restore ${restoreId}`, at, (o) => this.getRestore(projectId, addonId, backupId, restoreId, o), restoreConclusion, options);
-    }
-}
-//# sourceMappingURL=addons.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/billing.js
-
-
-// Spec 2.2 and 4.1. Field names the spec leaves "not shown" (price and usage members, invoice
-// period and amounts) are the ones this project settled on; every schema keeps unknown fields.
-const RESOURCE_TYPES = ["job", "service", "harness", "addon", "volume"];
-const GRANULARITIES = ["hour", "day", "month", "total"];
-const INVOICE_STATUSES = ["draft", "open", "payment_failed", "paid", "uncollectible", "void"];
-const BILLING_PAGE_UNITS = [
-    "hours",
-    "days",
-    "months",
-    "total",
-    "teams",
-    "projects",
-    "resources",
-];
-const SECONDS_IN_366_DAYS = 366 * 24 * 3600;
-// ---- Requests ---------------------------------------------------------------------------------
-const unixSeconds = () => schemas_number().int().min(0);
-const usageListQuery = strictObject({
-    granularity: schemas_enum(GRANULARITIES).optional(),
-    startTime: unixSeconds().optional(),
-    endTime: unixSeconds().optional(),
-    perPage: schemas_number().int().min(1).optional(),
-    cursor: schemas_string().min(1).optional(),
-    teamId: uid().optional(),
-    projectId: uid().optional(),
-    resourceType: schemas_enum(RESOURCE_TYPES).optional(),
-})
-    .superRefine((q, ctx) => {
-    const granularity = q.granularity ?? "hour";
-    const maxPerPage = granularity === "month" ? 12 : 100;
-    if (q.perPage !== undefined && q.perPage > maxPerPage) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["perPage"],
-            message: `at most ${maxPerPage} for granularity ${granularity}`,
-        });
-    }
-    if (q.startTime !== undefined && q.endTime !== undefined && q.endTime <= q.startTime) {
-        ctx.addIssue({ code: "custom", path: ["endTime"], message: "must be later than startTime" });
-    }
-    if (granularity === "total") {
-        if (q.startTime === undefined)
-            ctx.addIssue({ code: "custom", path: ["startTime"], message: "required for granularity total" });
-        if (q.endTime === undefined)
-            ctx.addIssue({ code: "custom", path: ["endTime"], message: "required for granularity total" });
-        if (q.startTime !== undefined &&
-            q.endTime !== undefined &&
-            q.endTime - q.startTime > SECONDS_IN_366_DAYS) {
-            ctx.addIssue({
-                code: "custom",
-                path: ["endTime"],
-                message: "a total window is at most 366 days; sum longer periods over consecutive windows",
-            });
-        }
-    }
-});
-const pageNumber = () => schemas_number().int().min(1).optional();
-const drillPageSize = () => schemas_number().int().min(1).max(100).optional();
-const drillDownQuery = strictObject({
-    teamId: uid().optional(),
-    projectId: uid().optional(),
-    resourceType: schemas_enum(RESOURCE_TYPES).optional(),
-    teamsPage: pageNumber(),
-    teamsPerPage: drillPageSize(),
-    projectsPage: pageNumber(),
-    projectsPerPage: drillPageSize(),
-    resourcesPage: pageNumber(),
-    resourcesPerPage: drillPageSize(),
-});
-const invoiceListQuery = strictObject({
-    perPage: schemas_number().int().min(1).max(100).optional(),
-    cursor: schemas_string().min(1).optional(),
-});
-// ---- Responses --------------------------------------------------------------------------------
-/** Quantities, never money: vCPU-hours, memory GiB-hours, storage GiB-hours, GPU-hours. */
-const usageQuantities = looseObject({
-    vcpuHours: schemas_number().optional(),
-    memoryGibHours: schemas_number().optional(),
-    storageGibHours: schemas_number().optional(),
-    gpuHours: schemas_number().optional(),
-});
-/** `total` is rounded to two decimals; component prices keep more precision. */
-const price = looseObject({
-    total: schemas_number(),
-    cpu: schemas_number().optional(),
-    memory: schemas_number().optional(),
-    storage: schemas_number().optional(),
-    gpu: schemas_number().optional(),
-});
-const priced = { price: price.optional(), usage: usageQuantities.optional() };
-const paasItem = looseObject({ id: schemas_string(), ...priced });
-const paasResourceGroup = looseObject({
-    resourceType: openEnum(RESOURCE_TYPES),
-    items: array(paasItem),
-});
-const paasProject = looseObject({
-    id: schemas_string(),
-    ...priced,
-    resources: array(paasResourceGroup).optional(),
-});
-const paasTeam = looseObject({
-    id: schemas_string(),
-    ...priced,
-    projects: array(paasProject).optional(),
-});
-const paas = looseObject({ ...priced, teams: array(paasTeam).optional() });
-const byocCluster = looseObject({ id: schemas_string(), name: schemas_string().optional(), ...priced });
-const byoc = looseObject({ ...priced, clusters: array(byocCluster).optional() });
-const meteredCategory = looseObject({ ...priced });
-const categories = {
-    paas,
-    byoc: byoc.optional(),
-    egressIp: meteredCategory.optional(),
-    loadBalancer: meteredCategory.optional(),
-    total: schemas_number(),
-    scope: looseObject({}).optional(),
-};
-const billingPagination = looseObject({
-    hasNextPage: schemas_boolean(),
-    cursor: schemas_string().nullish(),
-    count: schemas_number().optional(),
-    unit: openEnum(BILLING_PAGE_UNITS).optional(),
-});
-const usageEntry = looseObject({
-    ...categories,
-    /** Unix seconds of the billing hour (hour granularity); the key for the hour detail. */
-    timestamp: schemas_number().optional(),
-    window: looseObject({ start: timestamp(), end: timestamp() }).optional(),
-});
-const usageListResponse = looseObject({
-    data: looseObject({
-        currency: schemas_string().optional(),
-        usage: array(usageEntry),
-        scope: looseObject({}).optional(),
-    }),
-    pagination: billingPagination,
-});
-const usageDetailResponse = looseObject({
-    data: looseObject({ ...categories, currency: schemas_string().optional(), timestamp: schemas_number().optional() }),
-    pagination: billingPagination,
-});
-const invoice = looseObject({
-    id: schemas_string(),
-    status: openEnum(INVOICE_STATUSES),
-    currency: schemas_string().optional(),
-    periodStart: timestamp().optional(),
-    periodEnd: timestamp().optional(),
-    total: schemas_number().optional(),
-    tax: schemas_number().optional(),
-    discount: schemas_number().optional(),
-    scope: looseObject({}).optional(),
-});
-const invoiceListResponse = looseObject({
-    data: looseObject({ invoices: array(invoice) }),
-    pagination: billingPagination,
-});
-const invoiceDetailResponse = looseObject({
-    data: invoice.extend(categories),
-    pagination: billingPagination,
-});
-const creditBalanceResponse = looseObject({
-    data: looseObject({
-        currency: schemas_string(),
-        total: looseObject({ available: schemas_number(), pending: schemas_number() }),
-        grants: looseObject({ available: schemas_number(), pending: schemas_number() }),
-        /** Positive is credit; negative is money owed (shown through unpaid invoices). */
-        customerBalance: looseObject({ amount: schemas_number() }),
-        lastSyncedAt: timestamp(),
-    }),
-});
-//# sourceMappingURL=billing.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/billing.js
-
-
-
-/** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
-const DRILL_LEVELS = {
-    teams: { page: "teamsPage", size: "teamsPerPage" },
-    projects: { page: "projectsPage", size: "projectsPerPage" },
-    resources: { page: "resourcesPage", size: "resourcesPerPage" },
-};
-const DEFAULT_DRILL_PAGE_SIZE = 50;
-const DEFAULT_INVOICE_PAGE_SIZE = 50;
-const isDrillLevel = (unit) => unit !== undefined && unit in DRILL_LEVELS;
-/** How many entries a drill-down page holds at its paginated level. */
-function drillDownCount(response) {
-    if (response.pagination.count !== undefined)
-        return response.pagination.count;
-    const teams = response.data.paas.teams ?? [];
-    const projects = teams.flatMap((t) => t.projects ?? []);
-    switch (response.pagination.unit) {
-        case "teams":
-            return teams.length;
-        case "projects":
-            return projects.length;
-        default:
-            return projects.flatMap((p) => p.resources ?? []).flatMap((r) => r.items).length;
-    }
-}
-/**
- * Every page of a drill-down, from the query's page on, at whatever level the platform paginates
- * (it says which in `pagination.unit`). Totals above that level are whole on every page.
- */
-async function* drillDownPages(fetch, query) {
-    let response = await fetch(query);
-    yield response;
-    const unit = response.pagination.unit;
-    if (!isDrillLevel(unit))
-        return;
-    const level = DRILL_LEVELS[unit];
-    const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
-    let page = query[level.page] ?? 1;
-    while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
-        page += 1;
-        response = await fetch({ ...query, [level.page]: page });
-        yield response;
-    }
-}
-/** Billing: invoices, usage, credit balance. Times are Unix seconds. */
-class Billing {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Finalized invoices, newest first. */
-    async listInvoices(query = {}, options) {
-        const q = this.core.check(invoiceListQuery, query, "GET", "/v1/billing/invoices", "query");
-        const res = await this.core.call({ method: "GET", path: "/v1/billing/invoices", query: q, response: invoiceListResponse }, options);
-        return { items: res.data.invoices, pagination: res.pagination };
-    }
-    iterateInvoices(query = {}, options) {
-        const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
-        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor));
-    }
-    /** One invoice with one page of its drill-down. */
-    async getInvoice(invoiceId, query = {}, options) {
-        const at = path_path `/v1/billing/invoices/${invoiceId}`;
-        const q = this.core.check(drillDownQuery, query, "GET", at, "query");
-        return this.core.call({ method: "GET", path: at, query: q, response: invoiceDetailResponse }, options);
-    }
-    /** Every drill-down page of an invoice. */
-    invoicePages(invoiceId, query = {}, options) {
-        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query);
-    }
-    /** One page of usage entries (hours, days, months, or one total). */
-    async listUsage(query = {}, options) {
-        const q = this.core.check(usageListQuery, query, "GET", "/v1/billing/usage", "query");
-        return this.core.call({ method: "GET", path: "/v1/billing/usage", query: q, response: usageListResponse }, options);
-    }
-    /** Every page of usage, following cursors (day and month without a range page backward in time). */
-    async *usagePages(query = {}, options) {
-        const size = query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
-        const pages = cursorPages(async (cursor) => {
-            const response = await this.listUsage({ ...query, cursor }, options);
-            return { items: response.data.usage, pagination: response.pagination, response };
-        }, size, query.cursor);
-        for await (const page of pages)
-            yield page.response;
-    }
-    /** Every usage entry across pages. */
-    async *iterateUsage(query = {}, options) {
-        for await (const page of this.usagePages(query, options))
-            yield* page.data.usage;
-    }
-    /** One billing hour (its Unix timestamp from the usage list) with one page of its drill-down. */
-    async getUsageHour(timestamp, query = {}, options) {
-        const at = path_path `/v1/billing/usage/${timestamp}`;
-        const q = this.core.check(drillDownQuery, query, "GET", at, "query");
-        return this.core.call({ method: "GET", path: at, query: q, response: usageDetailResponse }, options);
-    }
-    usageHourPages(timestamp, query = {}, options) {
-        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query);
-    }
-    /** Team tokens billed through an organisation get a PermissionError (403). */
-    async getCreditBalance(options) {
-        return (await this.core.call({ method: "GET", path: "/v1/billing/credit-balance", response: creditBalanceResponse }, options)).data;
-    }
-}
-//# sourceMappingURL=billing.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
-const MAX_PAGE_SIZE = 10_000;
-const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "string" ? line.log : JSON.stringify(line.log)}`;
-/**
- * Reads logs forward with range queries, page after page, without losing or repeating a line.
- *
- * Each page starts at the timestamp of the last line read (start times are inclusive), so lines
- * sharing that timestamp come back again; the follower skips exactly as many of each as it has
- * already handed out. A page full of one timestamp is read again with a larger page rather than
- * stall.
- */
-class LogFollower {
-    #fetch;
-    #filters;
-    #pageSize;
-    #cursor;
-    /** How many times each line was already returned at the cursor timestamp. */
-    #seenAtCursor = new Map();
-    constructor(fetch, options) {
-        this.#fetch = fetch;
-        const { startTime, pageSize, ...filters } = options;
-        this.#filters = filters;
-        this.#cursor = startTime;
-        this.#pageSize = pageSize ?? 500;
-    }
-    /** Every line written since the last call, oldest first. */
-    async next() {
-        const out = [];
-        let limit = this.#pageSize;
-        for (;;) {
-            const lines = await this.#fetch({
-                ...this.#filters,
-                queryType: "range",
-                direction: "forward",
-                startTime: this.#cursor,
-                lineLimit: limit,
-            });
-            const fresh = this.#take(lines);
-            out.push(...fresh);
-            if (lines.length < limit)
-                return out;
-            if (fresh.length === 0) {
-                // A whole page of one timestamp, all seen: widen the page to get past it.
-                if (limit >= MAX_PAGE_SIZE)
-                    return out;
-                limit = Math.min(MAX_PAGE_SIZE, limit * 4);
-            }
-            else {
-                limit = this.#pageSize;
-            }
-        }
-    }
-    #take(lines) {
-        const skip = new Map(this.#seenAtCursor);
-        const fresh = [];
-        for (const line of lines) {
-            if (Date.parse(line.ts) < Date.parse(this.#cursor))
-                continue; // older than where we are
-            if (line.ts === this.#cursor) {
-                const key = lineKey(line);
-                const left = skip.get(key) ?? 0;
-                if (left > 0) {
-                    skip.set(key, left - 1);
-                    continue;
-                }
-            }
-            if (line.ts !== this.#cursor) {
-                this.#cursor = line.ts;
-                this.#seenAtCursor = new Map();
-            }
-            const key = lineKey(line);
-            this.#seenAtCursor.set(key, (this.#seenAtCursor.get(key) ?? 0) + 1);
-            fresh.push(line);
-        }
-        return fresh;
-    }
-}
-//# sourceMappingURL=follower.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/builds.js
-
-
-// Spec 2.6 and 4.5, and the build and service reads of beyond-the-seed §1.
-const startBuildBody = strictObject({
-    bundleUrl: schemas_string().min(1).optional(),
-    sha: sha().optional(),
-    branch: schemas_string().min(1).optional(),
-    pullRequestId: union([schemas_string().regex(/^\d+$/, "a string of digits"), schemas_number().int().min(0)], {
-        error: "must be a pull request number (digits)",
-    })
-        .optional(),
-    overrides: strictObject({
-        buildArguments: record(schemas_string(), schemas_string()).optional(),
-        buildFiles: fileMap().optional(),
-        dockerSecretMounts: record(schemas_string(), encodedFile()).optional(),
-        docker: strictObject({
-            dockerFilePath: absolutePath().optional(),
-            dockerWorkDir: absolutePath().optional(),
-            dockerfileTarget: schemas_string()
-                .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")
-                .optional(),
-            dockerfileContents: schemas_string().min(1).optional(),
-        })
-            .optional(),
-    })
-        .optional(),
-})
-    // The spec's oneOf: a bundle build names `bundleUrl`; a git build names a branch or a pull
-    // request, never both.
-    .superRefine((b, ctx) => {
-    if (b.bundleUrl !== undefined) {
-        if (b.pullRequestId !== undefined) {
-            ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
-        }
-        return;
-    }
-    if (b.branch !== undefined && b.pullRequestId !== undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["pullRequestId"],
-            message: "give either branch or pullRequestId, never both",
-        });
-    }
-    else if (b.branch === undefined && b.pullRequestId === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["branch"],
-            message: "a git build needs either branch or pullRequestId",
-        });
-    }
-});
-const BUILD_STATUSES = [
-    "QUEUED",
-    "PENDING",
-    "UNSCHEDULABLE",
-    "STARTING",
-    "CLONING",
-    "BUILDING",
-    "UPLOADING",
-    "IN_PROGRESS",
-    "SUCCESS",
-    "FAILURE",
-    "SUBMISSION_FAILURE",
-    "ABORTED",
-    "CRASHED",
-];
-const build = looseObject({
-    id: schemas_string(),
-    branch: schemas_string().nullish(),
-    pullRequestId: union([schemas_string(), schemas_number()]).nullish(),
-    sha: schemas_string().nullish(),
-    registry: looseObject({ uri: schemas_string().optional() }).nullish(),
-    createdAt: timestamp().optional(),
-    status: openEnum(BUILD_STATUSES).optional(),
-    concluded: schemas_boolean().optional(),
-    success: schemas_boolean().optional(),
-    message: schemas_string().nullish(),
-    /** Unix seconds, unlike most timestamps. */
-    buildConcludedAt: timestamp().nullish(),
-});
-const buildResponse = looseObject({ data: build });
-const buildListResponse = listEnvelope("builds", build);
-const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"];
-const service = looseObject({
-    id: schemas_string(),
-    uid: schemas_string().optional(),
-    name: schemas_string().optional(),
-    status: looseObject({
-        build: looseObject({ status: schemas_string().optional(), lastTransitionTime: timestamp().nullish() })
-            .nullish(),
-        deployment: looseObject({
-            status: openEnum(DEPLOYMENT_STATUSES).optional(),
-            reason: openEnum(["SCALING", "DEPLOYING"]).nullish(),
-            lastTransitionTime: timestamp().nullish(),
-        })
-            .nullish(),
-    })
-        .nullish(),
-});
-const serviceResponse = looseObject({ data: service });
-const restartHarnessQuery = strictObject({ acknowledgeActiveSessions: schemas_boolean().optional() });
-//# sourceMappingURL=builds.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/observability.js
-
-
-// Spec 2.12 and 4.7: metrics and logs, and their query parameters.
-const METRIC_TYPES = [
-    "cpu",
-    "memory",
-    "networkIngress",
-    "networkEgress",
-    "tcpConnectionsOpen",
-    "diskUsage",
-    "requests",
-    "http4xxResponses",
-    "http5xxResponses",
-    "bandwidth",
-    "bandwidthVolume",
-];
-const METRIC_UNITS = (/* unused pure expression or super */ null && (["pct", "vCPU", "mb", "kbps", "rps", "count"]));
-/** Log and metric times: ISO 8601 strings (the API also takes Unix seconds). */
-const timeParam = () => schemas_string()
-    .refine((v) => !Number.isNaN(Date.parse(v)) || /^\d+$/.test(v), "must be an ISO 8601 date-time or Unix seconds");
-/** `duration` fixes a window, so at most one of startTime/endTime may come with it. */
-function durationWithOneEnd(q, ctx) {
-    if (q.duration !== undefined && q.startTime !== undefined && q.endTime !== undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["duration"],
-            message: "with duration, give at most one of startTime and endTime",
-        });
-    }
-}
-const logQueryShape = {
-    queryType: literal("range").optional(),
-    startTime: timeParam().optional(),
-    endTime: timeParam().optional(),
-    duration: schemas_number().int().min(1).optional(),
-    lineLimit: schemas_number().int().min(1).optional(),
-    direction: schemas_enum(["backward", "forward"]).optional(),
-    textIncludes: schemas_string().optional(),
-    textNotIncludes: schemas_string().optional(),
-    regexIncludes: schemas_string().optional(),
-    regexNotIncludes: schemas_string().optional(),
-};
-const logQuery = strictObject(logQueryShape).superRefine(durationWithOneEnd);
-const containerLogQuery = strictObject({
-    ...logQueryShape,
-    containerName: schemas_string().min(1).optional(),
-    podName: schemas_string().min(1).optional(),
-    projectId: schemas_string().min(1).optional(),
-    clusterId: schemas_string().min(1).optional(),
-})
-    .superRefine(durationWithOneEnd);
-const buildLogQuery = strictObject({ ...logQueryShape, buildId: schemas_string().min(1) })
-    .superRefine(durationWithOneEnd);
-const jobLogQuery = strictObject({ ...logQueryShape, runId: schemas_string().min(1).optional() })
-    .superRefine(durationWithOneEnd);
-const logLine = looseObject({ containerId: schemas_string(), log: unknown(), ts: schemas_string() });
-const logsResponse = looseObject({ data: array(logLine) });
-const metricQueryShape = {
-    queryType: schemas_enum(["range", "single"]).optional(),
-    metricTypes: array(schemas_enum(METRIC_TYPES)).min(1).optional(),
-    startTime: timeParam().optional(),
-    endTime: timeParam().optional(),
-    duration: schemas_number().int().min(1).optional(),
-    containerName: schemas_string().min(1).optional(),
-    time: timeParam().optional(),
-};
-function metricRules(q, ctx) {
-    const single = q.queryType === "single";
-    if (single) {
-        for (const field of ["startTime", "endTime"]) {
-            if (q[field] !== undefined)
-                ctx.addIssue({ code: "custom", path: [field], message: "only for queryType range" });
-        }
-    }
-    else if (q.time !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["time"], message: "only for queryType single" });
-    }
-    durationWithOneEnd(q, ctx);
-}
-const serviceMetricsQuery = strictObject({ ...metricQueryShape, deploymentId: schemas_string().min(1).optional() })
-    .superRefine(metricRules);
-const addonMetricsQuery = strictObject(metricQueryShape).superRefine(metricRules);
-const metricSeries = looseObject({
-    metricInfo: looseObject({
-        metricId: schemas_string(),
-        metricUnit: schemas_string(),
-        metricResolution: schemas_number().optional(),
-    }),
-    values: array(looseObject({
-        metadata: looseObject({ containerId: schemas_string(), volumeId: schemas_string().optional() }),
-        data: array(looseObject({ value: schemas_number(), ts: timestamp() })),
-    })),
-});
-const metricsResponse = looseObject({ data: record(schemas_string(), metricSeries) });
-//# sourceMappingURL=observability.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/secrets.js
-
-
-// Spec 2.3 and 4.3: project secret groups, addon links, and the deprecated build-arguments view.
-const SECRET_TYPES = ["environment-arguments", "environment", "arguments"];
-const aliasPattern = /^[a-zA-Z0-9_./-]*$/;
-const addonLinkKey = strictObject({
-    keyName: schemas_string().regex(/^[a-zA-Z]+$/, "letters only"),
-    aliases: array(schemas_string().regex(aliasPattern, "letters, digits and _ . / - only")).optional(),
-});
-const addonDependency = strictObject({
-    addonId: ref(),
-    keys: array(addonLinkKey),
-});
-const createSecretBody = strictObject({
-    name: shared_name(3, 100),
-    description: description().optional(),
-    stageId: id().optional(),
-    tags: array(tag()).optional(),
-    type: schemas_enum(["secret", "config"]).optional(),
-    secretType: schemas_enum(SECRET_TYPES),
-    priority: schemas_number().int().min(0).max(100),
-    restrictions: strictObject({
-        restricted: schemas_boolean().optional(),
-        nfObjects: array(strictObject({ id: ref(), type: schemas_enum(["service", "job"]) })).optional(),
-        tags: array(tag()).optional(),
-        tagMatchCondition: schemas_enum(["and", "or"]).optional(),
-        stageIds: array(id()).optional(),
-    })
-        .optional(),
-    addonDependencies: array(addonDependency).optional(),
-    externalAddonDependencies: array(addonDependency).optional(),
-    secrets: strictObject({
-        variables: record(variableKey(), schemas_string()).optional(),
-        files: fileMap().optional(),
-        dockerSecretMounts: record(schemas_string().regex(/^[A-Za-z0-9_.-]+$/, "a Docker secret mount id: letters, digits, _ . -"), encodedFile())
-            .optional(),
-    })
-        .optional(),
-});
-const secretGroup = looseObject({
-    id: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
-    stageId: schemas_string().optional(),
-    tags: array(schemas_string()).optional(),
-    type: openEnum(["secret", "config"]).optional(),
-    secretType: openEnum(SECRET_TYPES),
-    priority: schemas_number(),
-    restrictions: looseObject({}).optional(),
-    addonDependencies: array(looseObject({})).optional(),
-    externalAddonDependencies: array(looseObject({})).optional(),
-    secrets: looseObject({}).optional(),
-    createdAt: timestamp().optional(),
-    updatedAt: timestamp().optional(),
-});
-const secretGroupResponse = looseObject({ data: secretGroup });
-const linkAddonBody = strictObject({ keys: array(addonLinkKey).min(1) });
-const linkAddonResponse = looseObject({
-    data: looseObject({
-        keys: array(looseObject({ keyName: schemas_string(), aliases: array(schemas_string()).optional(), defaultKey: schemas_string() })),
-    }),
-});
-const buildArgumentsQuery = strictObject({
-    show: schemas_enum(["this", "inherited", "all"]).optional(),
-    replaceTemplatedValues: schemas_boolean().optional(),
-});
-const buildArgumentsResponse = looseObject({
-    data: looseObject({
-        buildArguments: record(schemas_string(), unknown()),
-        buildFiles: record(schemas_string(), looseObject({ data: schemas_string(), encoding: schemas_string() })),
-    }),
-});
-//# sourceMappingURL=secrets.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/builds.js
-
-
-
-
-
-
-
-
-/** Service builds: start, read, list, abort, logs, and waiting for a build to conclude. */
-class Builds {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Starts a build. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
-    async start(projectId, serviceId, body, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build`;
-        const checked = this.core.check(startBuildBody, body, "POST", at, "body");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            body: checked,
-            safety: "start-work",
-            checkHint: `the service's latest builds (GET ${at})`,
-            response: buildResponse,
-        }, options);
-        return res.data;
-    }
-    async get(projectId, serviceId, buildId, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
-        return (await this.core.call({ method: "GET", path: at, response: buildResponse }, options)).data;
-    }
-    async list(projectId, serviceId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build`;
-        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: buildListResponse }, options);
-        return { items: res.data.builds, pagination: res.pagination };
-    }
-    iterate(projectId, serviceId, query = {}, options) {
-        return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
-    }
-    async abort(projectId, serviceId, buildId, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
-        await this.core.call({ method: "DELETE", path: at, response: emptyData }, options);
-    }
-    async logs(projectId, serviceId, query, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build-logs`;
-        const q = this.core.check(buildLogQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
-            .data;
-    }
-    /** Follows a build's logs forward; call `next()` while waiting and once more after it concludes. */
-    followLogs(projectId, serviceId, buildId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, serviceId, { ...query, buildId }, options), follow);
-    }
-    /**
-     * Deprecated by the platform (use the service read): the build arguments the service sees.
-     */
-    async getBuildArguments(projectId, serviceId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build-arguments`;
-        const q = this.core.check(buildArgumentsQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: buildArgumentsResponse }, options)).data;
-    }
-    /** Polls the build until `concluded`; resolves to the final build, successful or not. */
-    waitFor(projectId, serviceId, buildId, options = {}) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
-        return this.core.waitUntil(`build ${buildId}`, at, (o) => this.get(projectId, serviceId, buildId, o), buildConclusion, options);
-    }
-}
-//# sourceMappingURL=builds.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/integrations.js
-
-
-// Spec 2.10, 2.11, 4.10 and the event keys of section 6.
-const families = (prefix, suffixes) => suffixes.map((s) => `${prefix}:${s}`);
-const INFRA_KINDS_CPU = ["build", "service", "job", "addon"];
-const INFRA_KINDS_MEMORY = ["build", "service", "job"];
-/** Every event key of spec section 6. */
-const NOTIFICATION_EVENTS = [
-    "trigger:service:autoscaling:event",
-    "trigger:service:deployment:status-update",
-    "trigger:harness:autoscaling:event",
-    "trigger:harness:deployment:status-update",
-    "trigger:project:tailscale-regen-failure",
-    ...families("trigger:addon-backup", ["start", "success", "failure", "abort"]),
-    ...families("trigger:build", ["start", "success", "failure", "abort"]),
-    ...families("trigger:job-run", ["start", "success", "failure", "abort", "terminate"]),
-    ...families("trigger:release-flow-template-run", ["start", "update", "success", "failure", "aborted"]),
-    ...families("trigger:template-run", ["queued", "start", "update", "success", "failure"]),
-    "trigger:resource:certificate-success",
-    "trigger:resource:certificate-final-failure",
-    ...families("trigger:cdn", ["action-success", "action-failure", "action-delay"]),
-    "trigger:log-sink:paused",
-    ...families("trigger:billing", [
-        "billing-alert-exceeded",
-        "invoice-payment-action-required",
-        "invoice-payment-failed",
-        "invoice-paid",
-        "invoice-carried-over",
-    ]),
-    ...families("trigger:infrastructure:service", ["container-crash", "container-eviction"]),
-    "trigger:infrastructure:build:container-eviction",
-    ...families("trigger:infrastructure:addon", ["container-crash", "container-eviction"]),
-    ...families("trigger:infrastructure:job", ["container-crash", "container-eviction"]),
-    ...INFRA_KINDS_CPU.flatMap((k) => families(`trigger:infrastructure:${k}`, ["container-cpuSpike90", "container-cpuSustained90"])),
-    ...INFRA_KINDS_MEMORY.flatMap((k) => families(`trigger:infrastructure:${k}`, ["container-memorySpike90", "container-memorySustained90"])),
-    ...families("trigger:infrastructure:addon-volume", [
-        "usage-75-exceeded",
-        "usage-90-exceeded",
-        "disk-autoresize-triggered",
-    ]),
-    ...families("trigger:infrastructure:platform-volume", ["usage-75-exceeded", "usage-90-exceeded"]),
-    ...families("trigger:infrastructure:byoc", [
-        "cluster:error",
-        "node-pool:error",
-        "scheduling:error",
-        "volume:error",
-        "volume:attach",
-    ]),
-];
-const KNOWN_EVENTS = new Set(NOTIFICATION_EVENTS);
-const NOTIFICATION_TYPES = ["RAW_WEBHOOK", "DISCORD", "TEAMS", "TEAMS_WORKFLOWS"];
-const createNotificationBody = strictObject({
-    name: shortName(),
-    type: schemas_enum(NOTIFICATION_TYPES),
-    webhook: url({ error: "must be a URL" }),
-    secret: schemas_string().min(1).optional(),
-    restricted: schemas_boolean().optional(),
-    restrictions: strictObject({
-        tags: strictObject({
-            enabled: schemas_boolean().optional(),
-            items: array(tag()).optional(),
-            matchCondition: schemas_enum(["and", "or"]).optional(),
-        })
-            .optional(),
-    })
-        .optional(),
-    projects: array(ref()).optional(),
-    events: record(schemas_string()
-        .refine((key) => KNOWN_EVENTS.has(key), "is not an event key of the platform (spec section 6)"), schemas_boolean()),
-})
-    .superRefine((body, ctx) => {
-    if (body.secret !== undefined && body.type !== "RAW_WEBHOOK") {
-        ctx.addIssue({
-            code: "custom",
-            path: ["secret"],
-            message: "only RAW_WEBHOOK integrations carry a secret",
-        });
-    }
-});
-const notificationIntegration = looseObject({
-    id: schemas_string(),
-    name: schemas_string(),
-    type: openEnum([...NOTIFICATION_TYPES, "SLACK"]),
-    webhook: schemas_string(),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
-    status: looseObject({
-        disabled: schemas_boolean().optional(),
-        reason: unknown().optional(),
-        timeOfFirstFailedRequest: timestamp().nullish(),
-        numberOfFailedRequests: schemas_number().optional(),
-    })
-        .optional(),
-    restricted: schemas_boolean(),
-    projects: array(schemas_string()),
-    events: record(schemas_string(), schemas_boolean()),
-});
-const notificationIntegrationResponse = looseObject({ data: notificationIntegration });
-const REGISTRY_PROVIDERS = [
-    "acr",
-    "ecr",
-    "gar",
-    "dockerhub",
-    "dhi",
-    "github",
-    "gitlab",
-    "custom",
-    "legacy",
-];
-const registryCredential = looseObject({
-    id: schemas_string(),
-    name: schemas_string(),
-    provider: openEnum(REGISTRY_PROVIDERS),
-    registryUrl: schemas_string().optional(),
-    aws: looseObject({ region: schemas_string().optional() }).optional(),
-    gcp: looseObject({ projectId: schemas_string().optional() }).optional(),
-    azure: looseObject({ resourceGroup: schemas_string().optional() }).optional(),
-    integrationId: schemas_string().optional(),
-    credentials: looseObject({
-        scope: looseObject({ pull: schemas_boolean().optional(), push: schemas_boolean().optional() }).optional(),
-    })
-        .optional(),
-    registryCredentialRefresh: looseObject({
-        status: openEnum(["healthy", "retrying", "suspended"]),
-        failureCount: schemas_number(),
-        retryDelay: schemas_number(),
-        lastFailureAt: timestamp().nullish(),
-        nextAttemptAt: timestamp().nullish(),
-        error: looseObject({ type: schemas_string(), message: schemas_string(), providerCode: unknown().optional() })
-            .nullish(),
-    })
-        .optional(),
-    createdAt: timestamp().optional(),
-    updatedAt: timestamp().optional(),
-});
-const registryCredentialListResponse = listEnvelope("credentials", registryCredential);
-//# sourceMappingURL=integrations.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/integrations.js
-
-
-
-class Integrations {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Creates a notification integration. Never sent twice after an ambiguous failure. */
-    async createNotification(body, options) {
-        const at = "/v1/integrations/notifications";
-        const checked = this.core.check(createNotificationBody, body, "POST", at, "body");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            body: checked,
-            safety: "start-work",
-            checkHint: "the account's notification integrations",
-            response: notificationIntegrationResponse,
-        }, options);
-        return res.data;
-    }
-    async listRegistries(query = {}, options) {
-        const at = "/v1/integrations/registries";
-        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: registryCredentialListResponse }, options);
-        return { items: res.data.credentials, pagination: res.pagination };
-    }
-    iterateRegistries(query = {}, options) {
-        return iterateItems((q) => this.listRegistries(q, options), query);
-    }
-}
-//# sourceMappingURL=integrations.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/jobs.js
-
-
-// Spec 2.4, 2.8 (health checks), 4.4, and the job-run reads of beyond-the-seed §1.
-const BUILD_SERVICE_ID = /^[a-zA-Z](-?[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*)?$/;
-const PROJECT_ID = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
-/** [registry-host[:port]/]path[/path...] followed by :tag or @algorithm:digest. */
-const IMAGE_REFERENCE = /^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127}|@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-fA-F0-9]{32,})$/;
-/** A build service in this project, or `project-id/build-service-id` for another project. */
-const buildServiceRef = () => schemas_string().refine((value) => {
-    const [first, second, ...rest] = value.split("/");
-    const service = second ?? first ?? "";
-    if (rest.length > 0 || (second !== undefined && !PROJECT_ID.test(first ?? "")))
-        return false;
-    return service.length >= 3 && service.length <= 54 && BUILD_SERVICE_ID.test(service);
-}, {
-    message: "must be a build service id (3-54 characters, starting with a letter) or project-id/build-service-id",
-});
-const DOCKER_CONFIG_TYPES = [
-    "default",
-    "customEntrypoint",
-    "customCommand",
-    "customEntrypointCustomCommand",
-];
-const BUILDPACK_CONFIG_TYPES = [
-    "default",
-    "customProcess",
-    "customCommand",
-    "customEntrypointCustomCommand",
-    "originalEntrypointCustomCommand",
-];
-const docker = strictObject({
-    configType: schemas_enum(DOCKER_CONFIG_TYPES),
-    customEntrypoint: schemas_string().optional(),
-    customCommand: schemas_string().optional(),
-})
-    .superRefine((d, ctx) => {
-    if (d.configType.includes("Entrypoint") && d.customEntrypoint === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["customEntrypoint"],
-            message: `required when configType is ${d.configType}`,
-        });
-    }
-    if (d.configType.includes("Command") && d.customCommand === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["customCommand"],
-            message: `required when configType is ${d.configType}`,
-        });
-    }
-});
-const buildpack = strictObject({
-    configType: schemas_enum(BUILDPACK_CONFIG_TYPES),
-    customProcess: schemas_string().optional(),
-    customEntrypoint: schemas_string().optional(),
-    customCommand: schemas_string().optional(),
-})
-    .superRefine((b, ctx) => {
-    const required = [
-        ["customProcess", b.configType === "customProcess"],
-        ["customEntrypoint", b.configType === "customEntrypointCustomCommand"],
-        ["customCommand", b.configType.endsWith("CustomCommand") || b.configType === "customCommand"],
-    ];
-    for (const [field, needed] of required) {
-        if (needed && b[field] === undefined) {
-            ctx.addIssue({
-                code: "custom",
-                path: [field],
-                message: `required when configType is ${b.configType}`,
-            });
-        }
-    }
-});
-/** The `deployment` oneOf: exactly one of `internal` (a built commit) or `external` (an image). */
-const jobDeployment = strictObject({
-    internal: strictObject({
-        id: buildServiceRef(),
-        branch: schemas_string().min(1).optional(),
-        buildSHA: union([sha(), literal("latest")], { error: "must be a 40-character commit SHA or latest" })
-            .optional(),
-        buildId: schemas_string().min(1).optional(),
-    })
-        .optional(),
-    external: strictObject({
-        imagePath: schemas_string()
-            .regex(IMAGE_REFERENCE, "must be an image reference such as registry.example.com/team/app:1.2 or app@sha256:<digest>"),
-        credentials: ref().optional(),
-    })
-        .optional(),
-    docker: docker.optional(),
-    buildpack: buildpack.optional(),
-    storage: strictObject({
-        useHdbStorage: schemas_boolean().optional(),
-        usePdSsdStorage: schemas_boolean().optional(),
-        ephemeralStorage: strictObject({ storageSize: schemas_number().int().min(1024) }).optional(),
-        shmSize: schemas_number().int().min(64).optional(),
-    })
-        .optional(),
-    gpu: strictObject({
-        enabled: schemas_boolean().optional(),
-        configuration: strictObject({
-            gpuType: schemas_string().min(1),
-            gpuCount: schemas_number().int().min(1).optional(),
-            timesliced: schemas_boolean().optional(),
-        })
-            .optional(),
-    })
-        .optional(),
-})
-    .superRefine((d, ctx) => {
-    if ((d.internal === undefined) === (d.external === undefined)) {
-        ctx.addIssue({
-            code: "custom",
-            path: d.internal ? ["external"] : ["internal"],
-            message: "give exactly one of internal (a built commit) or external (an image)",
-        });
-    }
-});
-const runJobBody = strictObject({
-    runtimeEnvironment: record(variableKey(), schemas_string()).optional(),
-    runtimeFiles: fileMap().optional(),
-    billing: strictObject({ deploymentPlan: id() }).optional(),
-    deployment: jobDeployment.optional(),
-});
-const runJobResponse = looseObject({ data: looseObject({ id: schemas_string(), runName: schemas_string() }) });
-const JOB_RUN_STATUSES = ["RUNNING", "SUCCESS", "FAILED"];
-const jobRun = looseObject({
-    id: schemas_string(),
-    runName: schemas_string().optional(),
-    status: openEnum(JOB_RUN_STATUSES),
-    concluded: schemas_boolean(),
-    startedAt: timestamp().nullish(),
-    concludedAt: timestamp().nullish(),
-    active: schemas_number().optional(),
-    succeeded: schemas_number().optional(),
-    failed: schemas_number().optional(),
-    backoffLimit: schemas_number().optional(),
-    completions: schemas_number().optional(),
-});
-const jobRunResponse = looseObject({ data: jobRun });
-const jobRunListResponse = listEnvelope("runs", jobRun);
-const resumeJobBody = strictObject({
-    suspended: schemas_boolean().optional(),
-    disabledCI: schemas_boolean().optional(),
-    disabledCD: schemas_boolean().optional(),
-});
-const setRuntimeEnvironmentBody = strictObject({
-    runtimeEnvironment: record(variableKey(), schemas_string()),
-    runtimeFiles: fileMap().optional(),
-});
-const healthCheck = looseObject({
-    protocol: openEnum(["HTTP", "CMD", "TCP"]),
-    type: openEnum(["livenessProbe", "readinessProbe"]),
-    path: schemas_string().nullish(),
-    cmd: unknown().optional(),
-    httpPort: schemas_number().nullish(),
-    tcpSocketPort: schemas_number().nullish(),
-    initialDelaySeconds: schemas_number(),
-    periodSeconds: schemas_number(),
-    timeoutSeconds: schemas_number(),
-    failureThreshold: schemas_number(),
-    successThreshold: schemas_number().nullish(),
-});
-const healthChecksResponse = looseObject({
-    data: looseObject({ healthChecks: array(healthCheck) }),
-});
-//# sourceMappingURL=jobs.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/jobs.js
-
-
-
-
-
-
-
-class Jobs {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Starts a job run. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
-    async run(projectId, jobId, body = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`;
-        const checked = this.core.check(runJobBody, body, "POST", at, "body");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            body: checked,
-            safety: "start-work",
-            checkHint: `the job's runs (GET ${at})`,
-            response: runJobResponse,
-        }, options);
-        return res.data;
-    }
-    async getRun(projectId, jobId, runId, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
-        return (await this.core.call({ method: "GET", path: at, response: jobRunResponse }, options)).data;
-    }
-    async listRuns(projectId, jobId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`;
-        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: jobRunListResponse }, options);
-        return { items: res.data.runs, pagination: res.pagination };
-    }
-    iterateRuns(projectId, jobId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
-    }
-    /** Aborts a run; it then ends FAILED with `concluded: true`. */
-    async abortRun(projectId, jobId, runId, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
-        await this.core.call({ method: "DELETE", path: at, response: emptyData }, options);
-    }
-    /** Resumes a paused job; a job that is not paused gives a ConflictError (409). */
-    async resume(projectId, jobId, body = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/resume`;
-        const checked = this.core.check(resumeJobBody, body, "POST", at, "body");
-        await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: emptyData }, options);
-    }
-    /** Deprecated by the platform (use the job update): replaces the job's runtime environment. */
-    async setRuntimeEnvironment(projectId, jobId, body, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runtime-environment`;
-        const checked = this.core.check(setRuntimeEnvironmentBody, body, "POST", at, "body");
-        await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: emptyData }, options);
-    }
-    /** Deprecated by the platform (use the job read). */
-    async getHealthChecks(projectId, jobId, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/health-checks`;
-        return (await this.core.call({ method: "GET", path: at, response: healthChecksResponse }, options)).data
-            .healthChecks;
-    }
-    async logs(projectId, jobId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/logs`;
-        const q = this.core.check(jobLogQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
-            .data;
-    }
-    /** Follows a run's logs forward; call `next()` while waiting and once more after it concludes. */
-    followRunLogs(projectId, jobId, runId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow);
-    }
-    /** Polls the run until `concluded`; resolves to the final run, successful or not. */
-    waitForRun(projectId, jobId, runId, options = {}) {
-        const at = path_path `/v1/projects/${projectId}/jobs/${jobId}/runs/${runId}`;
-        return this.core.waitUntil(`job run ${runId}`, at, (o) => this.getRun(projectId, jobId, runId, o), jobRunConclusion, options);
-    }
-}
-//# sourceMappingURL=jobs.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/networking.js
-
-
-// Spec 2.7 and 4.9: subdomain paths. Only read by the API, so this is a tolerant response schema;
-// the rules of 2.7 that describe values (modes, methods, retryOn) are typed as open enums.
-const SUBDOMAIN_PATTERN = /^(\*|@|[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
-const subdomainPath = looseObject({
-    subdomain: schemas_string(),
-    mode: schemas_string(),
-    uri: schemas_string(),
-    options: looseObject({
-        priority: schemas_number().optional(),
-        ignoreUriCase: schemas_boolean().optional(),
-        rewrite: union([
-            looseObject({ uri: schemas_string() }),
-            looseObject({ regex: looseObject({ match: schemas_string(), rewrite: schemas_string() }) }),
-        ])
-            .optional(),
-        timeout: schemas_string().optional(),
-        headers: looseObject({}).optional(),
-        corsPolicy: looseObject({ enabled: schemas_boolean() }).optional(),
-        retries: looseObject({ enabled: schemas_boolean(), attempts: schemas_number() }).optional(),
-    })
-        .optional(),
-    name: schemas_string().optional(),
-    createdAt: timestamp().optional(),
-});
-const subdomainPathListResponse = listEnvelope("paths", subdomainPath);
-/** Path parameters of the subdomain-path list: `*`, `@` or lowercase dot-separated labels. */
-const subdomainParam = () => schemas_string()
-    .regex(SUBDOMAIN_PATTERN, "must be *, @ or dot-separated lowercase labels of letters, digits and hyphens");
-// The full rules of 2.7, strict, for producers of subdomain paths (the emulator's fixtures, tests).
-const DURATION_S_MS = /^[1-9]\d*(s|ms)$/;
-const headerNames = array(schemas_string().regex(/^[A-Za-z0-9_\-%$+]+$/, "letters, digits and _ - % $ + only"));
-const headerOps = strictObject({
-    set: record(schemas_string(), schemas_string()).optional(),
-    add: record(schemas_string(), schemas_string()).optional(),
-    remove: headerNames.optional(),
-});
-const RETRY_ON = [
-    "5xx",
-    "gateway-error",
-    "reset",
-    "connect-failure",
-    "envoy-ratelimited",
-    "retriable-4xx",
-    "refused-stream",
-    "retriable-status-codes",
-    "retriable-headers",
-    "cancelled",
-    "deadline-exceeded",
-    "internal",
-    "resource-exhausted",
-    "unavailable",
-];
-const HTTP_METHODS = [
-    "GET",
-    "POST",
-    "PUT",
-    "PATCH",
-    "DELETE",
-    "OPTIONS",
-    "TRACE",
-    "CONNECT",
-    "HEAD",
-];
-const matchMode = schemas_enum(["prefix", "exact", "regex"]);
-const subdomainPathOptions = strictObject({
-    priority: schemas_number().int().optional(),
-    ignoreUriCase: schemas_boolean().optional(),
-    rewrite: union([
-        strictObject({ uri: schemas_string().regex(/^\//, "must be an absolute path starting with /") }),
-        strictObject({ regex: strictObject({ match: schemas_string(), rewrite: schemas_string() }) }),
-    ])
-        .optional(),
-    timeout: schemas_string().regex(DURATION_S_MS, "a positive integer followed by s or ms").optional(),
-    headers: strictObject({ request: headerOps.optional(), response: headerOps.optional() }).optional(),
-    corsPolicy: strictObject({
-        enabled: schemas_boolean(),
-        allowOrigins: array(strictObject({ mode: matchMode, origin: schemas_string().optional() })).optional(),
-        allowMethods: array(schemas_enum(HTTP_METHODS)).optional(),
-        allowCredentials: schemas_boolean().optional(),
-        allowHeaders: array(schemas_string()).optional(),
-        maxAge: schemas_string()
-            .regex(/^[1-9]\d*[smh]$/, "a positive integer followed by s, m or h")
-            .optional(),
-    })
-        .optional(),
-    retries: strictObject({
-        enabled: schemas_boolean(),
-        attempts: schemas_number().int(),
-        perTryTimeout: schemas_string().regex(DURATION_S_MS, "a positive integer followed by s or ms").optional(),
-        retryOn: array(schemas_enum(RETRY_ON)).optional(),
-    })
-        .optional(),
-});
-const subdomainPathSpec = strictObject({
-    subdomain: subdomainParam(),
-    mode: matchMode,
-    uri: schemas_string().min(1),
-    options: subdomainPathOptions.optional(),
-    name: schemas_string().optional(),
-    createdAt: schemas_string().optional(),
-});
-//# sourceMappingURL=networking.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/networking.js
-
-
-
-
-
-const params = strictObject({ domain: schemas_string().min(1), subdomain: subdomainParam() });
-class Networking {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    async listSubdomainPaths(domain, subdomain, query = {}, options) {
-        const at = path_path `/v1/domains/${domain}/subdomains/${subdomain}/paths`;
-        this.core.check(params, { domain, subdomain }, "GET", at, "path");
-        const q = this.core.check(cursorListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: subdomainPathListResponse }, options);
-        return { items: res.data.paths, pagination: res.pagination };
-    }
-    iterateSubdomainPaths(domain, subdomain, query = {}, options) {
-        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query);
-    }
-}
-//# sourceMappingURL=networking.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/observability.js
-
-
-
-/** Logs and metrics. Build and job-run logs live with builds and jobs. */
-class Observability {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Logs of any container (`GET /v1/logs`). */
-    async logs(query = {}, options) {
-        const q = this.core.check(containerLogQuery, query, "GET", "/v1/logs", "query");
-        return (await this.core.call({ method: "GET", path: "/v1/logs", query: q, response: logsResponse }, options)).data;
-    }
-    async serviceLogs(projectId, serviceId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/logs`;
-        const q = this.core.check(logQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: logsResponse }, options))
-            .data;
-    }
-    followServiceLogs(projectId, serviceId, follow, options) {
-        return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow);
-    }
-    /** `metricTypes` is sent as a repeated parameter, one per type. */
-    async serviceMetrics(projectId, serviceId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/metrics`;
-        const q = this.core.check(serviceMetricsQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: metricsResponse }, options))
-            .data;
-    }
-    async addonMetrics(projectId, addonId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/addons/${addonId}/metrics`;
-        const q = this.core.check(addonMetricsQuery, query, "GET", at, "query");
-        return (await this.core.call({ method: "GET", path: at, query: q, response: metricsResponse }, options))
-            .data;
-    }
-}
-//# sourceMappingURL=observability.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/projects.js
-
-
-// Spec 2.9 and 4.2, plus the teams list that billing filters refer to (4.1).
-const team = looseObject({ id: schemas_string(), uid: schemas_string(), name: schemas_string().optional() });
-const teamListResponse = listEnvelope("teams", team);
-const project = looseObject({
-    id: schemas_string(),
-    uid: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
-});
-const projectListResponse = listEnvelope("projects", project);
-const PIPELINE_STAGES = (/* unused pure expression or super */ null && (["Development", "Staging", "Production"]));
-const pipelineResponse = looseObject({
-    data: looseObject({
-        name: schemas_string(),
-        description: schemas_string().optional(),
-        preview: looseObject({}).optional(),
-        stages: array(unknown()).optional(),
-        nfObjects: array(looseObject({ id: schemas_string().optional(), type: schemas_string(), stage: schemas_string() }))
-            .optional(),
-        createdAt: timestamp().optional(),
-    }),
-});
-//# sourceMappingURL=projects.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/projects.js
-
-
-
-
-class Projects {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    async list(query = {}, options) {
-        const q = this.core.check(cursorListQuery, query, "GET", "/v1/projects", "query");
-        const res = await this.core.call({ method: "GET", path: "/v1/projects", query: q, response: projectListResponse }, options);
-        return { items: res.data.projects, pagination: res.pagination };
-    }
-    /** Every project, across pages. */
-    iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query);
-    }
-    async getPipeline(projectId, pipelineId, options) {
-        const at = path_path `/v1/projects/${projectId}/pipelines/${pipelineId}`;
-        return (await this.core.call({ method: "GET", path: at, response: pipelineResponse }, options)).data;
-    }
-}
-//# sourceMappingURL=projects.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/secrets.js
-
-
-class Secrets {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Creates a secret group. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
-    async create(projectId, body, options) {
-        const at = path_path `/v1/projects/${projectId}/secrets`;
-        const checked = this.core.check(createSecretBody, body, "POST", at, "body");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            body: checked,
-            safety: "start-work",
-            checkHint: "the project's secret groups",
-            response: secretGroupResponse,
-        }, options);
-        return res.data;
-    }
-    /** Links an addon to a secret group, or edits the link (the same request twice has one effect). */
-    async linkAddon(projectId, secretId, addonId, body, options) {
-        const at = path_path `/v1/projects/${projectId}/secrets/${secretId}/addons/${addonId}`;
-        const checked = this.core.check(linkAddonBody, body, "POST", at, "body");
-        return (await this.core.call({ method: "POST", path: at, body: checked, safety: "idempotent", response: linkAddonResponse }, options)).data.keys;
-    }
-}
-//# sourceMappingURL=secrets.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/services.js
-
-
-
-
-/** Reads the platform's clock from a response, so restart checks do not depend on ours. */
-function serverTime(headers) {
-    const date = Date.parse(String(headers.date ?? ""));
-    return Number.isNaN(date) ? Date.now() : date;
-}
-class Services {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** A service with its build and deployment status. */
-    async get(projectId, serviceId, options) {
-        return (await this.core.call({
-            method: "GET",
-            path: path_path `/v1/projects/${projectId}/services/${serviceId}`,
-            response: serviceResponse,
-        }, options)).data;
-    }
-    /** Restarts a service. Not repeated after an ambiguous failure (a second restart is a second rollout). */
-    async restart(projectId, serviceId, options) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}/restart`;
-        const { headers } = await this.core.exchange({
-            method: "POST",
-            path: at,
-            safety: "start-work",
-            checkHint: `the service's deployment status (GET ${path_path `/v1/projects/${projectId}/services/${serviceId}`})`,
-            response: emptyData,
-        }, options);
-        // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
-        return { restartedAt: Math.floor(serverTime(headers) / 1000) * 1000 };
-    }
-    /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */
-    waitForRestart(projectId, serviceId, receipt, options = {}) {
-        const at = path_path `/v1/projects/${projectId}/services/${serviceId}`;
-        return this.core.waitUntil(`restart of service ${serviceId}`, at, (o) => this.get(projectId, serviceId, o), (service) => restartConclusion(service, receipt.restartedAt), options);
-    }
-}
-class Harnesses {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    async restart(projectId, harnessId, query = {}, options) {
-        const at = path_path `/v1/projects/${projectId}/harnesses/${harnessId}/restart`;
-        const q = this.core.check(restartHarnessQuery, query, "POST", at, "query");
-        await this.core.call({ method: "POST", path: at, query: q, safety: "start-work", response: emptyData }, options);
-    }
-}
-//# sourceMappingURL=services.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/teams.js
-
-
-
-/** Teams of the organisation (organisation token); a team's `uid` is the billing `teamId` filter. */
-class Teams {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    async list(query = {}, options) {
-        const q = this.core.check(cursorListQuery, query, "GET", "/v1/teams", "query");
-        const res = await this.core.call({ method: "GET", path: "/v1/teams", query: q, response: teamListResponse, twin: false }, options);
-        return { items: res.data.teams, pagination: res.pagination };
-    }
-    /** Every team, across pages. */
-    iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query);
-    }
-}
-//# sourceMappingURL=teams.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/templates.js
-
-
-// Spec 2.5, 3.4, 4.8, and the template-run reads of beyond-the-seed §1.
-const TEMPLATE_RUN_STATUSES = [
-    "pending",
-    "running",
-    "success",
-    "failure",
-    "aborted",
-    "aborting",
-    "queued",
-    "unknown",
-    "skipped",
-    "waiting",
-    "retrying",
-    "async_wait",
-    "approval_wait",
-];
-const runTemplateBody = strictObject({ arguments: record(schemas_string(), unknown()) });
-const templateRun = looseObject({
-    id: schemas_string(),
-    templateId: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
-    apiVersion: schemas_string(),
-    options: looseObject({ autorun: schemas_boolean().optional(), concurrencyPolicy: schemas_string().optional() })
-        .optional(),
-    arguments: record(schemas_string(), unknown()).optional(),
-    gitops: looseObject({
-        vcsService: schemas_string(),
-        selfHostedVcsId: schemas_string().optional(),
-        accountLogin: schemas_string().optional(),
-        vcsLinkId: schemas_string().optional(),
-        repoUrl: schemas_string(),
-        branch: schemas_string(),
-        filePath: schemas_string(),
-    }),
-    $schema: schemas_string().optional(),
-    /** An action node; its full shapes are not documented, so only the example members are typed. */
-    spec: looseObject({
-        kind: schemas_string().optional(),
-        settings: looseObject({}).optional(),
-        response: looseObject({ status: schemas_string().optional() }).optional(),
-    }),
-    status: openEnum(TEMPLATE_RUN_STATUSES),
-    concluded: schemas_boolean(),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
-});
-const templateRunResponse = looseObject({ data: templateRun });
-const templateRunListResponse = listEnvelope("templateRuns", templateRun);
-const templateRunListQuery = strictObject({
-    per_page: schemas_number().int().min(1).max(100).optional(),
-    page: schemas_number().int().min(1).optional(),
-    cursor: schemas_string().min(1).optional(),
-    status: schemas_enum(TEMPLATE_RUN_STATUSES).optional(),
-    concluded: schemas_boolean().optional(),
-});
-//# sourceMappingURL=templates.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/resources/templates.js
-
-
-
-
-class Templates {
-    core;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Starts a template run. Never sent twice: after an ambiguous failure the error says the outcome is unknown. */
-    async run(templateId, body = { arguments: {} }, options) {
-        const at = path_path `/v1/templates/${templateId}/runs`;
-        const checked = this.core.check(runTemplateBody, body, "POST", at, "body");
-        const res = await this.core.call({
-            method: "POST",
-            path: at,
-            body: checked,
-            safety: "start-work",
-            checkHint: `the template's runs (GET ${at})`,
-            response: templateRunResponse,
-        }, options);
-        return res.data;
-    }
-    async getRun(templateId, runId, options) {
-        const at = path_path `/v1/templates/${templateId}/runs/${runId}`;
-        return (await this.core.call({ method: "GET", path: at, response: templateRunResponse }, options)).data;
-    }
-    async listRuns(templateId, query = {}, options) {
-        const at = path_path `/v1/templates/${templateId}/runs`;
-        const q = this.core.check(templateRunListQuery, query, "GET", at, "query");
-        const res = await this.core.call({ method: "GET", path: at, query: q, response: templateRunListResponse }, options);
-        return { items: res.data.templateRuns, pagination: res.pagination };
-    }
-    iterateRuns(templateId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(templateId, q, options), query);
-    }
-    async abortRun(templateId, runId, options) {
-        const at = path_path `/v1/templates/${templateId}/runs/${runId}/abort`;
-        return (await this.core.call({ method: "POST", path: at, safety: "idempotent", response: templateRunResponse }, options)).data;
-    }
-    /** Polls the run until `concluded`; only status `success` is a passing outcome. */
-    waitForRun(templateId, runId, options = {}) {
-        const at = path_path `/v1/templates/${templateId}/runs/${runId}`;
-        return this.core.waitUntil(`template run ${runId}`, at, (o) => this.getRun(templateId, runId, o), templateRunConclusion, options);
-    }
-}
-//# sourceMappingURL=templates.js.map
-// EXTERNAL MODULE: ../../node_modules/.pnpm/undici@8.12.4/node_modules/undici/index.js
-var node_modules_undici = __nccwpck_require__(8762);
-;// CONCATENATED MODULE: ../../packages/client/dist/version.js
-// Generated by scripts/write-version.mjs from package.json; do not edit.
-const VERSION = "0.1.0";
-//# sourceMappingURL=version.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/classify.js
-// Which network failures prove that the request never reached the platform. Only those make it
-// safe to send again an operation that starts work.
-const NEVER_CONNECTED = new Set([
-    "ECONNREFUSED",
-    "ENOTFOUND",
-    "EAI_AGAIN",
-    "EHOSTUNREACH",
-    "ENETUNREACH",
-    "EADDRNOTAVAIL",
-    "UND_ERR_CONNECT_TIMEOUT",
-]);
-const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
-function codesOf(error, seen = new Set()) {
-    if (typeof error !== "object" || error === null || seen.has(error))
-        return [];
-    seen.add(error);
-    const own = error.code;
-    const nested = [error.cause, ...(error.errors ?? [])];
-    return [...(typeof own === "string" ? [own] : []), ...nested.flatMap((e) => codesOf(e, seen))];
-}
-function classifyNetworkError(error) {
-    const codes = codesOf(error);
-    return {
-        // An AggregateError (several addresses tried) is only "never sent" when every attempt was.
-        neverSent: codes.length > 0 && codes.every((c) => NEVER_CONNECTED.has(c)),
-        timedOut: codes.some((c) => TIMEOUTS.has(c)),
-        code: codes[0],
-    };
-}
-//# sourceMappingURL=classify.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/rate-limit.js
-const headerNumber = (headers, name) => {
-    const raw = headers[name];
-    const value = Number(Array.isArray(raw) ? raw[0] : raw);
-    return raw === undefined || Number.isNaN(value) ? undefined : value;
-};
-/**
- * The account's request budget as the platform reports it on every response. Knowing it lets the
- * client hold a request until the window resets instead of drawing a 429, and lets pollers slow
- * down before the budget runs out.
- */
-class RateLimitBudget {
-    #state = { limit: undefined, remaining: undefined, resetAt: undefined };
-    get state() {
-        this.#expire(Date.now());
-        return { ...this.#state };
-    }
-    update(headers, now = Date.now()) {
-        const limit = headerNumber(headers, "x-ratelimit-limit");
-        const remaining = headerNumber(headers, "x-ratelimit-remaining");
-        const reset = headerNumber(headers, "x-ratelimit-reset");
-        if (limit !== undefined)
-            this.#state.limit = limit;
-        if (remaining !== undefined)
-            this.#state.remaining = remaining;
-        if (reset !== undefined)
-            this.#state.resetAt = now + reset * 1000;
-    }
-    /** Milliseconds to hold the next request so it does not spend a budget that is already gone. */
-    delayBeforeSend(now = Date.now()) {
-        this.#expire(now);
-        const { remaining, resetAt } = this.#state;
-        return remaining !== undefined && remaining <= 0 && resetAt !== undefined ? resetAt - now : 0;
-    }
-    /** Counts a request about to be sent, so that concurrent requests see the budget shrink. */
-    take() {
-        if (this.#state.remaining !== undefined)
-            this.#state.remaining = Math.max(0, this.#state.remaining - 1);
-    }
-    #expire(now) {
-        if (this.#state.resetAt !== undefined && now >= this.#state.resetAt) {
-            this.#state = { limit: this.#state.limit, remaining: undefined, resetAt: undefined };
-        }
-    }
-}
-//# sourceMappingURL=rate-limit.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/transport.js
-
-
-
-
-
-
-const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
-class Transport {
-    rateLimit = new RateLimitBudget();
-    #options;
-    #dispatcher;
-    #ownsDispatcher;
-    #base;
-    constructor(options) {
-        if (!options.baseUrl)
-            throw new TypeError("baseUrl is required");
-        if (!options.token)
-            throw new TypeError("token is required");
-        this.#base = options.baseUrl.replace(/\/+$/, "");
-        this.#ownsDispatcher = options.dispatcher === undefined;
-        this.#dispatcher = options.dispatcher ?? new node_modules_undici/* EnvHttpProxyAgent */.J2();
-        this.#options = {
-            baseUrl: this.#base,
-            token: options.token,
-            timeoutMs: options.timeoutMs ?? 30_000,
-            maxRetries: options.maxRetries ?? 3,
-            retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
-            retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
-            maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
-            userAgent: options.userAgent ?? `cwp-client/${VERSION} node/${process.version}`,
-        };
-    }
-    async send(spec) {
-        const safety = spec.safety ??
-            (spec.method === "GET" || spec.method === "PUT" || spec.method === "DELETE"
-                ? "idempotent"
-                : "start-work");
-        const base = { method: spec.method, path: spec.path };
-        for (let attempt = 0;; attempt++) {
-            if (this.#remaining(spec) <= 0)
-                throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
-            await this.#waitForBudget(spec, base);
-            const outcome = await this.#attempt(spec, base);
-            const retriesLeft = attempt < this.#options.maxRetries;
-            if (outcome.kind === "response") {
-                const { response } = outcome;
-                if (response.status < 400)
-                    return response;
-                const error = this.#httpError(response, base);
-                if (response.status === 429) {
-                    // The platform did not act on a 429: any request may go again once the window resets.
-                    if (!retriesLeft)
-                        throw error;
-                    await this.#waitFor(this.rateLimit.delayBeforeSend() || this.#backoff(attempt), spec, base, error);
-                    continue;
-                }
-                if (RETRYABLE_STATUS.has(response.status) && safety === "idempotent" && retriesLeft) {
-                    await this.#waitFor(this.#backoff(attempt), spec, base, error);
-                    continue;
-                }
-                if (safety === "start-work" && (response.status >= 500 || response.status === 408)) {
-                    throw this.#outcomeUnknown(error, spec);
-                }
-                throw error;
-            }
-            const { error, neverSent } = outcome;
-            if (error instanceof AbortedError)
-                throw error;
-            if ((safety === "idempotent" || neverSent) && retriesLeft) {
-                await this.#waitFor(this.#backoff(attempt), spec, base, error);
-                continue;
-            }
-            throw safety === "start-work" && !neverSent ? this.#outcomeUnknown(error, spec) : error;
-        }
-    }
-    async #attempt(spec, base) {
-        const timeout = Math.max(1, Math.min(this.#options.timeoutMs, this.#remaining(spec)));
-        const headers = {
-            authorization: `Bearer ${this.#options.token}`,
-            accept: "application/json",
-            "user-agent": this.#options.userAgent,
-        };
-        let body;
-        if (spec.body !== undefined) {
-            body = JSON.stringify(spec.body);
-            headers["content-type"] = "application/json";
-        }
-        let sent = false;
-        try {
-            this.rateLimit.take();
-            const res = await (0,node_modules_undici/* request */.Em)(this.#url(spec), {
-                method: spec.method,
-                headers,
-                body,
-                dispatcher: this.#dispatcher,
-                signal: spec.signal,
-                headersTimeout: timeout,
-                bodyTimeout: timeout,
-            });
-            sent = true;
-            const text = await res.body.text();
-            this.rateLimit.update(res.headers);
-            return {
-                kind: "response",
-                response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
-            };
-        }
-        catch (cause) {
-            if (cause instanceof CwpError)
-                throw cause;
-            if (spec.signal?.aborted) {
-                return {
-                    kind: "failure",
-                    error: new AbortedError(`${base.method} ${base.path} was aborted`, base),
-                    neverSent: false,
-                };
-            }
-            const failure = classifyNetworkError(cause);
-            const neverSent = !sent && failure.neverSent;
-            const init = { ...base, cause: this.#redactedCause(cause) };
-            const error = failure.timedOut
-                ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
-                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`, init);
-            return { kind: "failure", error, neverSent };
-        }
-    }
-    #parseBody(text, res, base) {
-        if (text === "")
-            return undefined;
-        try {
-            return JSON.parse(text);
-        }
-        catch {
-            if (res.statusCode < 400) {
-                throw new UnexpectedResponseError(`${base.method} ${base.path} answered ${res.statusCode} with a body that is not JSON (${res.headers["content-type"] ?? "no content type"})`, { ...base, status: res.statusCode });
-            }
-            // An error page from a proxy or load balancer: the status says enough.
-            return undefined;
-        }
-    }
-    #httpError(response, base) {
-        const body = response.body;
-        const platformError = typeof body === "object" && body !== null ? body.error : undefined;
-        const serverMessage = typeof platformError?.message === "string" ? this.#redact(platformError.message) : undefined;
-        const errorId = typeof platformError?.id === "string" ? platformError.id : undefined;
-        const ErrorClass = errorClassForStatus(response.status);
-        const message = [
-            `${base.method} ${base.path} failed with ${response.status}`,
-            serverMessage ? `: ${serverMessage}` : "",
-            describeDetails(platformError?.details),
-            errorId ? ` (error id ${errorId})` : "",
-        ].join("");
-        const error = new ErrorClass(message, {
-            ...base,
-            status: response.status,
-            errorId,
-            details: platformError?.details,
-        });
-        if (error instanceof RateLimitError)
-            error.resetAt = this.rateLimit.state.resetAt;
-        return error;
-    }
-    #outcomeUnknown(error, spec) {
-        const ErrorClass = error.constructor;
-        const check = spec.checkHint
-            ? ` Check ${spec.checkHint} before trying again.`
-            : " Check whether it took effect before trying again.";
-        return new ErrorClass(`${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`, {
-            method: error.method,
-            path: error.path,
-            status: error.status,
-            errorId: error.errorId,
-            details: error.details,
-            outcomeUnknown: true,
-            cause: error,
-        });
-    }
-    async #waitForBudget(spec, base) {
-        const wait = this.rateLimit.delayBeforeSend();
-        if (wait <= 0)
-            return;
-        const error = new RateLimitError(`${base.method} ${base.path} was not sent: the rate-limit budget is spent and resets in ${Math.ceil(wait / 1000)} s`, base);
-        error.resetAt = this.rateLimit.state.resetAt;
-        await this.#waitFor(wait, spec, base, error);
-    }
-    /** Waits before the next attempt, unless that passes the caller's deadline or the wait limit. */
-    async #waitFor(ms, spec, base, reasonIfTooLong) {
-        const limit = reasonIfTooLong instanceof RateLimitError ? this.#options.maxRateLimitWaitMs : Number.POSITIVE_INFINITY;
-        if (ms > limit || ms >= this.#remaining(spec))
-            throw reasonIfTooLong;
-        try {
-            await sleep(ms, spec.signal);
-        }
-        catch (cause) {
-            throw new AbortedError(`${base.method} ${base.path} was aborted`, {
-                ...base,
-                cause: this.#redactedCause(cause),
-            });
-        }
-    }
-    #backoff(attempt) {
-        const cap = Math.min(this.#options.retryMaxDelayMs, this.#options.retryBaseDelayMs * 2 ** attempt);
-        return Math.random() * cap;
-    }
-    #remaining(spec) {
-        return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - Date.now();
-    }
-    #url(spec) {
-        const search = new URLSearchParams();
-        for (const [key, value] of Object.entries(spec.query ?? {})) {
-            if (value === undefined || value === null)
-                continue;
-            for (const item of Array.isArray(value) ? value : [value])
-                search.append(key, String(item));
-        }
-        const qs = search.toString();
-        return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
-    }
-    #redact(text) {
-        return text.split(this.#options.token).join("***");
-    }
-    /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
-    #redactedCause(cause) {
-        const message = cause instanceof Error ? this.#redact(cause.message) : "unknown failure";
-        const copy = new Error(message);
-        const code = classifyNetworkError(cause).code;
-        if (code)
-            Object.assign(copy, { code });
-        return copy;
-    }
-    /** Closes the connection pool this transport made (a dispatcher passed in stays open). */
-    async close() {
-        if (this.#ownsDispatcher)
-            await this.#dispatcher.close();
-    }
-}
-function describeDetails(details) {
-    if (typeof details !== "object" || details === null || Array.isArray(details))
-        return "";
-    const parts = Object.entries(details).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(", ") : String(messages)}`);
-    return parts.length > 0 ? ` (${parts.join("; ")})` : "";
-}
-//# sourceMappingURL=transport.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/client.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-class CwpClient {
-    teams;
-    projects;
-    billing;
-    secrets;
-    jobs;
-    builds;
-    services;
-    harnesses;
-    addons;
-    observability;
-    templates;
-    networking;
-    integrations;
-    #core;
-    constructor(options) {
-        this.#core = new Core(new Transport(options), options.teamId);
-        this.teams = new Teams(this.#core);
-        this.projects = new Projects(this.#core);
-        this.billing = new Billing(this.#core);
-        this.secrets = new Secrets(this.#core);
-        this.jobs = new Jobs(this.#core);
-        this.builds = new Builds(this.#core);
-        this.services = new Services(this.#core);
-        this.harnesses = new Harnesses(this.#core);
-        this.addons = new Addons(this.#core);
-        this.observability = new Observability(this.#core);
-        this.templates = new Templates(this.#core);
-        this.networking = new Networking(this.#core);
-        this.integrations = new Integrations(this.#core);
-    }
-    /** The account's request budget as last reported by the platform. */
-    get rateLimit() {
-        return this.#core.transport.rateLimit.state;
-    }
-    /**
-     * Any operation, through the same transport, retries, rate limiting and errors. Resolves to the
-     * parsed body (`{ data, pagination? }`).
-     */
-    request(req) {
-        const { method, path, query, body, safety, ...options } = req;
-        return this.#core.call({ method, path, query, body, safety, response: looseBody }, options);
-    }
-    /** Closes idle connections; call when done so a short-lived process can exit at once. */
-    close() {
-        return this.#core.transport.close();
-    }
-}
-function createClient(options) {
-    return new CwpClient(options);
-}
-//# sourceMappingURL=client.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/index.js
-// The spec's schemas, one module per area; exported for the emulator and for users' own checks.
-
-
-
-
-
-
-
-
-
-
-
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/index.js
-
-
-
-
-
-
-
-
-
-
-
-//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
 
 
@@ -89295,12 +89298,11 @@ const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
-
 // A release gate: the step passes only when the template run concludes `success`.
 const run = () => runAction({
     name: "run-template",
     inputs: {
-        "template-id": requiredText().pipe(schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens")),
+        "template-id": resourceIdInput(),
         arguments: objectInput(),
     },
     outputs: { "run-id": "", status: "", concluded: "false" },
@@ -89459,7 +89461,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
-/***/ 4379:
+/***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
@@ -89681,7 +89683,7 @@ exports.composeCollection = composeCollection;
 
 
 var Document = __nccwpck_require__(3075);
-var composeNode = __nccwpck_require__(2147);
+var composeNode = __nccwpck_require__(4528);
 var resolveEnd = __nccwpck_require__(1838);
 var resolveProps = __nccwpck_require__(4969);
 
@@ -89727,7 +89729,7 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 2147:
+/***/ 4528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -89854,7 +89856,7 @@ exports.composeNode = composeNode;
 var identity = __nccwpck_require__(8721);
 var Scalar = __nccwpck_require__(815);
 var resolveBlockScalar = __nccwpck_require__(3311);
-var resolveFlowScalar = __nccwpck_require__(6760);
+var resolveFlowScalar = __nccwpck_require__(4379);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -90823,7 +90825,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6760:
+/***/ 4379:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -91687,7 +91689,7 @@ exports.Document = Document;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(598);
+var visit = __nccwpck_require__(8217);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -91931,7 +91933,7 @@ exports.createNode = createNode;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(598);
+var visit = __nccwpck_require__(8217);
 
 const escapeChars = {
     '!': '%21',
@@ -92200,7 +92202,7 @@ var lexer = __nccwpck_require__(3299);
 var lineCounter = __nccwpck_require__(1282);
 var parser = __nccwpck_require__(2886);
 var publicApi = __nccwpck_require__(3125);
-var visit = __nccwpck_require__(598);
+var visit = __nccwpck_require__(8217);
 
 
 
@@ -92269,7 +92271,7 @@ exports.warn = warn;
 
 
 var anchors = __nccwpck_require__(1822);
-var visit = __nccwpck_require__(598);
+var visit = __nccwpck_require__(8217);
 var identity = __nccwpck_require__(8721);
 var Node = __nccwpck_require__(3199);
 var toJS = __nccwpck_require__(8165);
@@ -93135,7 +93137,7 @@ exports.toJS = toJS;
 
 
 var resolveBlockScalar = __nccwpck_require__(3311);
-var resolveFlowScalar = __nccwpck_require__(6760);
+var resolveFlowScalar = __nccwpck_require__(4379);
 var errors = __nccwpck_require__(2330);
 var stringifyString = __nccwpck_require__(2715);
 
@@ -96780,7 +96782,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 1561:
+/***/ 3942:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -97563,7 +97565,7 @@ exports.stringifyPair = stringifyPair;
 
 
 var Scalar = __nccwpck_require__(815);
-var foldFlowLines = __nccwpck_require__(1561);
+var foldFlowLines = __nccwpck_require__(3942);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -97902,7 +97904,7 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 598:
+/***/ 8217:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 

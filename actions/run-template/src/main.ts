@@ -1,6 +1,5 @@
-import { checkRequest, objectInput, requiredText, runAction } from "@cwp/action-kit";
-import { REF_PATTERN, runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
-import { z } from "zod";
+import { checkRequest, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
+import { runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
 
 // A release gate: the step passes only when the template run concludes `success`.
 
@@ -8,9 +7,7 @@ export const run = () =>
   runAction({
     name: "run-template",
     inputs: {
-      "template-id": requiredText().pipe(
-        z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"),
-      ),
+      "template-id": resourceIdInput(),
       arguments: objectInput(),
     },
     outputs: { "run-id": "", status: "", concluded: "false" },

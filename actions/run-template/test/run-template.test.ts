@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = "/v1/templates/release/runs";
@@ -25,11 +25,7 @@ runnerContract({
 });
 
 describe("run-template: a release gate", () => {
-  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-  beforeAll(async () => {
-    platform = await startTestPlatform({ speed: 30 });
-  });
-  afterAll(() => platform.close());
+  const platform = useTestPlatform();
   const base = () => ({
     "api-token": platform.tokens.org,
     "api-url": platform.url,

@@ -28376,7 +28376,7 @@ module.exports = {
 var __webpack_unused_export__;
 
 
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const Dispatcher = __nccwpck_require__(1973)
 const Pool = __nccwpck_require__(8442)
 const BalancedPool = __nccwpck_require__(8131)
@@ -28384,7 +28384,7 @@ const RoundRobinPool = __nccwpck_require__(1402)
 const Agent = __nccwpck_require__(6351)
 const Dispatcher1Wrapper = __nccwpck_require__(2652)
 const ProxyAgent = __nccwpck_require__(7370)
-const Socks5ProxyAgent = __nccwpck_require__(3942)
+const Socks5ProxyAgent = __nccwpck_require__(1561)
 const EnvHttpProxyAgent = __nccwpck_require__(8823)
 const RetryAgent = __nccwpck_require__(7644)
 const H2CClient = __nccwpck_require__(7989)
@@ -34945,7 +34945,7 @@ const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(233
 const { kBusy, kClients, kConnected, kRunning, kPending, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(2605)
 const DispatcherBase = __nccwpck_require__(9143)
 const Pool = __nccwpck_require__(8442)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const util = __nccwpck_require__(2270)
 
 const kOnConnect = Symbol('onConnect')
@@ -39197,7 +39197,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 4528:
+/***/ 2147:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -40702,7 +40702,7 @@ module.exports = class FixedQueue {
 
 
 const { InvalidArgumentError } = __nccwpck_require__(2333)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 
 class H2CClient extends Client {
   constructor (origin, clientOpts) {
@@ -42198,7 +42198,7 @@ const {
   kRemoveClient,
   kRetireClient
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -42427,9 +42427,9 @@ const Pool = __nccwpck_require__(8442)
 const DispatcherBase = __nccwpck_require__(9143)
 const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = __nccwpck_require__(2333)
 const buildConnector = __nccwpck_require__(2798)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const { channels } = __nccwpck_require__(9344)
-const Socks5ProxyAgent = __nccwpck_require__(3942)
+const Socks5ProxyAgent = __nccwpck_require__(1561)
 const { hasSafeIterator } = __nccwpck_require__(2270)
 
 const kAgent = Symbol('proxy agent')
@@ -42912,7 +42912,7 @@ const {
   kRetireClient,
   kDrainQueue
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -43072,7 +43072,7 @@ module.exports = RoundRobinPool
 
 /***/ }),
 
-/***/ 3942:
+/***/ 1561:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -48938,7 +48938,7 @@ module.exports = globalOpts => {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(5360);
+const utils_1 = __nccwpck_require__(8217);
 // Emums
 exports.ERROR = {
     OK: 0,
@@ -49516,7 +49516,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 5360:
+/***/ 8217:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52076,7 +52076,7 @@ module.exports.MockCallHistoryLog = MockCallHistoryLog
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(4528)
+const Client = __nccwpck_require__(2147)
 const { buildMockDispatch } = __nccwpck_require__(1387)
 const {
   kDispatches,
@@ -53700,7 +53700,7 @@ module.exports = SnapshotAgent
 
 
 const { writeFile, readFile, mkdir } = __nccwpck_require__(1455)
-const { dirname, resolve } = __nccwpck_require__(4379)
+const { dirname, resolve } = __nccwpck_require__(6760)
 const { setTimeout, clearTimeout } = __nccwpck_require__(7997)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(2333)
 const { setHeader } = __nccwpck_require__(2270)
@@ -76572,8 +76572,346 @@ class InputErrors extends Error {
     }
 }
 //# sourceMappingURL=input-error.js.map
-// EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8293);
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
+// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
+// the response status and the response's error body only.
+class CwpError extends Error {
+    name = "CwpError";
+    method;
+    path;
+    status;
+    /** The platform's error id, worth quoting to its support. */
+    errorId;
+    /** For validation errors: field path to a list of messages. */
+    details;
+    outcomeUnknown;
+    constructor(message, init) {
+        super(message, init.cause === undefined ? undefined : { cause: init.cause });
+        this.method = init.method;
+        this.path = init.path;
+        this.status = init.status;
+        this.errorId = init.errorId;
+        this.details = init.details;
+        this.outcomeUnknown = init.outcomeUnknown ?? false;
+    }
+    toJSON() {
+        return {
+            name: this.name,
+            message: this.message,
+            method: this.method,
+            path: this.path,
+            status: this.status,
+            errorId: this.errorId,
+            details: this.details,
+            outcomeUnknown: this.outcomeUnknown,
+        };
+    }
+}
+/** 400 from the platform, or a request this client refused to send (`status` undefined). */
+class ValidationError extends CwpError {
+    name = "ValidationError";
+}
+/** A request that failed the spec's rules before anything was sent. */
+class RequestValidationError extends ValidationError {
+    name = "RequestValidationError";
+}
+class AuthenticationError extends CwpError {
+    name = "AuthenticationError";
+}
+class PermissionError extends CwpError {
+    name = "PermissionError";
+}
+class NotFoundError extends CwpError {
+    name = "NotFoundError";
+}
+class ConflictError extends CwpError {
+    name = "ConflictError";
+}
+class RateLimitError extends CwpError {
+    name = "RateLimitError";
+    /** When the rate-limit window resets (epoch milliseconds), if known. */
+    resetAt;
+}
+class ServerError extends CwpError {
+    name = "ServerError";
+}
+/** Any other unexpected HTTP status. */
+class ApiError extends CwpError {
+    name = "ApiError";
+}
+/** The response did not have the shape the spec gives. */
+class UnexpectedResponseError extends CwpError {
+    name = "UnexpectedResponseError";
+}
+/** No response: the connection failed, was refused or was reset. */
+class ConnectionError extends CwpError {
+    name = "ConnectionError";
+}
+/** No response in time (per-attempt timeout or the caller's deadline). */
+class TimeoutError extends CwpError {
+    name = "TimeoutError";
+}
+/** The caller's AbortSignal fired. */
+class AbortedError extends CwpError {
+    name = "AbortedError";
+}
+const byStatus = {
+    400: ValidationError,
+    401: AuthenticationError,
+    403: PermissionError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitError,
+};
+function errorClassForStatus(status) {
+    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
+}
+//# sourceMappingURL=errors.js.map
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/sleep.js
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+async function sleep(ms, signal) {
+    if (ms <= 0) {
+        signal?.throwIfAborted();
+        return;
+    }
+    await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+}
+//# sourceMappingURL=sleep.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
+
+
+/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
+class WaitTimeoutError extends TimeoutError {
+    last;
+    name = "WaitTimeoutError";
+    constructor(message, last, init) {
+        super(message, init);
+        this.last = last;
+    }
+}
+/** Errors a poll can see and still try again: the work is still running remotely. */
+const isTransient = (error) => error instanceof CwpError &&
+    !(error instanceof AbortedError) &&
+    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
+/**
+ * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
+ * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
+ */
+async function pollUntilConcluded(spec, options = {}) {
+    const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
+    const maxInterval = options.maxIntervalMs ?? 15_000;
+    let interval = options.initialIntervalMs ?? 1_000;
+    let last;
+    let lastStatus;
+    for (;;) {
+        if (options.signal?.aborted)
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+        try {
+            last = await spec.read(deadline, options.signal);
+            const conclusion = spec.conclude(last);
+            if (conclusion.status !== lastStatus) {
+                lastStatus = conclusion.status;
+                options.onStatus?.(conclusion.status, last);
+            }
+            options.onPoll?.(last);
+            if (conclusion.concluded)
+                return last;
+        }
+        catch (error) {
+            if (error instanceof AbortedError || options.signal?.aborted) {
+                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
+            }
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
+            if (!isTransient(error))
+                throw error;
+        }
+        const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
+        if (wait <= 0) {
+            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
+        }
+        try {
+            await sleep(wait, options.signal);
+        }
+        catch (cause) {
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+        }
+        interval = Math.min(maxInterval, interval * 1.5);
+    }
+}
+/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
+function slowForBudget(interval, budget) {
+    const { limit, remaining, resetAt } = budget;
+    if (limit === undefined || remaining === undefined || resetAt === undefined)
+        return interval;
+    if (remaining > limit / 10)
+        return interval;
+    return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
+}
+//# sourceMappingURL=poll.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
+
+/**
+ * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
+ * value would address another resource, so it is refused before anything is sent.
+ */
+function path_path(strings, ...values) {
+    const template = strings.join("{}");
+    return strings.reduce((out, part, i) => {
+        if (i >= values.length)
+            return out + part;
+        const value = String(values[i]);
+        if (value === "") {
+            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
+                method: "",
+                path: template,
+                details: { [`path.${i + 1}`]: ["must not be empty"] },
+            });
+        }
+        return out + part + encodeURIComponent(value);
+    }, "");
+}
+/**
+ * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
+ * list, or a path the caller twinned itself) are left as they are.
+ */
+function twinPath(specPath, teamId) {
+    if (!teamId ||
+        specPath === "/v1/teams" ||
+        specPath.startsWith("/v1/teams/") ||
+        !specPath.startsWith("/v1/")) {
+        return specPath;
+    }
+    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
+}
+//# sourceMappingURL=path.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
+
+/** Zod issues as the platform writes validation details: field path to a list of messages. */
+function issuesToDetails(issues, prefix = "") {
+    const details = {};
+    for (const issue of issues) {
+        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
+        let message = issue.message;
+        if (issue.code === "unrecognized_keys")
+            message = `unknown field(s) ${issue.keys.join(", ")}`;
+        details[field] = [...(details[field] ?? []), message];
+    }
+    return details;
+}
+function describe(details) {
+    return Object.entries(details)
+        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
+        .join("; ");
+}
+/**
+ * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
+ * names every field and leaves the process without a request.
+ */
+function validateRequest(schema, value, where) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const details = issuesToDetails(result.error.issues, where.part);
+    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${describe(details)}`, {
+        method: where.method,
+        path: where.path,
+        details,
+    });
+}
+/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+function parseResponse(schema, value, where) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const details = issuesToDetails(result.error.issues);
+    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${describe(details)}`, { ...where, details });
+}
+//# sourceMappingURL=validate.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
+
+
+
+/** What every resource shares: the transport, the client's team, and checked calls. */
+class Core {
+    transport;
+    teamId;
+    constructor(transport, teamId) {
+        this.transport = transport;
+        this.teamId = teamId;
+    }
+    async call(op, options) {
+        return (await this.exchange(op, options)).body;
+    }
+    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
+    async exchange(op, options) {
+        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
+        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+        const response = await this.transport.send({
+            method: op.method,
+            path: fullPath,
+            query: op.query,
+            body: op.body,
+            safety: op.safety,
+            checkHint: op.checkHint,
+            signal: options?.signal,
+            deadline: options?.deadline,
+        });
+        const body = parseResponse(op.response, response.body ?? {}, {
+            method: op.method,
+            path: fullPath,
+            status: response.status,
+        });
+        return { body, headers: response.headers };
+    }
+    /**
+     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
+     * signal, slowing down when the rate-limit budget runs low.
+     */
+    waitUntil(what, at, read, conclude, options = {}) {
+        return pollUntilConcluded({
+            what,
+            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
+            conclude,
+            rateLimit: () => this.transport.rateLimit.state,
+            where: { method: "GET", path: at },
+        }, options);
+    }
+    /** Validates a body or query against a strict request schema; throws before anything is sent. */
+    check(schema, value, method, at, part) {
+        return validateRequest(schema, value, { method, path: at, part });
+    }
+}
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
+/**
+ * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
+ * shorter than the page size (a platform that forgets to say it is done still ends the loop).
+ */
+async function* cursorPages(fetchPage, pageSize, firstCursor) {
+    let cursor = firstCursor;
+    for (;;) {
+        const page = await fetchPage(cursor);
+        yield page;
+        const next = page.pagination.cursor;
+        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
+            return;
+        cursor = next;
+    }
+}
+/** Every item of a cursor list, across all its pages. */
+async function* cursorItems(pages) {
+    for await (const page of pages)
+        yield* page.items;
+}
+const DEFAULT_PAGE_SIZE = 50;
+/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
+function iterateItems(list, query) {
+    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
+}
+//# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/util.js
 
 // functions
@@ -82327,7 +82665,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function describe(description) {
+function api_describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -86054,7 +86392,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = describe;
+const schemas_describe = api_describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -86109,522 +86447,6 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/parsers.js
-
-
-// Schemas for raw input strings (the runner passes every input as text, "" when unset). Messages
-// say what is allowed; they never repeat the value, which may be a secret.
-const YAML_TRUE = ["true", "True", "TRUE"];
-const YAML_FALSE = ["false", "False", "FALSE"];
-/** Text, trimmed; `undefined` when empty. */
-const optionalText = () => schemas_string().transform((s) => s.trim() || undefined);
-/** Text that must be given. */
-const requiredText = () => schemas_string()
-    .transform((s) => s.trim())
-    .pipe(schemas_string().min(1, "is required"));
-/** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
-const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
-    const v = s.trim();
-    if (v === "")
-        return fallback;
-    if (YAML_TRUE.includes(v))
-        return true;
-    if (YAML_FALSE.includes(v))
-        return false;
-    ctx.addIssue({ code: "custom", message: "must be true or false" });
-    return NEVER;
-});
-const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const MAX_DURATION_MS = 72 * 3_600_000;
-/** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
-const durationInput = (fallback) => schemas_string().transform((s, ctx) => {
-    const v = s.trim() || fallback;
-    const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
-    const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
-    if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
-        ctx.addIssue({
-            code: "custom",
-            message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
-        });
-        return NEVER;
-    }
-    return ms;
-});
-/** A positive whole number, or the default when empty. */
-const integerInput = (fallback, min = 1) => z.string().transform((s, ctx) => {
-    const v = s.trim();
-    if (v === "")
-        return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min) {
-        ctx.addIssue({ code: "custom", message: `must be a whole number, ${min} or more` });
-        return z.NEVER;
-    }
-    return Number(v);
-});
-/** One of a list of words. */
-const choiceInput = (choices, fallback) => z.string().transform((s, ctx) => {
-    const v = s.trim() || fallback;
-    if (v === undefined)
-        return undefined;
-    if (!choices.includes(v)) {
-        ctx.addIssue({ code: "custom", message: `must be one of ${choices.join(", ")}` });
-        return z.NEVER;
-    }
-    return v;
-});
-/** KEY=VALUE lines (blank lines and `#` comments skipped): the value is everything after the first `=`. */
-function keyValueLines(text) {
-    const out = {};
-    for (const [i, raw] of text.split(/\r?\n/).entries()) {
-        const line = raw.trim();
-        if (line === "" || line.startsWith("#"))
-            continue;
-        const eq = line.indexOf("=");
-        if (eq <= 0)
-            return `line ${i + 1} is not KEY=VALUE`;
-        const key = line.slice(0, eq).trim();
-        if (key in out)
-            return `key ${key} is given twice`;
-        out[key] = line.slice(eq + 1);
-    }
-    return out;
-}
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        if (value === null || typeof value !== "object" || Array.isArray(value))
-            return "the JSON must be an object";
-        return value;
-    }
-    catch {
-        return "is not valid JSON";
-    }
-}
-/** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
-const keyValueInput = () => schemas_string().transform((s, ctx) => {
-    const v = s.trim();
-    if (v === "")
-        return undefined;
-    const parsed = v.startsWith("{") ? jsonObject(v) : keyValueLines(v);
-    if (typeof parsed === "string") {
-        ctx.addIssue({ code: "custom", message: `${parsed}; give KEY=VALUE lines or a JSON object` });
-        return NEVER;
-    }
-    const bad = Object.entries(parsed).find(([, value]) => typeof value !== "string");
-    if (bad) {
-        ctx.addIssue({ code: "custom", message: `the value of ${bad[0]} must be a string` });
-        return NEVER;
-    }
-    return parsed;
-});
-/** An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. */
-const objectInput = () => z.string().transform((s, ctx) => {
-    const v = s.trim();
-    if (v === "")
-        return {};
-    if (v.startsWith("{")) {
-        const parsed = jsonObject(v);
-        if (typeof parsed !== "string")
-            return parsed;
-        ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
-        return z.NEVER;
-    }
-    if (v
-        .split(/\r?\n/)
-        .every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
-        const parsed = keyValueLines(v);
-        if (typeof parsed !== "string")
-            return parsed;
-    }
-    try {
-        const value = parseYaml(v);
-        if (value !== null && typeof value === "object" && !Array.isArray(value))
-            return value;
-    }
-    catch { }
-    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
-    return z.NEVER;
-});
-//# sourceMappingURL=parsers.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
-
-
-/** Raw strings of the inputs a shape names, read as the runner passes them (`INPUT_<NAME>`). */
-function rawInputs(names) {
-    return Object.fromEntries(names.map((name) => [name, getInput(name, { trimWhitespace: false })]));
-}
-/**
- * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
- * together, each naming the input and what is allowed; nothing has been sent when this throws.
- */
-function readInputs(schema) {
-    const raw = rawInputs(Object.keys(schema.shape));
-    const result = schema.safeParse(raw);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => new InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
-    throw new InputErrors(errors);
-}
-/**
- * Checks a request built from inputs against the client's schema, naming the input a failing
- * field came from (`fields` maps a field path prefix to its input).
- */
-function checkRequest(schema, value, fields) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => {
-        const path = issue.path.map(String).join(".");
-        const prefix = Object.keys(fields)
-            .filter((f) => path === f || path.startsWith(`${f}.`))
-            .sort((a, b) => b.length - a.length)[0];
-        const input = prefix ? fields[prefix] : path || "(inputs)";
-        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
-        return new InputError(input, `${issue.message}${rest}`);
-    });
-    throw new InputErrors(errors);
-}
-//# sourceMappingURL=read.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
-// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
-// the response status and the response's error body only.
-class CwpError extends Error {
-    name = "CwpError";
-    method;
-    path;
-    status;
-    /** The platform's error id, worth quoting to its support. */
-    errorId;
-    /** For validation errors: field path to a list of messages. */
-    details;
-    outcomeUnknown;
-    constructor(message, init) {
-        super(message, init.cause === undefined ? undefined : { cause: init.cause });
-        this.method = init.method;
-        this.path = init.path;
-        this.status = init.status;
-        this.errorId = init.errorId;
-        this.details = init.details;
-        this.outcomeUnknown = init.outcomeUnknown ?? false;
-    }
-    toJSON() {
-        return {
-            name: this.name,
-            message: this.message,
-            method: this.method,
-            path: this.path,
-            status: this.status,
-            errorId: this.errorId,
-            details: this.details,
-            outcomeUnknown: this.outcomeUnknown,
-        };
-    }
-}
-/** 400 from the platform, or a request this client refused to send (`status` undefined). */
-class ValidationError extends CwpError {
-    name = "ValidationError";
-}
-/** A request that failed the spec's rules before anything was sent. */
-class RequestValidationError extends ValidationError {
-    name = "RequestValidationError";
-}
-class AuthenticationError extends CwpError {
-    name = "AuthenticationError";
-}
-class PermissionError extends CwpError {
-    name = "PermissionError";
-}
-class NotFoundError extends CwpError {
-    name = "NotFoundError";
-}
-class ConflictError extends CwpError {
-    name = "ConflictError";
-}
-class RateLimitError extends CwpError {
-    name = "RateLimitError";
-    /** When the rate-limit window resets (epoch milliseconds), if known. */
-    resetAt;
-}
-class ServerError extends CwpError {
-    name = "ServerError";
-}
-/** Any other unexpected HTTP status. */
-class ApiError extends CwpError {
-    name = "ApiError";
-}
-/** The response did not have the shape the spec gives. */
-class UnexpectedResponseError extends CwpError {
-    name = "UnexpectedResponseError";
-}
-/** No response: the connection failed, was refused or was reset. */
-class ConnectionError extends CwpError {
-    name = "ConnectionError";
-}
-/** No response in time (per-attempt timeout or the caller's deadline). */
-class TimeoutError extends CwpError {
-    name = "TimeoutError";
-}
-/** The caller's AbortSignal fired. */
-class AbortedError extends CwpError {
-    name = "AbortedError";
-}
-const byStatus = {
-    400: ValidationError,
-    401: AuthenticationError,
-    403: PermissionError,
-    404: NotFoundError,
-    409: ConflictError,
-    429: RateLimitError,
-};
-function errorClassForStatus(status) {
-    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
-}
-//# sourceMappingURL=errors.js.map
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/sleep.js
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-async function sleep(ms, signal) {
-    if (ms <= 0) {
-        signal?.throwIfAborted();
-        return;
-    }
-    await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
-}
-//# sourceMappingURL=sleep.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
-
-
-/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
-class WaitTimeoutError extends TimeoutError {
-    last;
-    name = "WaitTimeoutError";
-    constructor(message, last, init) {
-        super(message, init);
-        this.last = last;
-    }
-}
-/** Errors a poll can see and still try again: the work is still running remotely. */
-const isTransient = (error) => error instanceof CwpError &&
-    !(error instanceof AbortedError) &&
-    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
-/**
- * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
- * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
- */
-async function pollUntilConcluded(spec, options = {}) {
-    const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
-    const maxInterval = options.maxIntervalMs ?? 15_000;
-    let interval = options.initialIntervalMs ?? 1_000;
-    let last;
-    let lastStatus;
-    for (;;) {
-        if (options.signal?.aborted)
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
-        try {
-            last = await spec.read(deadline, options.signal);
-            const conclusion = spec.conclude(last);
-            if (conclusion.status !== lastStatus) {
-                lastStatus = conclusion.status;
-                options.onStatus?.(conclusion.status, last);
-            }
-            options.onPoll?.(last);
-            if (conclusion.concluded)
-                return last;
-        }
-        catch (error) {
-            if (error instanceof AbortedError || options.signal?.aborted) {
-                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
-            }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
-            if (!isTransient(error))
-                throw error;
-        }
-        const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
-        if (wait <= 0) {
-            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
-        }
-        try {
-            await sleep(wait, options.signal);
-        }
-        catch (cause) {
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
-        }
-        interval = Math.min(maxInterval, interval * 1.5);
-    }
-}
-/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
-function slowForBudget(interval, budget) {
-    const { limit, remaining, resetAt } = budget;
-    if (limit === undefined || remaining === undefined || resetAt === undefined)
-        return interval;
-    if (remaining > limit / 10)
-        return interval;
-    return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
-}
-//# sourceMappingURL=poll.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
-
-/**
- * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value would address another resource, so it is refused before anything is sent.
- */
-function path_path(strings, ...values) {
-    const template = strings.join("{}");
-    return strings.reduce((out, part, i) => {
-        if (i >= values.length)
-            return out + part;
-        const value = String(values[i]);
-        if (value === "") {
-            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
-                method: "",
-                path: template,
-                details: { [`path.${i + 1}`]: ["must not be empty"] },
-            });
-        }
-        return out + part + encodeURIComponent(value);
-    }, "");
-}
-/**
- * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
- * list, or a path the caller twinned itself) are left as they are.
- */
-function twinPath(specPath, teamId) {
-    if (!teamId ||
-        specPath === "/v1/teams" ||
-        specPath.startsWith("/v1/teams/") ||
-        !specPath.startsWith("/v1/")) {
-        return specPath;
-    }
-    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
-}
-//# sourceMappingURL=path.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
-
-/** Zod issues as the platform writes validation details: field path to a list of messages. */
-function issuesToDetails(issues, prefix = "") {
-    const details = {};
-    for (const issue of issues) {
-        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
-        let message = issue.message;
-        if (issue.code === "unrecognized_keys")
-            message = `unknown field(s) ${issue.keys.join(", ")}`;
-        details[field] = [...(details[field] ?? []), message];
-    }
-    return details;
-}
-function validate_describe(details) {
-    return Object.entries(details)
-        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
-        .join("; ");
-}
-/**
- * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
- * names every field and leaves the process without a request.
- */
-function validateRequest(schema, value, where) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const details = issuesToDetails(result.error.issues, where.part);
-    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${validate_describe(details)}`, {
-        method: where.method,
-        path: where.path,
-        details,
-    });
-}
-/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
-function parseResponse(schema, value, where) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const details = issuesToDetails(result.error.issues);
-    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${validate_describe(details)}`, { ...where, details });
-}
-//# sourceMappingURL=validate.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
-
-
-
-/** What every resource shares: the transport, the client's team, and checked calls. */
-class Core {
-    transport;
-    teamId;
-    constructor(transport, teamId) {
-        this.transport = transport;
-        this.teamId = teamId;
-    }
-    async call(op, options) {
-        return (await this.exchange(op, options)).body;
-    }
-    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
-    async exchange(op, options) {
-        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
-        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
-        const response = await this.transport.send({
-            method: op.method,
-            path: fullPath,
-            query: op.query,
-            body: op.body,
-            safety: op.safety,
-            checkHint: op.checkHint,
-            signal: options?.signal,
-            deadline: options?.deadline,
-        });
-        const body = parseResponse(op.response, response.body ?? {}, {
-            method: op.method,
-            path: fullPath,
-            status: response.status,
-        });
-        return { body, headers: response.headers };
-    }
-    /**
-     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
-     * signal, slowing down when the rate-limit budget runs low.
-     */
-    waitUntil(what, at, read, conclude, options = {}) {
-        return pollUntilConcluded({
-            what,
-            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
-            conclude,
-            rateLimit: () => this.transport.rateLimit.state,
-            where: { method: "GET", path: at },
-        }, options);
-    }
-    /** Validates a body or query against a strict request schema; throws before anything is sent. */
-    check(schema, value, method, at, part) {
-        return validateRequest(schema, value, { method, path: at, part });
-    }
-}
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
-/**
- * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop).
- */
-async function* cursorPages(fetchPage, pageSize, firstCursor) {
-    let cursor = firstCursor;
-    for (;;) {
-        const page = await fetchPage(cursor);
-        yield page;
-        const next = page.pagination.cursor;
-        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
-            return;
-        cursor = next;
-    }
-}
-/** Every item of a cursor list, across all its pages. */
-async function* cursorItems(pages) {
-    for await (const page of pages)
-        yield* page.items;
-}
-const DEFAULT_PAGE_SIZE = 50;
-/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
-function iterateItems(list, query) {
-    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
-}
-//# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/shared.js
 
 // Shared rules of spec 2.1. Request schemas enforce them; response schemas only describe shapes.
@@ -88895,6 +88717,187 @@ function createClient(options) {
 
 
 //# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8293);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/parsers.js
+
+
+
+// Schemas for raw input strings (the runner passes every input as text, "" when unset). Messages
+// say what is allowed; they never repeat the value, which may be a secret.
+const YAML_TRUE = ["true", "True", "TRUE"];
+const YAML_FALSE = ["false", "False", "FALSE"];
+/** Text, trimmed; `undefined` when empty. */
+const optionalText = () => schemas_string().transform((s) => s.trim() || undefined);
+/** Text that must be given. */
+const requiredText = () => schemas_string()
+    .transform((s) => s.trim())
+    .pipe(schemas_string().min(1, "is required"));
+/** The id of a project, service, job or template: required, letters, digits and hyphens. */
+const resourceIdInput = () => requiredText().pipe(schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+/** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
+const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "")
+        return fallback;
+    if (YAML_TRUE.includes(v))
+        return true;
+    if (YAML_FALSE.includes(v))
+        return false;
+    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    return NEVER;
+});
+const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const MAX_DURATION_MS = 72 * 3_600_000;
+/** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
+const durationInput = (fallback) => schemas_string().transform((s, ctx) => {
+    const v = s.trim() || fallback;
+    const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
+    const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
+    if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
+        ctx.addIssue({
+            code: "custom",
+            message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
+        });
+        return NEVER;
+    }
+    return ms;
+});
+/** A positive whole number, or the default when empty. */
+const integerInput = (fallback, min = 1) => z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "")
+        return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number, ${min} or more` });
+        return z.NEVER;
+    }
+    return Number(v);
+});
+/** One of a list of words. */
+const choiceInput = (choices, fallback) => z.string().transform((s, ctx) => {
+    const v = s.trim() || fallback;
+    if (v === undefined)
+        return undefined;
+    if (!choices.includes(v)) {
+        ctx.addIssue({ code: "custom", message: `must be one of ${choices.join(", ")}` });
+        return z.NEVER;
+    }
+    return v;
+});
+/** KEY=VALUE lines (blank lines and `#` comments skipped): the value is everything after the first `=`. */
+function keyValueLines(text) {
+    const out = {};
+    for (const [i, raw] of text.split(/\r?\n/).entries()) {
+        const line = raw.trim();
+        if (line === "" || line.startsWith("#"))
+            continue;
+        const eq = line.indexOf("=");
+        if (eq <= 0)
+            return `line ${i + 1} is not KEY=VALUE`;
+        const key = line.slice(0, eq).trim();
+        if (key in out)
+            return `key ${key} is given twice`;
+        out[key] = line.slice(eq + 1);
+    }
+    return out;
+}
+function jsonObject(text) {
+    try {
+        const value = JSON.parse(text);
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+            return "the JSON must be an object";
+        return value;
+    }
+    catch {
+        return "is not valid JSON";
+    }
+}
+/** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
+const keyValueInput = () => schemas_string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "")
+        return undefined;
+    const parsed = v.startsWith("{") ? jsonObject(v) : keyValueLines(v);
+    if (typeof parsed === "string") {
+        ctx.addIssue({ code: "custom", message: `${parsed}; give KEY=VALUE lines or a JSON object` });
+        return NEVER;
+    }
+    const bad = Object.entries(parsed).find(([, value]) => typeof value !== "string");
+    if (bad) {
+        ctx.addIssue({ code: "custom", message: `the value of ${bad[0]} must be a string` });
+        return NEVER;
+    }
+    return parsed;
+});
+/** An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. */
+const objectInput = () => z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "")
+        return {};
+    if (v.startsWith("{")) {
+        const parsed = jsonObject(v);
+        if (typeof parsed !== "string")
+            return parsed;
+        ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
+        return z.NEVER;
+    }
+    if (v
+        .split(/\r?\n/)
+        .every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))) {
+        const parsed = keyValueLines(v);
+        if (typeof parsed !== "string")
+            return parsed;
+    }
+    try {
+        const value = parseYaml(v);
+        if (value !== null && typeof value === "object" && !Array.isArray(value))
+            return value;
+    }
+    catch { }
+    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    return z.NEVER;
+});
+//# sourceMappingURL=parsers.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
+
+
+/** Raw strings of the inputs a shape names, read as the runner passes them (`INPUT_<NAME>`). */
+function rawInputs(names) {
+    return Object.fromEntries(names.map((name) => [name, getInput(name, { trimWhitespace: false })]));
+}
+/**
+ * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
+ * together, each naming the input and what is allowed; nothing has been sent when this throws.
+ */
+function readInputs(schema) {
+    const raw = rawInputs(Object.keys(schema.shape));
+    const result = schema.safeParse(raw);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => new InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
+    throw new InputErrors(errors);
+}
+/**
+ * Checks a request built from inputs against the client's schema, naming the input a failing
+ * field came from (`fields` maps a field path prefix to its input).
+ */
+function checkRequest(schema, value, fields) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => {
+        const path = issue.path.map(String).join(".");
+        const prefix = Object.keys(fields)
+            .filter((f) => path === f || path.startsWith(`${f}.`))
+            .sort((a, b) => b.length - a.length)[0];
+        const input = prefix ? fields[prefix] : path || "(inputs)";
+        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
+        return new InputError(input, `${issue.message}${rest}`);
+    });
+    throw new InputErrors(errors);
+}
+//# sourceMappingURL=read.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
 
 
@@ -89339,7 +89342,6 @@ function refFromEvent() {
 
 
 
-const resourceId = () => requiredText().pipe(schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
 /** Which request field came from which input, so a refusal names the input. */
 const FIELDS = {
     branch: "branch",
@@ -89354,8 +89356,8 @@ const FIELDS = {
 const run = () => runAction({
     name: "trigger-build",
     inputs: {
-        "project-id": resourceId(),
-        "service-id": resourceId(),
+        "project-id": resourceIdInput(),
+        "service-id": resourceIdInput(),
         branch: optionalText(),
         "pull-request-id": optionalText().pipe(schemas_string().regex(/^\d+$/, "must be a pull request number").optional()),
         sha: optionalText(),
@@ -89565,7 +89567,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
-/***/ 4379:
+/***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
@@ -89787,7 +89789,7 @@ exports.composeCollection = composeCollection;
 
 
 var Document = __nccwpck_require__(3075);
-var composeNode = __nccwpck_require__(2147);
+var composeNode = __nccwpck_require__(4528);
 var resolveEnd = __nccwpck_require__(1838);
 var resolveProps = __nccwpck_require__(4969);
 
@@ -89833,7 +89835,7 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 2147:
+/***/ 4528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -89960,7 +89962,7 @@ exports.composeNode = composeNode;
 var identity = __nccwpck_require__(8721);
 var Scalar = __nccwpck_require__(815);
 var resolveBlockScalar = __nccwpck_require__(3311);
-var resolveFlowScalar = __nccwpck_require__(6760);
+var resolveFlowScalar = __nccwpck_require__(4379);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -90929,7 +90931,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6760:
+/***/ 4379:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -91793,7 +91795,7 @@ exports.Document = Document;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(5360);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -92037,7 +92039,7 @@ exports.createNode = createNode;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(5360);
 
 const escapeChars = {
     '!': '%21',
@@ -92306,7 +92308,7 @@ var lexer = __nccwpck_require__(3299);
 var lineCounter = __nccwpck_require__(1282);
 var parser = __nccwpck_require__(2886);
 var publicApi = __nccwpck_require__(3125);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(5360);
 
 
 
@@ -92375,7 +92377,7 @@ exports.warn = warn;
 
 
 var anchors = __nccwpck_require__(1822);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(5360);
 var identity = __nccwpck_require__(8721);
 var Node = __nccwpck_require__(3199);
 var toJS = __nccwpck_require__(8165);
@@ -93241,7 +93243,7 @@ exports.toJS = toJS;
 
 
 var resolveBlockScalar = __nccwpck_require__(3311);
-var resolveFlowScalar = __nccwpck_require__(6760);
+var resolveFlowScalar = __nccwpck_require__(4379);
 var errors = __nccwpck_require__(2330);
 var stringifyString = __nccwpck_require__(2715);
 
@@ -96886,7 +96888,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 1561:
+/***/ 3942:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -97669,7 +97671,7 @@ exports.stringifyPair = stringifyPair;
 
 
 var Scalar = __nccwpck_require__(815);
-var foldFlowLines = __nccwpck_require__(1561);
+var foldFlowLines = __nccwpck_require__(3942);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -98008,7 +98010,7 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 8217:
+/***/ 5360:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 

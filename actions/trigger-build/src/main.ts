@@ -5,15 +5,12 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
-  requiredText,
+  resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
-import { type Build, buildConclusion, REF_PATTERN, type StartBuildBody, startBuildBody } from "@cwp/client";
+import { type Build, buildConclusion, type StartBuildBody, startBuildBody } from "@cwp/client";
 import { z } from "zod";
 import { refFromEvent } from "./event.js";
-
-const resourceId = () =>
-  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
 
 /** Which request field came from which input, so a refusal names the input. */
 const FIELDS = {
@@ -31,8 +28,8 @@ export const run = () =>
   runAction({
     name: "trigger-build",
     inputs: {
-      "project-id": resourceId(),
-      "service-id": resourceId(),
+      "project-id": resourceIdInput(),
+      "service-id": resourceIdInput(),
       branch: optionalText(),
       "pull-request-id": optionalText().pipe(
         z.string().regex(/^\d+$/, "must be a pull request number").optional(),

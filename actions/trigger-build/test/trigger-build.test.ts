@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, startTestPlatform } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const BUILD = "/v1/projects/platform-web/services/web/build";
@@ -46,11 +46,7 @@ runnerContract({
 });
 
 describe("trigger-build: what to build", () => {
-  let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-  beforeAll(async () => {
-    platform = await startTestPlatform({ speed: 30 });
-  });
-  afterAll(() => platform.close());
+  const platform = useTestPlatform();
   const inputs = () => ({
     "api-token": platform.tokens.org,
     "api-url": platform.url,

@@ -8,6 +8,7 @@ export {
   objectInput,
   optionalText,
   requiredText,
+  resourceIdInput,
 } from "./inputs/parsers.js";
 export { checkRequest, readInputs } from "./inputs/read.js";
 export { sharedInputs } from "./inputs/shared.js";

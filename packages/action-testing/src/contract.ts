@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./emulated.js";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
+import { useTestPlatform } from "./use-platform.js";
 
 // The runner-contract cases every action that starts remote work and waits for it must pass,
 // run against the committed bundle as the runner runs it.
@@ -50,7 +50,7 @@ export function onlyInsideStopCommands(stdout: string, line: string): boolean {
 }
 
 export function runnerContract(spec: ContractSpec): void {
-  let platform: TestPlatform;
+  const platform = useTestPlatform();
   const runs: RunResult[] = [];
   const run = async (inputs: Record<string, string> = {}, options: RunOptions = {}) => {
     const result = await runBundle(spec.actionDir, {
@@ -70,9 +70,6 @@ export function runnerContract(spec: ContractSpec): void {
   const failureMessage = (result: RunResult) =>
     result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
 
-  beforeAll(async () => {
-    platform = await startTestPlatform({ speed: 30 });
-  });
   beforeEach(() => platform.reset());
   afterAll(async () => {
     // Across every run of this file: no token or secret value in anything printed or written.
@@ -84,7 +81,6 @@ export function runnerContract(spec: ContractSpec): void {
           ...(spec.secrets?.values ?? []),
         ]),
       ).toEqual([]);
-    await platform.close();
   });
 
   describe("runner contract", () => {

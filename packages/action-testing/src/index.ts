@@ -9,3 +9,4 @@ export {
   runBundle,
 } from "./runner.js";
 export { RunnerLog } from "./runner-log.js";
+export { useTestPlatform } from "./use-platform.js";

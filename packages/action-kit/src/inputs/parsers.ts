@@ -1,3 +1,4 @@
+import { REF_PATTERN } from "@cwp/client";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
@@ -16,6 +17,10 @@ export const requiredText = () =>
     .string()
     .transform((s) => s.trim())
     .pipe(z.string().min(1, "is required"));
+
+/** The id of a project, service, job or template: required, letters, digits and hyphens. */
+export const resourceIdInput = () =>
+  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
 
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 export const booleanInput = (fallback: boolean) =>

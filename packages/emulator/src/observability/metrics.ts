@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { METRIC_TYPES } from "@cwp/client";
 import type { Container } from "./containers.js";
 import { parseTime } from "./logs.js";
 
@@ -17,17 +18,8 @@ const UNITS: Record<string, string> = {
   bandwidth: "kbps",
   bandwidthVolume: "mb",
 };
-export const SERVICE_METRICS = [
-  "cpu",
-  "memory",
-  "networkIngress",
-  "networkEgress",
-  "requests",
-  "http4xxResponses",
-  "http5xxResponses",
-  "bandwidth",
-  "bandwidthVolume",
-];
+/** Services report every metric but the ones of a database's disk and connections. */
+export const SERVICE_METRICS = METRIC_TYPES.filter((t) => t !== "tcpConnectionsOpen" && t !== "diskUsage");
 export const ADDON_METRICS = [
   "cpu",
   "memory",
