@@ -27,7 +27,8 @@ interface Line {
 const PERIOD_MS = 5000;
 const RETENTION_MS = 7 * 86_400_000;
 export const DEFAULT_LINE_LIMIT = 1000;
-export const MAX_LINE_LIMIT = 5000;
+/** Matches the largest page the client asks for. */
+export const MAX_LINE_LIMIT = 10_000;
 const DEFAULT_WINDOW_S = 3600;
 
 /** ISO 8601 or Unix seconds (beyond-the-seed §4). */

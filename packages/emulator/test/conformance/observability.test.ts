@@ -1,4 +1,4 @@
-import { createClient } from "@cwp/client";
+import { createClient, logRangePages } from "@cwp/client";
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers.js";
 
@@ -57,6 +57,28 @@ describe("logs", () => {
       lineLimit: 5000,
     });
     expect(seen.map((l) => `${l.ts} ${l.containerId}`)).toEqual(whole.map((l) => `${l.ts} ${l.containerId}`));
+    await client.close();
+  });
+
+  it("are read whole over a range by the client, forward and backward, in pages of any size", async () => {
+    const client = createClient({ baseUrl: emu.url, token: emu.fixtures.tokens.org });
+    const now = await emu.now();
+    const range = { startTime: new Date(now - 300_000).toISOString(), endTime: new Date(now).toISOString() };
+    const fetch = (q: Parameters<typeof client.observability.serviceLogs>[2]) =>
+      client.observability.serviceLogs("platform-web", "web", q);
+    const whole = await logs({ ...range, direction: "forward", lineLimit: 5000 });
+    const key = (l: Line) => `${l.ts} ${l.containerId}`;
+    for (const direction of ["forward", "backward"] as const) {
+      const read: Line[] = [];
+      for await (const page of logRangePages(fetch, { ...range, direction, pageSize: 7 }))
+        read.push(...(page as Line[]));
+      const expected = direction === "forward" ? whole : [...whole].reverse();
+      expect(read.map(key).sort(), direction).toEqual(expected.map(key).sort());
+      expect(
+        read.map((l) => l.ts),
+        direction,
+      ).toEqual(expected.map((l) => l.ts));
+    }
     await client.close();
   });
 });
