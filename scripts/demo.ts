@@ -1,5 +1,6 @@
 // pnpm demo: the emulator, and the actions' committed bundles run as the runner runs them: a
-// build with its logs streaming, a job run, and a template run that gates a release.
+// build with its logs streaming, a job run, a template run that gates a release, then an addon
+// upgrade, a backup restore, a service restart and a log fetch that gates on errors.
 import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
 
 const platform = await startTestPlatform({ speed: 20 });
@@ -37,5 +38,38 @@ const gate = await step("Release, gated on the template run", "run-template", {
   "template-id": "release",
   arguments: `version: 1.0.0\nimage: ${build.outputs.image ?? ""}`,
 });
-console.log(gate.code === 0 ? "Release gate passed." : "Release gate failed.");
+console.log(gate.code === 0 ? "Release gate passed.\n" : "Release gate failed.\n");
+
+await step("Upgrade the database addon", "upgrade-addon", {
+  "project-id": "platform-web",
+  "addon-id": "db",
+  version: "17.0",
+});
+await step("Restore last night's snapshot into staging", "restore-backup", {
+  "project-id": "platform-api",
+  "addon-id": "db",
+  "backup-id": "db-snapshot-1",
+  "source-project-id": "platform-web",
+  "source-addon-id": "db",
+});
+await step("Restart the web service", "restart-service", {
+  "project-id": "platform-web",
+  "service-id": "web",
+});
+const logs = await step(
+  "Fetch the last 10 minutes of warnings and errors, and gate on errors",
+  "fetch-logs",
+  {
+    "project-id": "platform-web",
+    "service-id": "web",
+    duration: "10m",
+    "regex-includes": "^(WARN|ERROR)",
+    "fail-on-regex": "^ERROR",
+  },
+);
+console.log(
+  logs.code === 0
+    ? "No errors in the logs."
+    : "The log gate found an error line: that step failed, as it should.",
+);
 await platform.close();

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3732);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2423);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3732:
+/***/ 2423:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87021,15 +87021,67 @@ class Billing {
     }
 }
 //# sourceMappingURL=billing.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
-const MAX_PAGE_SIZE = 10_000;
+;// CONCATENATED MODULE: ../../packages/client/dist/logs/page-cursor.js
 const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "string" ? line.log : JSON.stringify(line.log)}`;
 /**
- * Reads logs forward with range queries, page after page, without losing or repeating a line.
- *
- * Each page starts at the timestamp of the last line read (start times are inclusive), so lines
- * sharing that timestamp come back again; the follower skips exactly as many of each as it has
- * already handed out. A page full of one timestamp is read again with a larger page rather than
+ * Where a reader stands in time when it pages through logs with range queries. Each page starts at
+ * the timestamp of the last line read (inclusive), so lines sharing that timestamp come back again;
+ * the cursor hands out exactly the ones it has not handed out yet (a multiset per timestamp), in
+ * either direction.
+ */
+class PageCursor {
+    forward;
+    #at;
+    #ms;
+    /** How many times each line was already handed out at the cursor timestamp. */
+    #seen = new Map();
+    constructor(start, forward) {
+        this.forward = forward;
+        this.#at = start;
+        this.#ms = Date.parse(start);
+    }
+    /** The timestamp of the last line handed out (or the start). */
+    get at() {
+        return this.#at;
+    }
+    get ms() {
+        return this.#ms;
+    }
+    /** The lines of a page not handed out before, in page order. */
+    take(lines) {
+        const skip = new Map(this.#seen);
+        const fresh = [];
+        for (const line of lines) {
+            const ms = Date.parse(line.ts);
+            if (this.forward ? ms < this.#ms : ms > this.#ms)
+                continue; // behind where we are
+            const key = lineKey(line);
+            if (ms === this.#ms) {
+                const left = skip.get(key) ?? 0;
+                if (left > 0) {
+                    skip.set(key, left - 1);
+                    continue;
+                }
+            }
+            else {
+                this.#at = line.ts;
+                this.#ms = ms;
+                this.#seen = new Map();
+            }
+            this.#seen.set(key, (this.#seen.get(key) ?? 0) + 1);
+            fresh.push(line);
+        }
+        return fresh;
+    }
+}
+//# sourceMappingURL=page-cursor.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
+
+/** The largest page a reader asks for when one timestamp fills a whole page. */
+const MAX_PAGE_SIZE = 10_000;
+/**
+ * Reads logs forward with range queries, page after page, without losing or repeating a line
+ * (see `PageCursor`). A page full of one timestamp is read again with a larger page rather than
  * stall.
  */
 class LogFollower {
@@ -87037,13 +87089,11 @@ class LogFollower {
     #filters;
     #pageSize;
     #cursor;
-    /** How many times each line was already returned at the cursor timestamp. */
-    #seenAtCursor = new Map();
     constructor(fetch, options) {
         this.#fetch = fetch;
         const { startTime, pageSize, ...filters } = options;
         this.#filters = filters;
-        this.#cursor = startTime;
+        this.#cursor = new PageCursor(startTime, true);
         this.#pageSize = pageSize ?? 500;
     }
     /** Every line written since the last call, oldest first. */
@@ -87055,10 +87105,10 @@ class LogFollower {
                 ...this.#filters,
                 queryType: "range",
                 direction: "forward",
-                startTime: this.#cursor,
+                startTime: this.#cursor.at,
                 lineLimit: limit,
             });
-            const fresh = this.#take(lines);
+            const fresh = this.#cursor.take(lines);
             out.push(...fresh);
             if (lines.length < limit)
                 return out;
@@ -87072,30 +87122,6 @@ class LogFollower {
                 limit = this.#pageSize;
             }
         }
-    }
-    #take(lines) {
-        const skip = new Map(this.#seenAtCursor);
-        const fresh = [];
-        for (const line of lines) {
-            if (Date.parse(line.ts) < Date.parse(this.#cursor))
-                continue; // older than where we are
-            if (line.ts === this.#cursor) {
-                const key = lineKey(line);
-                const left = skip.get(key) ?? 0;
-                if (left > 0) {
-                    skip.set(key, left - 1);
-                    continue;
-                }
-            }
-            if (line.ts !== this.#cursor) {
-                this.#cursor = line.ts;
-                this.#seenAtCursor = new Map();
-            }
-            const key = lineKey(line);
-            this.#seenAtCursor.set(key, (this.#seenAtCursor.get(key) ?? 0) + 1);
-            fresh.push(line);
-        }
-        return fresh;
     }
 }
 //# sourceMappingURL=follower.js.map
@@ -88716,6 +88742,7 @@ function createClient(options) {
 
 
 
+
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8293);
@@ -89162,7 +89189,8 @@ async function runAction(action) {
         const work = await action.start({ config, client, signal: cancel.signal });
         if (isFinished(work)) {
             outputs.set(work.outputs);
-            info(work.message);
+            if (work.success)
+                info(work.message);
             await writeSummary({
                 action: action.name,
                 title: work.title,
@@ -89276,10 +89304,8 @@ async function fail(name, error) {
     setFailed(message);
 }
 function describeApiError(error) {
-    const parts = [error.message];
-    if (error.errorId)
-        parts.push(`(error id ${error.errorId})`);
-    return parts.join(" ");
+    const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
+    return `${error.message}${id}`;
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map

@@ -10,13 +10,16 @@ export interface ContractSpec {
   /** Valid inputs of the action itself (the token and URL are added). */
   inputs: Record<string, string>;
   /** The emulator outcome kind of the work this action starts. */
-  outcome: "build" | "jobRun" | "templateRun";
-  /** The start request (spec path form). */
-  start: { method: "POST"; path: string };
+  outcome: "build" | "jobRun" | "templateRun" | "addonUpgrade" | "restore" | "restart";
+  /**
+   * The start request (spec path form). `idempotent` starts (an addon version) may be retried
+   * after an ambiguous failure; the others are sent once.
+   */
+  start: { method: "POST"; path: string; idempotent?: boolean };
   /** The status reads the waiter polls (a prefix of the path). */
   poll: string;
-  /** The abort request the emulator must see after a cancel or a timeout. */
-  abort: { method: "DELETE" | "POST"; path: RegExp };
+  /** The abort request the emulator must see after a cancel or a timeout; none when the platform cannot abort the work. */
+  abort?: { method: "DELETE" | "POST"; path: RegExp };
   outputs: { success: Record<string, string | RegExp>; failure: Record<string, string | RegExp> };
   /** Whether the work prints remote logs the action streams. */
   logs: boolean;
@@ -67,6 +70,15 @@ export function runnerContract(spec: ContractSpec): void {
   const expectOutputs = (result: RunResult, expected: Record<string, string | RegExp>) => {
     for (const [name, value] of Object.entries(expected)) expect(result.outputs[name], name).toMatch(value);
   };
+  const expectAborts = async (count: number) => {
+    const aborts = spec.abort ? await requests(spec.abort.method, spec.abort.path) : [];
+    expect(aborts).toHaveLength(count);
+    // Nothing else but reads follows the start.
+    const writes = (await platform.requests()).filter(
+      (r) => r.method !== "GET" && !(r.method === "POST" && r.path === spec.start.path),
+    );
+    expect(writes).toHaveLength(count);
+  };
   const failureMessage = (result: RunResult) =>
     result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
 
@@ -106,8 +118,12 @@ export function runnerContract(spec: ContractSpec): void {
       await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
       const result = await run({ timeout: "3s" });
       expect(result.code).toBe(1);
-      expect(failureMessage(result)).toMatch(/did not conclude within 3s.*aborted on the platform/);
-      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(1);
+      expect(failureMessage(result)).toMatch(
+        spec.abort
+          ? /did not conclude within 3s.*aborted on the platform/
+          : /did not conclude within 3s.*may still be running/,
+      );
+      await expectAborts(spec.abort ? 1 : 0);
     });
 
     it("on SIGINT aborts the remote work within 5 seconds and fails clearly", async () => {
@@ -115,23 +131,26 @@ export function runnerContract(spec: ContractSpec): void {
       const result = await run({}, { cancelWhen: (printed) => printed.includes("Started ") });
       expect(result.code).toBe(1);
       expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(5000);
-      expect(failureMessage(result)).toMatch(/cancelled.*aborted on the platform/);
-      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(1);
+      expect(failureMessage(result)).toMatch(
+        spec.abort ? /cancelled.*aborted on the platform/ : /cancelled.*may still be running/,
+      );
+      await expectAborts(spec.abort ? 1 : 0);
     });
 
-    it("leaves the work running on cancel when abort-on-cancel is false", async () => {
-      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
-      const result = await run(
-        { "abort-on-cancel": "false" },
-        { cancelWhen: (printed) => printed.includes("Started ") },
-      );
-      expect(result.code).toBe(1);
-      expect(failureMessage(result)).toMatch(/left running/);
-      expect(await requests(spec.abort.method, spec.abort.path)).toHaveLength(0);
-    });
+    if (spec.abort)
+      it("leaves the work running on cancel when abort-on-cancel is false", async () => {
+        await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+        const result = await run(
+          { "abort-on-cancel": "false" },
+          { cancelWhen: (printed) => printed.includes("Started ") },
+        );
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toMatch(/left running/);
+        await expectAborts(0);
+      });
 
     it("keeps waiting through 429s and 5xx while polling", async () => {
-      await platform.control("POST", "faults", [
+      const faults = [
         { method: "GET", path: `${spec.poll}*`, status: 503, times: 2 },
         {
           method: "GET",
@@ -141,29 +160,55 @@ export function runnerContract(spec: ContractSpec): void {
           times: 1,
         },
         { method: "GET", path: `${spec.poll}*`, status: 502, times: 1 },
-      ]);
-      const result = await run();
+      ];
+      // Injected once the work has started, so they meet the polls rather than any read before.
+      let injected: Promise<unknown> | undefined;
+      let printed = "";
+      const result = await run(
+        {},
+        {
+          onOutput: (text) => {
+            printed += text;
+            if (printed.includes("Started ")) injected ??= platform.control("POST", "faults", faults);
+          },
+        },
+      );
+      await injected;
       expect(result.code, result.stdout).toBe(0);
       expect((await platform.requests()).filter((r) => r.status >= 429).length).toBeGreaterThanOrEqual(4);
     });
 
-    it("sends the start once when it is answered 503, and says the outcome is unknown", async () => {
-      await platform.control("POST", "faults", {
-        method: "POST",
-        path: spec.start.path,
-        status: 503,
-        after: true,
+    if (spec.start.idempotent) {
+      it("retries an idempotent start answered 503, and succeeds", async () => {
+        await platform.control("POST", "faults", {
+          method: "POST",
+          path: spec.start.path,
+          status: 503,
+          after: true,
+        });
+        const result = await run();
+        expect(result.code, result.stdout).toBe(0);
+        expect(await requests("POST", spec.start.path)).toHaveLength(2);
       });
-      const result = await run();
-      expect(result.code).toBe(1);
-      expect(failureMessage(result)).toMatch(/outcome is unknown/);
-      expect(await requests("POST", spec.start.path)).toHaveLength(1);
-    });
+    } else {
+      it("sends the start once when it is answered 503, and says the outcome is unknown", async () => {
+        await platform.control("POST", "faults", {
+          method: "POST",
+          path: spec.start.path,
+          status: 503,
+          after: true,
+        });
+        const result = await run();
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toMatch(/outcome is unknown/);
+        expect(await requests("POST", spec.start.path)).toHaveLength(1);
+      });
+    }
 
     it("returns once started when wait is false", async () => {
       const result = await run({ wait: "false" });
       expect(result.code).toBe(0);
-      expect(result.outputs.concluded).toBe("false");
+      if ("concluded" in result.outputs) expect(result.outputs.concluded).toBe("false");
       expect(result.summary).toContain("started");
     });
 

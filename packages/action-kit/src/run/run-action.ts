@@ -90,7 +90,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     const work = await action.start({ config, client, signal: cancel.signal });
     if (isFinished(work)) {
       outputs.set(work.outputs);
-      core.info(work.message);
+      if (work.success) core.info(work.message);
       await writeSummary({
         action: action.name,
         title: work.title,
@@ -210,9 +210,8 @@ async function fail(name: string, error: unknown): Promise<void> {
 }
 
 function describeApiError(error: CwpError): string {
-  const parts = [error.message];
-  if (error.errorId) parts.push(`(error id ${error.errorId})`);
-  return parts.join(" ");
+  const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
+  return `${error.message}${id}`;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

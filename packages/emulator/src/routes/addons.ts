@@ -97,10 +97,12 @@ export const addonRoutes: Route[] = [
       throw new ApiFailure(400, "invalid request body", {
         "body.version": [`${addon.type} versions are ${addon.versions.join(", ")}`],
       });
+    // Asking again for the version an upgrade is already heading to is the same request.
+    if (addon.state.last.state.versionTag === version && addon.state.last.state.status === "running")
+      return { data: {} };
     const busy = busyReason(addon, ctx.now);
     if (busy) throw new ApiFailure(409, busy);
-    if (addon.state.at(ctx.now).versionTag !== version)
-      upgradeAddon(addon, version, ctx.now, ctx.outcomes.take("addonUpgrade"));
+    upgradeAddon(addon, version, ctx.now, ctx.outcomes.take("addonUpgrade"));
     return { data: {} };
   }),
   get("/v1/projects/:projectId/addons/:addonId/backups/:backupId", (ctx) => {

@@ -1,0 +1,29 @@
+import { InputError } from "@cwp/action-kit";
+
+// The range fetch-logs reads, made explicit before the first request so every page asks for the
+// same range. Relative times count from the runner's clock.
+
+const DEFAULT_WINDOW_MS = 3_600_000;
+
+export function parseTime(value: string, input: string): number {
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value.replace(" ", "T"));
+  if (Number.isNaN(ms)) throw new InputError(input, "must be an ISO 8601 date-time (or Unix seconds)");
+  return ms;
+}
+
+export function timeRange(
+  start: string | undefined,
+  end: string | undefined,
+  durationMs: number | undefined,
+  now: number,
+): { startTime: string; endTime: string } {
+  if (start && end && durationMs !== undefined)
+    throw new InputError("duration", "with duration, give at most one of start-time and end-time");
+  const from = start === undefined ? undefined : parseTime(start, "start-time");
+  const to = end === undefined ? undefined : parseTime(end, "end-time");
+  const span = durationMs ?? DEFAULT_WINDOW_MS;
+  const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : now);
+  const startMs = from ?? endMs - span;
+  if (endMs <= startMs) throw new InputError("end-time", "must be later than start-time");
+  return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+}

@@ -1,0 +1,191 @@
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { leakedSecrets, onlyInsideStopCommands, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const platform = useTestPlatform({ speed: 0 });
+const base = () => ({
+  "api-token": platform.tokens.org,
+  "api-url": platform.url,
+  "project-id": "platform-web",
+});
+const emulatorNow = async () => Date.parse(((await platform.control("GET", "clock")) as { now: string }).now);
+const file = (name: string) => join(tmpdir(), `cwp-fetch-logs-${process.pid}-${name}`);
+
+/** What the emulator answers for the whole range in one page, to compare with. */
+async function wholeRange(query: Record<string, string>) {
+  const search = new URLSearchParams({ ...query, lineLimit: "10000" });
+  const res = await fetch(`${platform.url}/v1/projects/platform-web/services/web/logs?${search}`, {
+    headers: { authorization: `Bearer ${platform.tokens.org}` },
+  });
+  return ((await res.json()) as { data: Array<{ ts: string; containerId: string; log: string }> }).data;
+}
+
+describe("fetch-logs", () => {
+  it("reads a range of several pages whole, with no line lost or repeated, into a JSON-lines file", async () => {
+    await platform.reset();
+    const end = new Date(await emulatorNow()).toISOString();
+    const start = new Date(Date.parse(end) - 20 * 60_000).toISOString();
+    const out = file("range.jsonl");
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "service-id": "web",
+        "start-time": start,
+        "end-time": end,
+        format: "jsonl",
+        "output-file": out,
+        print: "false",
+        "line-limit": "100000",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const written = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const expected = await wholeRange({ startTime: start, endTime: end, direction: "forward" });
+    expect(expected.length).toBeGreaterThan(400); // more than one 5,000-line... no: more than a page of the default emulator answer
+    expect(written.map((l) => `${l.ts} ${l.containerId} ${l.log}`)).toEqual(
+      expected.map((l) => `${l.ts} ${l.containerId} ${l.log}`),
+    );
+    expect(result.outputs).toMatchObject({
+      file: out,
+      lines: String(expected.length),
+      "first-timestamp": expected[0]?.ts,
+      "last-timestamp": expected.at(-1)?.ts,
+      matched: "false",
+    });
+    // Several pages: the action asked more than once.
+    expect((await platform.requests()).length).toBeGreaterThan(1);
+  });
+
+  it("honours line-limit, direction, duration and the text and regex filters", async () => {
+    await platform.reset();
+    const end = new Date(await emulatorNow()).toISOString();
+    const out = file("filtered.log");
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "service-id": "web",
+        "end-time": end,
+        duration: "2h",
+        direction: "backward",
+        "line-limit": "30",
+        "text-not-includes": "INFO",
+        "regex-includes": "^(WARN|ERROR)\\s",
+        "output-file": out,
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const lines = (await readFile(out, "utf8")).trim().split("\n");
+    expect(lines.length).toBe(30);
+    expect(lines.every((l) => / (WARN|ERROR) /.test(l))).toBe(true);
+    const stamps = lines.map((l) => l.split(" ")[0] ?? "");
+    expect([...stamps].sort().reverse()).toEqual(stamps);
+    const [first] = (await platform.requests()).map((r) => r.query);
+    expect(first).toMatchObject({
+      direction: "backward",
+      textNotIncludes: "INFO",
+      regexIncludes: "^(WARN|ERROR)\\s",
+      endTime: end,
+    });
+  });
+
+  it("fails the step when fail-on-regex matches, after writing the file", async () => {
+    await platform.reset();
+    const out = file("gate.log");
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "service-id": "web",
+        duration: "6h",
+        "fail-on-regex": "^ERROR upstream timeout",
+        "output-file": out,
+        print: "false",
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.outputs.matched).toBe("true");
+    expect(result.stdout).toMatch(
+      /::error::A line of the logs of service web in project platform-web matches fail-on-regex/,
+    );
+    expect((await readFile(out, "utf8")).length).toBeGreaterThan(0);
+  });
+
+  it("reads a build's logs and prints hostile lines only inside a stop-commands block", async () => {
+    await platform.reset();
+    const hostile = [
+      "::add-mask::platform-web",
+      "::error::forged",
+      "::stop-commands::guessed",
+      "::guessed::",
+      "::set-output name=x::y",
+    ];
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: hostile });
+    const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: "main" }),
+    });
+    const { data } = (await build.json()) as { data: { id: string } };
+    await platform.control("POST", "clock", { advanceSeconds: 5 });
+    const result = await runBundle(actionDir, {
+      inputs: { ...base(), "service-id": "web", "build-id": data.id, duration: "10m" },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.lines).toBe(String(hostile.length));
+    for (const line of hostile)
+      expect(
+        onlyInsideStopCommands(result.stdout, `${line}`.replace(/^/, "")) || result.stdout.includes(line),
+      ).toBe(true);
+    for (const line of result.stdout.split("\n").filter((l) => hostile.some((h) => l.endsWith(h))))
+      expect(onlyInsideStopCommands(result.stdout, line), line).toBe(true);
+    expect(leakedSecrets(result, [platform.tokens.org])).toEqual([]);
+  });
+
+  it("reads any container's logs by name, and names a missing or conflicting selector", async () => {
+    await platform.reset();
+    const ok = await runBundle(actionDir, {
+      inputs: { ...base(), "container-name": "db", duration: "1m", print: "false" },
+    });
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(Number(ok.outputs.lines)).toBeGreaterThan(0);
+    expect((await platform.requests())[0]?.path).toBe("/v1/logs");
+    for (const [inputs, input] of [
+      [{ "project-id": "", "service-id": "" }, "service-id"],
+      [{ "service-id": "web", "container-name": "db" }, "service-id"],
+      [{ "build-id": "b-1" }, "build-id"],
+      [{ duration: "soon" }, "duration"],
+      [{ "regex-includes": "(" }, "regex-includes"],
+      [{ "start-time": "yesterday", "service-id": "web" }, "start-time"],
+      [{ direction: "sideways", "service-id": "web" }, "direction"],
+      [{ format: "xml", "service-id": "web" }, "format"],
+    ] as const) {
+      await platform.reset();
+      const result = await runBundle(actionDir, { inputs: { ...base(), ...inputs } });
+      expect(result.code, JSON.stringify(inputs)).toBe(1);
+      expect(result.stdout).toContain(`Input "${input}"`);
+      expect(await platform.requests()).toEqual([]);
+    }
+  });
+
+  it("uses the team twin with team-id", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "api-token": platform.tokens.teamViaOrg,
+        "team-id": "platform",
+        "service-id": "web",
+        duration: "1m",
+        print: "false",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect((await platform.requests()).every((r) => r.path.startsWith("/v1/teams/platform/"))).toBe(true);
+  });
+});

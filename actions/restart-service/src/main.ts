@@ -1,0 +1,65 @@
+import { booleanInput, InputError, optionalText, resourceIdInput, runAction } from "@cwp/action-kit";
+import { REF_PATTERN, restartConclusion, type Service } from "@cwp/client";
+import { z } from "zod";
+
+const optionalId = () =>
+  optionalText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens").optional());
+
+export const run = () =>
+  runAction({
+    name: "restart-service",
+    inputs: {
+      "project-id": resourceIdInput(),
+      "service-id": optionalId(),
+      "harness-id": optionalId(),
+      "acknowledge-active-sessions": booleanInput(false),
+    },
+    outputs: { status: "", "restarted-at": "" },
+    validate(config) {
+      if ((config["service-id"] === undefined) === (config["harness-id"] === undefined))
+        throw new InputError("service-id", "give exactly one of service-id and harness-id");
+      if (config["service-id"] && config["acknowledge-active-sessions"])
+        throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
+    },
+    async start({ config, client, signal }) {
+      const projectId = config["project-id"];
+      const harnessId = config["harness-id"];
+      if (harnessId) {
+        await client.harnesses.restart(
+          projectId,
+          harnessId,
+          { acknowledgeActiveSessions: config["acknowledge-active-sessions"] },
+          { signal },
+        );
+        const at = new Date().toISOString();
+        return {
+          finished: true,
+          title: `restart of harness ${harnessId} in project ${projectId}`,
+          rows: [
+            ["Project", projectId],
+            ["Harness", harnessId],
+          ],
+          outputs: { status: "RESTARTED", "restarted-at": at },
+          success: true,
+          message: `Harness ${harnessId} restarted (the platform reports no rollout to wait for).`,
+        };
+      }
+      const serviceId = config["service-id"] as string;
+      const receipt = await client.services.restart(projectId, serviceId, { signal });
+      const restartedAt = new Date(receipt.restartedAt).toISOString();
+      return {
+        title: `restart of service ${serviceId} in project ${projectId}`,
+        rows: [
+          ["Project", projectId],
+          ["Service", serviceId],
+          ["Restarted at", restartedAt],
+        ],
+        outputs: (s: Service | undefined) => ({
+          status: s ? restartConclusion(s, receipt.restartedAt).status : undefined,
+          "restarted-at": restartedAt,
+        }),
+        wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
+        conclude: (s: Service) => restartConclusion(s, receipt.restartedAt),
+      };
+    },
+  });

@@ -1,0 +1,46 @@
+import { fileURLToPath } from "node:url";
+import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const SERVICE = "/v1/projects/platform-web/services/web";
+
+runnerContract({
+  actionDir,
+  inputs: { "project-id": "platform-web", "service-id": "web" },
+  outcome: "restart",
+  start: { method: "POST", path: `${SERVICE}/restart` },
+  poll: SERVICE,
+  outputs: {
+    success: { status: "COMPLETED", "restarted-at": /^\d{4}-\d\d-\d\dT/ },
+    failure: { status: "FAILED" },
+  },
+  logs: false,
+  malformed: [
+    { inputs: { "service-id": "", "harness-id": "" }, input: "service-id" },
+    { inputs: { "harness-id": "devbox" }, input: "service-id" },
+    { inputs: { "acknowledge-active-sessions": "true" }, input: "acknowledge-active-sessions" },
+  ],
+});
+
+describe("restart-service: harnesses", () => {
+  const platform = useTestPlatform();
+  const base = () => ({
+    "api-token": platform.tokens.org,
+    "api-url": platform.url,
+    "project-id": "platform-web",
+    "harness-id": "devbox",
+  });
+
+  it("restarts a harness with active sessions only when acknowledged", async () => {
+    await platform.reset();
+    const refused = await runBundle(actionDir, { inputs: base() });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/active session/);
+    const done = await runBundle(actionDir, { inputs: { ...base(), "acknowledge-active-sessions": "true" } });
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.outputs.status).toBe("RESTARTED");
+    const posts = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(posts.at(-1)?.query).toEqual({ acknowledgeActiveSessions: "true" });
+  });
+});

@@ -1,0 +1,57 @@
+import { fileURLToPath } from "node:url";
+import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const BACKUP = "/v1/projects/platform-web/addons/db/backups/db-live-1";
+
+runnerContract({
+  actionDir,
+  inputs: { "project-id": "platform-web", "addon-id": "db", "backup-id": "db-live-1" },
+  outcome: "restore",
+  start: { method: "POST", path: `${BACKUP}/restore` },
+  poll: `${BACKUP}/restores`,
+  outputs: {
+    success: { "restore-id": /^rst-/, status: "completed", "backup-size": /^\d+$/, "addon-version": "" },
+    failure: { "restore-id": /^rst-/, status: "failed" },
+  },
+  logs: false,
+  malformed: [
+    { inputs: { "backup-id": "" }, input: "backup-id" },
+    { inputs: { "source-project-id": "platform-api" }, input: "source-addon-id" },
+  ],
+});
+
+describe("restore-backup: checks the backup first", () => {
+  const platform = useTestPlatform();
+  const base = () => ({
+    "api-token": platform.tokens.org,
+    "api-url": platform.url,
+    "project-id": "platform-web",
+    "addon-id": "db",
+  });
+
+  it("refuses a backup that is not completed without restoring", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, { inputs: { ...base(), "backup-id": "db-failed-1" } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("Backup db-failed-1 is failed: only completed backups can be restored");
+    expect((await platform.requests()).filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  it("restores a global snapshot from another project and reports the version it restores to", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "backup-id": "db-snapshot-1",
+        "source-project-id": "platform-api",
+        "source-addon-id": "db",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs).toMatchObject({ status: "completed", "addon-version": "15.7" });
+    const [restore] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(restore?.query).toEqual({ sourceProjectId: "platform-api", sourceAddonId: "db" });
+  });
+});
