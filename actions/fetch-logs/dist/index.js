@@ -89222,9 +89222,10 @@ const ABORT_WITHIN_MS = 5000;
 const isFinished = (x) => x.finished === true;
 /** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
 async function runAction(action) {
+    // Listen for the runner's cancel first, so even an early one ends the step cleanly.
+    const cancel = onCancel();
     maskTokenFromEnvironment();
     const outputs = new Outputs(action.outputs);
-    const cancel = onCancel();
     let client;
     try {
         const config = readInputs(object({ ...sharedInputs, ...action.inputs }));
@@ -89266,7 +89267,7 @@ async function runAction(action) {
         await follow(action.name, work, config, cancel.signal, started, outputs);
     }
     catch (error) {
-        await fail(action.name, error);
+        await fail(action.name, error, cancel.signal.aborted);
     }
     finally {
         cancel.dispose();
@@ -89340,15 +89341,22 @@ async function abortRemote(work, config) {
         return `aborting it failed (${error.message}): it may still be running.`;
     }
 }
-async function fail(name, error) {
+async function fail(name, error, cancelled) {
     if (error instanceof input_error_InputError || error instanceof input_error_InputErrors) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
-    const message = error instanceof CwpError
+    const reason = error instanceof CwpError
         ? describeApiError(error)
         : `Unexpected error: ${error?.message ?? String(error)}`;
-    await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
+    const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
+    await writeSummary({
+        action: name,
+        title: "the request failed",
+        outcome: cancelled ? "cancelled" : "failure",
+        rows: [],
+        message,
+    });
     setFailed(message);
 }
 function describeApiError(error) {
@@ -89371,7 +89379,8 @@ const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ./src/sources.ts
 
-function logSource(client, config) {
+/** `options` (signal, deadline) go with every page request. */
+function logSource(client, config, options) {
     const projectId = config["project-id"];
     const serviceId = config["service-id"];
     const container = config["container-name"] ?? config["pod-name"] ?? config["cluster-id"];
@@ -89386,11 +89395,11 @@ function logSource(client, config) {
         if (buildId)
             return {
                 title: `logs of build ${buildId} of service ${serviceId} in project ${projectId}`,
-                fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }),
+                fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
             };
         return {
             title: `logs of service ${serviceId} in project ${projectId}`,
-            fetch: (q) => client.observability.serviceLogs(projectId, serviceId, q),
+            fetch: (q) => client.observability.serviceLogs(projectId, serviceId, q, options),
         };
     }
     if (!container && !projectId)
@@ -89405,7 +89414,7 @@ function logSource(client, config) {
         title: `logs of ${Object.entries(selectors)
             .map(([k, v]) => `${k} ${v}`)
             .join(", ")}`,
-        fetch: (q) => client.observability.logs({ ...q, ...selectors }),
+        fetch: (q) => client.observability.logs({ ...q, ...selectors }, options),
     };
 }
 
@@ -89486,8 +89495,9 @@ const run = () => runAction({
         regexInput(config["regex-not-includes"], "regex-not-includes");
         regexInput(config["fail-on-regex"], "fail-on-regex");
     },
-    async start({ config, client }) {
-        const source = logSource(client, config);
+    async start({ config, client, signal }) {
+        // `timeout` bounds the whole read; a cancel stops it.
+        const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
         const range = timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
         const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
         const limit = config["line-limit"] ?? 10_000;

@@ -64,8 +64,9 @@ export const run = () =>
       regexInput(config["regex-not-includes"], "regex-not-includes");
       regexInput(config["fail-on-regex"], "fail-on-regex");
     },
-    async start({ config, client }) {
-      const source = logSource(client, config);
+    async start({ config, client, signal }) {
+      // `timeout` bounds the whole read; a cancel stops it.
+      const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
       const range = timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
       const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
       const limit = config["line-limit"] ?? 10_000;

@@ -1,5 +1,5 @@
 import { InputError } from "@cwp/action-kit";
-import type { CwpClient, FetchLogs } from "@cwp/client";
+import type { CallOptions, CwpClient, FetchLogs } from "@cwp/client";
 
 // Which logs to read: a service's, a build's (service-id with build-id), or any container's.
 
@@ -12,7 +12,12 @@ export interface LogSourceInputs {
   "cluster-id"?: string | undefined;
 }
 
-export function logSource(client: CwpClient, config: LogSourceInputs): { title: string; fetch: FetchLogs } {
+/** `options` (signal, deadline) go with every page request. */
+export function logSource(
+  client: CwpClient,
+  config: LogSourceInputs,
+  options: CallOptions,
+): { title: string; fetch: FetchLogs } {
   const projectId = config["project-id"];
   const serviceId = config["service-id"];
   const container = config["container-name"] ?? config["pod-name"] ?? config["cluster-id"];
@@ -29,11 +34,11 @@ export function logSource(client: CwpClient, config: LogSourceInputs): { title: 
     if (buildId)
       return {
         title: `logs of build ${buildId} of service ${serviceId} in project ${projectId}`,
-        fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }),
+        fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
       };
     return {
       title: `logs of service ${serviceId} in project ${projectId}`,
-      fetch: (q) => client.observability.serviceLogs(projectId, serviceId, q),
+      fetch: (q) => client.observability.serviceLogs(projectId, serviceId, q, options),
     };
   }
   if (!container && !projectId)
@@ -51,6 +56,6 @@ export function logSource(client: CwpClient, config: LogSourceInputs): { title: 
     title: `logs of ${Object.entries(selectors)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
-    fetch: (q) => client.observability.logs({ ...q, ...selectors }),
+    fetch: (q) => client.observability.logs({ ...q, ...selectors }, options),
   };
 }

@@ -89174,9 +89174,10 @@ const ABORT_WITHIN_MS = 5000;
 const isFinished = (x) => x.finished === true;
 /** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
 async function runAction(action) {
+    // Listen for the runner's cancel first, so even an early one ends the step cleanly.
+    const cancel = onCancel();
     maskTokenFromEnvironment();
     const outputs = new Outputs(action.outputs);
-    const cancel = onCancel();
     let client;
     try {
         const config = readInputs(object({ ...sharedInputs, ...action.inputs }));
@@ -89218,7 +89219,7 @@ async function runAction(action) {
         await follow(action.name, work, config, cancel.signal, started, outputs);
     }
     catch (error) {
-        await fail(action.name, error);
+        await fail(action.name, error, cancel.signal.aborted);
     }
     finally {
         cancel.dispose();
@@ -89292,15 +89293,22 @@ async function abortRemote(work, config) {
         return `aborting it failed (${error.message}): it may still be running.`;
     }
 }
-async function fail(name, error) {
+async function fail(name, error, cancelled) {
     if (error instanceof InputError || error instanceof InputErrors) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
-    const message = error instanceof CwpError
+    const reason = error instanceof CwpError
         ? describeApiError(error)
         : `Unexpected error: ${error?.message ?? String(error)}`;
-    await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
+    const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
+    await writeSummary({
+        action: name,
+        title: "the request failed",
+        outcome: cancelled ? "cancelled" : "failure",
+        rows: [],
+        message,
+    });
     setFailed(message);
 }
 function describeApiError(error) {

@@ -75,9 +75,10 @@ const isFinished = (x: unknown): x is Finished => (x as Finished).finished === t
 
 /** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
 export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefinition<S, T>): Promise<void> {
+  // Listen for the runner's cancel first, so even an early one ends the step cleanly.
+  const cancel = onCancel();
   maskTokenFromEnvironment();
   const outputs = new Outputs(action.outputs);
-  const cancel = onCancel();
   let client: CwpClient | undefined;
   try {
     const config = readInputs(z.object({ ...sharedInputs, ...action.inputs })) as z.output<z.ZodObject<S>> &
@@ -116,7 +117,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     }
     await follow(action.name, work, config, cancel.signal, started, outputs);
   } catch (error) {
-    await fail(action.name, error);
+    await fail(action.name, error, cancel.signal.aborted);
   } finally {
     cancel.dispose();
     await client?.close();
@@ -196,16 +197,23 @@ async function abortRemote<T>(work: StartedWork<T>, config: SharedConfig): Promi
   }
 }
 
-async function fail(name: string, error: unknown): Promise<void> {
+async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {
   if (error instanceof InputError || error instanceof InputErrors) {
     core.setFailed(`${error.message}\nNothing was sent to the platform.`);
     return;
   }
-  const message =
+  const reason =
     error instanceof CwpError
       ? describeApiError(error)
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
-  await writeSummary({ action: name, title: "the request failed", outcome: "failure", rows: [], message });
+  const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
+  await writeSummary({
+    action: name,
+    title: "the request failed",
+    outcome: cancelled ? "cancelled" : "failure",
+    rows: [],
+    message,
+  });
   core.setFailed(message);
 }
 
