@@ -1,6 +1,7 @@
 // pnpm demo: the emulator, and the actions' committed bundles run as the runner runs them: a
 // build with its logs streaming, a job run, a template run that gates a release, then an addon
-// upgrade, a backup restore, a service restart and a log fetch that gates on errors.
+// upgrade, a backup restore, a service restart, a log fetch that gates on errors, and a cost
+// report.
 import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
 
 const platform = await startTestPlatform({ speed: 20 });
@@ -69,7 +70,13 @@ const logs = await step(
 );
 console.log(
   logs.code === 0
-    ? "No errors in the logs."
-    : "The log gate found an error line: that step failed, as it should.",
+    ? "No errors in the logs.\n"
+    : "The log gate found an error line: that step failed, as it should.\n",
 );
+
+await step("This month's costs by project, against a budget", "usage-report", {
+  "group-by": "project",
+  budget: "2500",
+  formats: "markdown json csv",
+});
 await platform.close();

@@ -89240,13 +89240,18 @@ async function runAction(action) {
             outputs.set(work.outputs);
             if (work.success)
                 info(work.message);
-            await writeSummary({
-                action: action.name,
-                title: work.title,
-                outcome: work.success ? "success" : "failure",
-                rows: work.rows,
-                message: work.message,
-            });
+            if (work.summary !== undefined) {
+                if (process.env.GITHUB_STEP_SUMMARY)
+                    await summary.addRaw(work.summary).write();
+            }
+            else
+                await writeSummary({
+                    action: action.name,
+                    title: work.title,
+                    outcome: work.success ? "success" : "failure",
+                    rows: work.rows,
+                    message: work.message,
+                });
             if (!work.success)
                 setFailed(work.message);
             return;

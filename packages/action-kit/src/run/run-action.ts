@@ -69,6 +69,8 @@ export interface Finished {
   outputs: Record<string, string | number | boolean | undefined>;
   success: boolean;
   message: string;
+  /** A job summary of the action's own, instead of the standard one. */
+  summary?: string;
 }
 
 const isFinished = (x: unknown): x is Finished => (x as Finished).finished === true;
@@ -92,13 +94,16 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     if (isFinished(work)) {
       outputs.set(work.outputs);
       if (work.success) core.info(work.message);
-      await writeSummary({
-        action: action.name,
-        title: work.title,
-        outcome: work.success ? "success" : "failure",
-        rows: work.rows,
-        message: work.message,
-      });
+      if (work.summary !== undefined) {
+        if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(work.summary).write();
+      } else
+        await writeSummary({
+          action: action.name,
+          title: work.title,
+          outcome: work.success ? "success" : "failure",
+          rows: work.rows,
+          message: work.message,
+        });
       if (!work.success) core.setFailed(work.message);
       return;
     }

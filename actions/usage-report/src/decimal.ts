@@ -1,0 +1,102 @@
+// Exact decimal arithmetic for money and usage: amounts are BigInt millionths of millionths
+// (12 decimal places), so adding unrounded platform values never meets a float.
+
+const SCALE = 12;
+const ONE = 10n ** BigInt(SCALE);
+
+export class Decimal {
+  private constructor(readonly units: bigint) {}
+
+  static readonly zero = new Decimal(0n);
+
+  /**
+   * From a JSON number or decimal text. A JSON number is read back through its shortest decimal
+   * text, which is the text the platform sent for any amount of up to 15 significant digits.
+   */
+  static from(value: number | string): Decimal {
+    const text = typeof value === "number" ? numberText(value) : value.trim();
+    const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+    if (!match || (match[2] === "" && (match[3] ?? "") === "")) throw new Error(`not a decimal: ${text}`);
+    const [, sign, whole = "", fraction = "", exponent = "0"] = match;
+    const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, "") || "0";
+    const shift = SCALE - fraction.length + Number(exponent);
+    let units =
+      shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : roundDiv(BigInt(digits), 10n ** BigInt(-shift));
+    if (sign === "-") units = -units;
+    return new Decimal(units);
+  }
+
+  plus(other: Decimal): Decimal {
+    return new Decimal(this.units + other.units);
+  }
+
+  minus(other: Decimal): Decimal {
+    return new Decimal(this.units - other.units);
+  }
+
+  isZero(): boolean {
+    return this.units === 0n;
+  }
+
+  isNegative(): boolean {
+    return this.units < 0n;
+  }
+
+  compare(other: Decimal): number {
+    return this.units < other.units ? -1 : this.units > other.units ? 1 : 0;
+  }
+
+  /** Rounded half away from zero to `places` decimals, as the platform rounds its totals. */
+  round(places: number): Decimal {
+    const step = 10n ** BigInt(SCALE - places);
+    return new Decimal(roundDiv(this.units, step) * step);
+  }
+
+  /** `this / other × 100`, rounded to `places`; undefined when dividing by zero. */
+  percentOf(other: Decimal, places = 1): Decimal | undefined {
+    if (other.units === 0n) return undefined;
+    return new Decimal(roundDiv(this.units * 100n * ONE, other.units)).round(places);
+  }
+
+  /** Decimal text with exactly `places` decimals (or as many as needed when undefined). */
+  toFixed(places?: number): string {
+    const value = places === undefined ? this : this.round(places);
+    const negative = value.units < 0n;
+    const abs = negative ? -value.units : value.units;
+    const whole = abs / ONE;
+    let fraction = (abs % ONE).toString().padStart(SCALE, "0");
+    fraction = places === undefined ? fraction.replace(/0+$/, "") : fraction.slice(0, places);
+    return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
+  }
+
+  toString(): string {
+    return this.toFixed();
+  }
+
+  static sum(values: Iterable<Decimal>): Decimal {
+    let units = 0n;
+    for (const v of values) units += v.units;
+    return new Decimal(units);
+  }
+}
+
+/** Integer division rounding half away from zero. */
+function roundDiv(n: bigint, d: bigint): bigint {
+  const negative = n < 0n !== d < 0n;
+  const a = n < 0n ? -n : n;
+  const b = d < 0n ? -d : d;
+  const q = (a + b / 2n) / b;
+  return negative ? -q : q;
+}
+
+function numberText(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite amount: ${value}`);
+  return String(value);
+}
+
+/** Money for people: thousands separated, two decimals, with the currency code. */
+export function formatMoney(amount: Decimal, currency: string): string {
+  const [whole = "0", fraction = "00"] = amount.toFixed(2).replace("-", "").split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${amount.isNegative() ? "-" : ""}${grouped}.${fraction} ${currency}`;
+}

@@ -1,0 +1,74 @@
+import { booleanInput, choiceInput, InputError, integerInput, optionalText } from "@cwp/action-kit";
+import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
+import { z } from "zod";
+import { PERIODS } from "./period.js";
+
+// The inputs of usage-report, parsed once.
+
+export const FORMATS = ["markdown", "csv", "json", "focus"] as const;
+export type Format = (typeof FORMATS)[number];
+
+const uidInput = () =>
+  optionalText().pipe(z.string().regex(UID_PATTERN, "must be a 24-character hexadecimal uid").optional());
+
+/** A list of formats, separated by commas, spaces or new lines. */
+const formatsInput = () =>
+  z.string().transform((s, ctx) => {
+    const items = s.split(/[\s,]+/).filter(Boolean);
+    const bad = items.filter((f) => !(FORMATS as readonly string[]).includes(f));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: "custom", message: `must be any of ${FORMATS.join(", ")}` });
+      return z.NEVER;
+    }
+    return [...new Set(items.length > 0 ? items : FORMATS)] as Format[];
+  });
+
+const amountInput = () =>
+  optionalText().pipe(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, "must be an amount such as 2500 or 1999.99 (the account's currency)")
+      .optional(),
+  );
+
+export const usageReportInputs = {
+  period: choiceInput(PERIODS, "month-to-date"),
+  start: optionalText(),
+  end: optionalText(),
+  granularity: choiceInput(["day", "month", "hour"], "day"),
+  "team-uid": uidInput(),
+  "project-uid": uidInput(),
+  "resource-type": choiceInput(RESOURCE_TYPES),
+  "group-by": choiceInput(["team", "project", "resource-type", "resource"], "project"),
+  top: integerInput(10),
+  budget: amountInput(),
+  "budget-warn-percent": integerInput(80),
+  "fail-on-budget-exceeded": booleanInput(false),
+  compare: booleanInput(true),
+  "output-dir": optionalText(),
+  formats: formatsInput(),
+  comment: choiceInput(["none", "pr", "issue"], "none"),
+  "github-token": optionalText(),
+  "issue-title": optionalText(),
+  "issue-label": optionalText(),
+};
+
+export function checkCommentInputs(config: {
+  comment?: string | undefined;
+  "github-token"?: string | undefined;
+}): void {
+  if (config.comment && config.comment !== "none" && !config["github-token"])
+    throw new InputError(
+      "github-token",
+      `is required to comment (comment: ${config.comment}); pass \${{ github.token }}`,
+    );
+}
+
+/** The pull request of a pull_request event, for `comment: pr`. */
+export function pullRequestNumber(event: Record<string, unknown>): number {
+  const pr = event.pull_request as { number?: number } | undefined;
+  const number = pr?.number ?? (event.number as number | undefined);
+  if (typeof number !== "number")
+    throw new InputError("comment", "pr needs a pull_request event; use issue for scheduled runs");
+  return number;
+}

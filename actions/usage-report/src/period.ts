@@ -1,0 +1,100 @@
+import { InputError } from "@cwp/action-kit";
+
+// The report's period, in Unix seconds (UTC), and the previous period of the same length.
+
+export const PERIODS = [
+  "month-to-date",
+  "last-month",
+  "last-7-days",
+  "last-30-days",
+  "year-to-date",
+  "last-12-months",
+] as const;
+export type PeriodName = (typeof PERIODS)[number];
+
+export interface Window {
+  /** Inclusive, Unix seconds. */
+  start: number;
+  /** Exclusive, Unix seconds. */
+  end: number;
+}
+export interface Period extends Window {
+  label: string;
+  previous: Window;
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+/** The longest window one `total` request may cover (spec 4.1). */
+export const MAX_TOTAL_WINDOW = 366 * DAY;
+
+const utc = (y: number, m: number, d = 1) => Date.UTC(y, m, d) / 1000;
+
+function parseDate(text: string, input: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const seconds = match ? utc(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  if (!match || Number.isNaN(seconds) || new Date(seconds * 1000).toISOString().slice(0, 10) !== text)
+    throw new InputError(input, "must be a date as YYYY-MM-DD (UTC)");
+  return seconds;
+}
+
+/** Resolves the period inputs against `now` (ms). Billing hours are whole, so "now" is the last whole hour. */
+export function resolvePeriod(
+  name: PeriodName,
+  explicit: { start?: string | undefined; end?: string | undefined },
+  now: number,
+): Period {
+  const d = new Date(now);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  const today = utc(y, m, d.getUTCDate());
+  const hour = Math.floor(now / 1000 / HOUR) * HOUR;
+  let window: Window;
+  let label: string;
+  if (explicit.start !== undefined || explicit.end !== undefined) {
+    if (explicit.start === undefined || explicit.end === undefined)
+      throw new InputError(
+        explicit.start === undefined ? "start" : "end",
+        "give start and end together (dates, UTC; end included)",
+      );
+    window = { start: parseDate(explicit.start, "start"), end: parseDate(explicit.end, "end") + DAY };
+    if (window.end <= window.start) throw new InputError("end", "must not be before start");
+    label = `${explicit.start} to ${explicit.end}`;
+  } else {
+    switch (name) {
+      case "month-to-date":
+        window = { start: utc(y, m), end: hour };
+        break;
+      case "last-month":
+        window = { start: utc(y, m - 1), end: utc(y, m) };
+        break;
+      case "last-7-days":
+        window = { start: today - 7 * DAY, end: today };
+        break;
+      case "last-30-days":
+        window = { start: today - 30 * DAY, end: today };
+        break;
+      case "year-to-date":
+        window = { start: utc(y, 0), end: hour };
+        break;
+      case "last-12-months":
+        window = { start: utc(y, m - 12), end: utc(y, m) };
+        break;
+    }
+    label = name;
+  }
+  if (window.end <= window.start) window = { start: window.start, end: window.start + HOUR };
+  const length = window.end - window.start;
+  return { ...window, label, previous: { start: window.start - length, end: window.start } };
+}
+
+/** Consecutive windows of at most 366 days covering `window` (spec 4.1: longer periods are summed). */
+export function totalWindows(window: Window): Window[] {
+  const out: Window[] = [];
+  for (let start = window.start; start < window.end; start += MAX_TOTAL_WINDOW)
+    out.push({ start, end: Math.min(window.end, start + MAX_TOTAL_WINDOW) });
+  return out;
+}
+
+export const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");

@@ -1,0 +1,72 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A small stand-in for the GitHub REST API: issue comments and issues, in memory.
+
+export interface StandIn {
+  url: string;
+  comments: Array<{ id: number; issue: number; body: string }>;
+  issues: Array<{ number: number; title: string; body: string; labels: string[] }>;
+  calls: string[];
+  close(): Promise<void>;
+}
+
+export async function startGitHubStandIn(token: string): Promise<StandIn> {
+  const state: Omit<StandIn, "url" | "close"> = { comments: [], issues: [], calls: [] };
+  let nextId = 100;
+  const server = createServer(async (req, res) => {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const body = text ? JSON.parse(text) : undefined;
+    const url = new URL(req.url ?? "/", "http://github");
+    state.calls.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, value: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(value));
+    };
+    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: "Bad credentials" });
+    const page = Number(url.searchParams.get("page") ?? "1");
+    const perPage = Number(url.searchParams.get("per_page") ?? "30");
+    const slice = <T>(items: T[]) => items.slice((page - 1) * perPage, page * perPage);
+    let m = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    if (m && req.method === "GET")
+      return send(200, slice(state.comments.filter((c) => c.issue === Number(m?.[1]))));
+    if (m && req.method === "POST") {
+      const comment = { id: nextId++, issue: Number(m[1]), body: body.body };
+      state.comments.push(comment);
+      return send(201, { ...comment, html_url: `https://github.example/c/${comment.id}` });
+    }
+    m = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (m && req.method === "PATCH") {
+      const comment = state.comments.find((c) => c.id === Number(m?.[1]));
+      if (!comment) return send(404, { message: "Not Found" });
+      comment.body = body.body;
+      return send(200, comment);
+    }
+    if (url.pathname === "/repos/acme/shop/issues" && req.method === "GET") {
+      const label = url.searchParams.get("labels");
+      return send(200, slice(state.issues.filter((i) => !label || i.labels.includes(label))));
+    }
+    if (url.pathname === "/repos/acme/shop/issues" && req.method === "POST") {
+      const issue = { number: nextId++, title: body.title, body: body.body, labels: body.labels ?? [] };
+      state.issues.push(issue);
+      return send(201, issue);
+    }
+    m = /^\/repos\/acme\/shop\/issues\/(\d+)$/.exec(url.pathname);
+    if (m && req.method === "PATCH") {
+      const issue = state.issues.find((i) => i.number === Number(m?.[1]));
+      if (!issue) return send(404, { message: "Not Found" });
+      issue.body = body.body;
+      return send(200, issue);
+    }
+    send(404, { message: "Not Found" });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

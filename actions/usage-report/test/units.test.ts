@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { Decimal, formatMoney } from "../src/decimal.js";
+import { resolvePeriod, totalWindows } from "../src/period.js";
+import { csvCell } from "../src/render/csv.js";
+
+describe("Decimal", () => {
+  it("adds what floats cannot", () => {
+    expect(Decimal.sum([0.1, 0.2].map((v) => Decimal.from(v))).toFixed()).toBe("0.3");
+    expect(Decimal.from(1e-7).plus(Decimal.from("2.5e-7")).toFixed()).toBe("0.00000035");
+    expect(Decimal.from("-12.5").plus(Decimal.from(2)).toFixed()).toBe("-10.5");
+  });
+
+  it("rounds half away from zero, as the platform's totals", () => {
+    expect(Decimal.from("2.345").round(2).toFixed(2)).toBe("2.35");
+    expect(Decimal.from("-2.345").round(2).toFixed(2)).toBe("-2.35");
+    expect(Decimal.from("2.344999").toFixed(2)).toBe("2.34");
+    expect(Decimal.from(50).percentOf(Decimal.from(200))?.toFixed(1)).toBe("25.0");
+    expect(Decimal.from(1).percentOf(Decimal.zero)).toBeUndefined();
+    expect(formatMoney(Decimal.from("1234567.891"), "EUR")).toBe("1,234,567.89 EUR");
+  });
+});
+
+describe("periods", () => {
+  const now = Date.UTC(2026, 10, 21, 20, 35);
+  it("resolves named periods in UTC, with the previous period of the same length", () => {
+    const mtd = resolvePeriod("month-to-date", {}, now);
+    expect([mtd.start, mtd.end]).toEqual([Date.UTC(2026, 10, 1) / 1000, Date.UTC(2026, 10, 21, 20) / 1000]);
+    expect(mtd.previous.end).toBe(mtd.start);
+    expect(mtd.previous.end - mtd.previous.start).toBe(mtd.end - mtd.start);
+    const lastMonth = resolvePeriod("last-month", {}, now);
+    expect([lastMonth.start, lastMonth.end]).toEqual([
+      Date.UTC(2026, 9, 1) / 1000,
+      Date.UTC(2026, 10, 1) / 1000,
+    ]);
+    const explicit = resolvePeriod("month-to-date", { start: "2024-01-01", end: "2025-12-31" }, now);
+    expect(explicit.end).toBe(Date.UTC(2026, 0, 1) / 1000);
+    const windows = totalWindows(explicit);
+    expect(windows).toHaveLength(2);
+    expect(windows.every((w) => w.end - w.start <= 366 * 86_400)).toBe(true);
+    expect(windows[1]?.end).toBe(explicit.end);
+  });
+});
+
+describe("CSV cells", () => {
+  it("defuse spreadsheet formulas and quote separators", () => {
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell("@sum")).toBe("'@sum");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell("-12.5")).toBe("-12.5");
+    expect(csvCell("-1+2")).toBe("'-1+2");
+  });
+});

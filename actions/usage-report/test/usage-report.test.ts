@@ -1,0 +1,409 @@
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { leakedSecrets, type RunOptions, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StandIn, startGitHubStandIn } from "./github-stand-in.js";
+
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+const platform = useTestPlatform({ speed: 0 });
+const DAY = 86_400;
+const GITHUB_TOKEN = "ghs_stand_in_token_0123456789";
+let dirs = 0;
+const outDir = () => {
+  dirs += 1;
+  return join(tmpdir(), `cwp-usage-report-${process.pid}-${dirs}`);
+};
+
+type Json = {
+  total: string;
+  previousTotal: string | null;
+  currency: string;
+  scope: Record<string, unknown> | null;
+  roundingGap: string;
+  period: { start: string; end: string };
+  rows: Array<{ key: string; cost: string; kind: string }>;
+  allRows: Array<{ key: string; cost: string; kind: string }>;
+  requests: { count: number };
+};
+
+async function report(inputs: Record<string, string>, options: RunOptions = {}, token = platform.tokens.org) {
+  const dir = outDir();
+  const result = await runBundle(actionDir, {
+    ...options,
+    inputs: {
+      "api-token": token,
+      "api-url": platform.url,
+      "output-dir": dir,
+      "github-token": GITHUB_TOKEN,
+      ...inputs,
+    },
+  });
+  const json =
+    result.code === 0 || inputs["fail-on-budget-exceeded"]
+      ? (JSON.parse(await readFile(join(dir, "report.json"), "utf8").catch(() => "null")) as Json | null)
+      : null;
+  expect(leakedSecrets(result, [token, GITHUB_TOKEN])).toEqual([]);
+  return { result, json, dir };
+}
+
+/** Millionths as exact decimal text, the way report.json writes amounts. */
+const decimalText = (micros: bigint) => {
+  const negative = micros < 0n;
+  const abs = negative ? -micros : micros;
+  const fraction = (abs % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${negative ? "-" : ""}${abs / 1_000_000n}${fraction ? `.${fraction}` : ""}`;
+};
+const micros = (x: number | undefined) => BigInt(Math.round((x ?? 0) * 1e6));
+type Price = { cpu?: number; memory?: number; storage?: number; gpu?: number; total: number };
+const priceMicros = (p: Price | undefined) =>
+  micros(p?.cpu) + micros(p?.memory) + micros(p?.storage) + micros(p?.gpu);
+
+/** The emulator's raw hourly usage over a window, read page by page by the test itself. */
+async function hourly(start: number, end: number, token = platform.tokens.org) {
+  // biome-ignore lint/suspicious/noExplicitAny: raw entries as the emulator answers them.
+  const entries: any[] = [];
+  let cursor: string | undefined;
+  do {
+    const q = new URLSearchParams({
+      granularity: "hour",
+      startTime: String(start),
+      endTime: String(end),
+      perPage: "100",
+      ...(cursor ? { cursor } : {}),
+    });
+    const res = await fetch(`${platform.url}/v1/billing/usage?${q}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const page = (await res.json()) as {
+      data: { usage: unknown[] };
+      pagination: { hasNextPage: boolean; cursor?: string };
+    };
+    entries.push(...page.data.usage);
+    cursor = page.pagination.hasNextPage ? page.pagination.cursor : undefined;
+  } while (cursor);
+  return entries;
+}
+
+const yesterday = () => {
+  const d = new Date();
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) / 1000 - DAY;
+};
+const date = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
+
+describe("usage-report: the numbers", () => {
+  it("matches, number for number, sums computed from the raw hourly data", async () => {
+    await platform.reset();
+    const end = yesterday() + DAY;
+    const start = end - 3 * DAY;
+    const { result, json } = await report({
+      start: date(start),
+      end: date(end - DAY),
+      "group-by": "project",
+      formats: "json",
+      compare: "false",
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const entries = await hourly(start, end);
+    expect(entries).toHaveLength(72);
+    const byProject = new Map<string, bigint>();
+    let all = 0n;
+    for (const e of entries) {
+      for (const t of e.paas.teams)
+        for (const p of t.projects)
+          for (const g of p.resources)
+            for (const i of g.items) {
+              byProject.set(p.id, (byProject.get(p.id) ?? 0n) + priceMicros(i.price));
+              all += priceMicros(i.price);
+            }
+      all += priceMicros(e.byoc.price) + priceMicros(e.egressIp.price) + priceMicros(e.loadBalancer.price);
+    }
+    const groups = json?.allRows.filter((r) => r.kind === "group") ?? [];
+    expect(groups.map((r) => r.key).sort()).toEqual([...byProject.keys()].sort());
+    for (const row of groups) expect(row.cost, row.key).toBe(decimalText(byProject.get(row.key) ?? 0n));
+    // The headline is the platform's total: the unrounded sum, rounded half up to cents.
+    expect(json?.total).toBe(decimalText(((all + 5_000n) / 10_000n) * 10_000n));
+    expect(result.outputs.total).toBe(Number(json?.total).toFixed(2));
+  });
+
+  it("shows the returned total and a footnote with the gap when rounded rows do not add up to it", async () => {
+    await platform.reset();
+    let found = false;
+    for (let day = yesterday(); day > yesterday() - 40 * DAY && !found; day -= DAY) {
+      const { result, json } = await report({
+        start: date(day),
+        end: date(day),
+        "group-by": "resource",
+        formats: "json",
+        compare: "false",
+        top: "100",
+      });
+      expect(result.code).toBe(0);
+      if (json?.roundingGap === "0") continue;
+      found = true;
+      const shown = json?.rows.reduce((s, r) => s + Math.round(Number(r.cost) * 100), 0) ?? 0;
+      expect(Math.round(Number(json?.total) * 100) - shown).toBe(Math.round(Number(json?.roundingGap) * 100));
+      expect(result.summary).toMatch(
+        /¹ Each row is rounded to cents .* away from the total the platform returned/,
+      );
+    }
+    expect(found).toBe(true);
+  });
+
+  it("reports every period and grouping with the platform's totals for the period and the one before", async () => {
+    await platform.reset();
+    for (const period of [
+      "month-to-date",
+      "last-month",
+      "last-7-days",
+      "last-30-days",
+      "year-to-date",
+      "last-12-months",
+    ]) {
+      for (const groupBy of ["team", "project", "resource-type", "resource"]) {
+        const { result, json } = await report({
+          period,
+          "group-by": groupBy,
+          formats: "json",
+          granularity: period.includes("12") ? "month" : "day",
+        });
+        expect(result.code, `${period} ${groupBy}: ${result.stdout}`).toBe(0);
+        const start = Date.parse(json?.period.start ?? "") / 1000;
+        const end = Date.parse(json?.period.end ?? "") / 1000;
+        const totalOf = async (s: number, e: number) => {
+          const res = await fetch(
+            `${platform.url}/v1/billing/usage?granularity=total&startTime=${s}&endTime=${e}`,
+            { headers: { authorization: `Bearer ${platform.tokens.org}` } },
+          );
+          return ((await res.json()) as { data: { usage: Array<{ total: number }> } }).data.usage[0]?.total;
+        };
+        expect(Number(json?.total), `${period} ${groupBy}`).toBe(await totalOf(start, end));
+        expect(Number(json?.previousTotal), `${period} ${groupBy} previous`).toBe(
+          await totalOf(start - (end - start), start),
+        );
+        expect(json?.rows.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("writes tidy CSV safe for spreadsheets, FOCUS columns that add up, and JSON money as strings", async () => {
+    await platform.reset();
+    const { result, json, dir } = await report({ period: "last-7-days", compare: "false" });
+    expect(result.code).toBe(0);
+    const csv = (await readFile(join(dir, "report.csv"), "utf8")).trim().split("\n");
+    expect(csv[0]).toBe(
+      "period_start,period_end,period,group_by,group_key,group_name,kind,cost,currency,vcpu_hours,memory_gib_hours,storage_gib_hours,gpu_hours",
+    );
+    expect(csv.length - 1).toBe(7 * json!.allRows.length);
+    const focus = (await readFile(join(dir, "focus.csv"), "utf8")).trim().split("\n");
+    const header = focus[0]?.split(",") ?? [];
+    expect(header).toEqual(
+      expect.arrayContaining([
+        "BilledCost",
+        "EffectiveCost",
+        "BillingCurrency",
+        "ChargePeriodStart",
+        "ChargePeriodEnd",
+        "ChargeCategory",
+        "ConsumedQuantity",
+        "ConsumedUnit",
+        "ResourceId",
+        "ResourceType",
+        "ServiceName",
+        "SubAccountId",
+      ]),
+    );
+    const billed = header.indexOf("BilledCost");
+    const focusMicros = focus.slice(1).reduce((s, line) => s + micros(Number(line.split(",")[billed])), 0n);
+    const rowsMicros = json!.allRows.reduce((s, r) => s + micros(Number(r.cost)), 0n);
+    expect(focusMicros).toBe(rowsMicros);
+    expect(typeof json?.total).toBe("string");
+    expect(json?.requests.count).toBeGreaterThan(0);
+  });
+});
+
+describe("usage-report: scopes (spec 5.4)", () => {
+  it("organisation: customer-level rows, BYOC clusters from the invoices, the credit balance", async () => {
+    await platform.reset();
+    const { result, json } = await report({ period: "last-month", formats: "json" });
+    expect(result.code).toBe(0);
+    expect(json?.rows.map((r) => r.key)).toEqual(
+      expect.arrayContaining(["customer:byoc", "customer:egressIp", "customer:loadBalancer"]),
+    );
+    expect(result.summary).toContain("### BYOC clusters");
+    expect(result.summary).toContain("### Credit balance");
+    const requests = await platform.requests();
+    expect(json?.requests.count).toBe(requests.length);
+  });
+
+  it("a team billed through the organisation: scope, no customer charges, no teamId sent, no credit balance asked", async () => {
+    await platform.reset();
+    const { result, json } = await report({ formats: "json" }, {}, platform.tokens.teamViaOrg);
+    expect(result.code, result.stdout).toBe(0);
+    expect(json?.scope).not.toBeNull();
+    expect(json?.rows.every((r) => r.kind === "group")).toBe(true);
+    expect(result.summary).toContain("Team scope");
+    const requests = await platform.requests();
+    expect(requests.every((r) => !("teamId" in r.query))).toBe(true);
+    expect(requests.some((r) => r.path.endsWith("/credit-balance"))).toBe(false);
+    expect(requests.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it("a team with its own billing: its currency, and money owed shown as owed", async () => {
+    await platform.reset();
+    const { result, json } = await report({ formats: "json" }, {}, platform.tokens.teamOwnBilling);
+    expect(result.code).toBe(0);
+    expect(json?.currency).toBe("EUR");
+    expect(result.summary).toMatch(/\*\*Owed\*\* \(unpaid invoices\) \| \*\*[\d,]+\.\d\d EUR\*\*/);
+    const credit = result.summary.slice(result.summary.indexOf("### Credit balance")).split("\n\n")[1] ?? "";
+    expect(credit).toContain("Owed");
+    expect(credit).not.toMatch(/-[\d,]+\.\d\d EUR/);
+  });
+
+  it("explains that team-uid is for organisation tokens when a team token sends it", async () => {
+    await platform.reset();
+    const team = platform.fixtures.teams.find((t: { id: string }) => t.id === "platform");
+    const { result } = await report({ "team-uid": team.uid }, {}, platform.tokens.teamViaOrg);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/team-uid is for organisation tokens/);
+  });
+});
+
+describe("usage-report: budget", () => {
+  it("warns past the warning share and fails over budget when asked", async () => {
+    await platform.reset();
+    const first = await report({ formats: "json", compare: "false" });
+    const total = Number(first.json?.total);
+    const warned = await report({ budget: (total * 1.1).toFixed(2), formats: "json", compare: "false" });
+    expect(warned.result.code).toBe(0);
+    expect(warned.result.stdout).toMatch(/::warning::Spent 9\d\.\d%25 of the budget/);
+    expect(warned.result.outputs["over-budget"]).toBe("false");
+    const over = await report({
+      budget: (total / 2).toFixed(2),
+      "fail-on-budget-exceeded": "true",
+      formats: "json",
+      compare: "false",
+    });
+    expect(over.result.code).toBe(1);
+    expect(over.result.outputs).toMatchObject({ "over-budget": "true", "budget-used-percent": "200.0" });
+    expect(over.result.summary).toContain("🛑 over budget");
+  });
+});
+
+describe("usage-report: comments", () => {
+  let github: StandIn;
+  beforeAll(async () => {
+    github = await startGitHubStandIn(GITHUB_TOKEN);
+  });
+  afterAll(() => github.close());
+  const env = () => ({ GITHUB_API_URL: github.url });
+
+  it("creates one sticky comment on the pull request, then updates it in place", async () => {
+    await platform.reset();
+    const event = { name: "pull_request", payload: { number: 12, pull_request: { number: 12 } } };
+    for (let i = 0; i < 2; i += 1) {
+      const { result } = await report({ comment: "pr" }, { env: env(), event });
+      expect(result.code, result.stdout).toBe(0);
+    }
+    expect(github.comments.filter((c) => c.issue === 12)).toHaveLength(1);
+    expect(github.calls.filter((c) => c.startsWith("POST"))).toHaveLength(1);
+    expect(github.calls.filter((c) => c.startsWith("PATCH"))).toHaveLength(1);
+    expect(github.comments[0]?.body).toContain("Cloud Workload Platform costs");
+  });
+
+  it("finds or creates one issue by title and label for scheduled runs", async () => {
+    await platform.reset();
+    for (let i = 0; i < 2; i += 1) {
+      const { result } = await report(
+        { comment: "issue", "issue-title": "Weekly costs", "issue-label": "costs" },
+        { env: env(), event: { name: "schedule", payload: {} } },
+      );
+      expect(result.code, result.stdout).toBe(0);
+    }
+    expect(github.issues.filter((i) => i.title === "Weekly costs")).toHaveLength(1);
+    expect(github.issues[0]?.labels).toEqual(["costs"]);
+  });
+
+  it("trims a report larger than a comment allows, dropping the deepest details first and saying so", async () => {
+    await platform.reset();
+    const event = { name: "pull_request", payload: { number: 13, pull_request: { number: 13 } } };
+    const { result, dir } = await report(
+      { comment: "pr", period: "last-30-days", granularity: "hour", "group-by": "resource", top: "25" },
+      { env: env(), event },
+    );
+    expect(result.code, result.stdout).toBe(0);
+    const full = await readFile(join(dir, "report.md"), "utf8");
+    const comment = github.comments.find((c) => c.issue === 13)?.body ?? "";
+    expect(full.length).toBeGreaterThan(65_536);
+    expect(comment.length).toBeLessThanOrEqual(65_536);
+    expect(comment).toContain("Trimmed to fit GitHub's size limit");
+    expect(comment).toContain("**Total:");
+    expect(Buffer.byteLength(result.summary)).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it("needs a pull request event for comment: pr, and refuses before any request", async () => {
+    await platform.reset();
+    const { result } = await report({ comment: "pr" }, { env: env(), event: { name: "push", payload: {} } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Input "comment"');
+    expect(await platform.requests()).toEqual([]);
+  });
+});
+
+describe("usage-report: inputs and the platform", () => {
+  for (const [inputs, input] of [
+    [{ period: "yesterday" }, "period"],
+    [{ granularity: "week" }, "granularity"],
+    [{ "team-uid": "abc" }, "team-uid"],
+    [{ "project-uid": "XYZ" }, "project-uid"],
+    [{ "resource-type": "robot" }, "resource-type"],
+    [{ "group-by": "colour" }, "group-by"],
+    [{ top: "0" }, "top"],
+    [{ budget: "-5" }, "budget"],
+    [{ formats: "pdf" }, "formats"],
+    [{ comment: "slack" }, "comment"],
+    [{ start: "2026-01-01" }, "end"],
+    [{ start: "2026-02-30", end: "2026-03-01" }, "start"],
+    [{ start: "2026-03-02", end: "2026-03-01" }, "end"],
+  ] as const) {
+    it(`refuses a malformed ${input} before any request`, async () => {
+      await platform.reset();
+      const { result } = await report(inputs);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`Input "${input}"`);
+      expect(await platform.requests()).toEqual([]);
+    });
+  }
+
+  it("uses the team twin with team-id", async () => {
+    await platform.reset();
+    const { result } = await report(
+      { "team-id": "platform", formats: "json" },
+      {},
+      platform.tokens.teamViaOrg,
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(
+      (await platform.requests()).every(
+        (r) => r.path.startsWith("/v1/teams/platform/") || r.path === "/v1/teams",
+      ),
+    ).toBe(true);
+  });
+
+  it("reads through 429s and 5xx", async () => {
+    await platform.reset();
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/usage", status: 503, times: 1 },
+      {
+        method: "GET",
+        path: "/v1/billing/usage",
+        status: 429,
+        headers: { "x-ratelimit-reset": "1" },
+        times: 1,
+      },
+    ]);
+    const { result } = await report({ formats: "json" });
+    expect(result.code, result.stdout).toBe(0);
+  });
+});
