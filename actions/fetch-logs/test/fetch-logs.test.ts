@@ -201,8 +201,10 @@ describe("fetch-logs: a slow or failing platform", () => {
       { method: "GET", path: LOGS, status: 429, headers: { "x-ratelimit-reset": "1" }, times: 1 },
       { method: "GET", path: LOGS, status: 502, times: 1 },
     ]);
+    // The range ends at the emulator's time (its clock stands still at speed 0).
+    const end = new Date(await emulatorNow()).toISOString();
     const result = await runBundle(actionDir, {
-      inputs: { ...base(), "service-id": "web", duration: "5m", print: "false" },
+      inputs: { ...base(), "service-id": "web", "end-time": end, duration: "5m", print: "false" },
     });
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs.lines).toBe("120"); // 2 replicas, a line every 5 s, 5 minutes
