@@ -151,7 +151,10 @@ describe("usage-report: the numbers", () => {
     expect(found).toBe(true);
   });
 
-  it("reports every period and grouping with the platform's totals for the period and the one before", async () => {
+  // 24 runs of the bundle: give them time on a busy CI machine.
+  it("reports every period and grouping with the platform's totals for the period and the one before", {
+    timeout: 120_000,
+  }, async () => {
     await platform.reset();
     for (const period of [
       "month-to-date",
