@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5439);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5519);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5439:
+/***/ 5519:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73605,6 +73605,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -89989,7 +89993,8 @@ function csvCell(value) {
     return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 const csvLine = (cells) => `${cells.map(csvCell).join(",")}\n`;
-function renderCsv(r) {
+/** The lines of report.csv, one at a time (a year of hourly rows is too large for one string). */
+function* renderCsv(r) {
     const header = [
         "period_start",
         "period_end",
@@ -90005,10 +90010,10 @@ function renderCsv(r) {
         "storage_gib_hours",
         "gpu_hours",
     ];
-    let out = csvLine(header);
+    yield csvLine(header);
     for (const point of r.trend) {
         for (const row of point.rows.values()) {
-            out += csvLine([
+            yield csvLine([
                 point.start,
                 point.end,
                 bucketLabel(point.start, r.granularity),
@@ -90025,7 +90030,6 @@ function renderCsv(r) {
             ]);
         }
     }
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/render/focus.ts
@@ -90080,11 +90084,10 @@ function billingMonth(start) {
         new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString(),
     ];
 }
-function renderFocus(entries, context) {
-    let out = csvLine(COLUMNS);
-    const write = (row) => {
-        out += csvLine(COLUMNS.map((c) => row[c] ?? ""));
-    };
+/** The lines of focus.csv, one at a time (it can hold millions of rows). */
+function* renderFocus(entries, context) {
+    yield csvLine(COLUMNS);
+    const line = (row) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
     for (const entry of entries) {
         const start = iso(entry.window?.start ?? entry.timestamp);
         const end = iso(entry.window?.end ?? (entry.timestamp !== undefined ? entry.timestamp + 3600 : undefined));
@@ -90111,7 +90114,7 @@ function renderFocus(entries, context) {
                             if (cost === undefined || cost === 0)
                                 continue;
                             const amount = Decimal.from(cost).toFixed();
-                            write({
+                            yield line({
                                 ...common,
                                 BilledCost: amount,
                                 EffectiveCost: amount,
@@ -90138,7 +90141,7 @@ function renderFocus(entries, context) {
                 continue;
             const parts = [node.price.cpu, node.price.memory, node.price.storage, node.price.gpu].filter((v) => v !== undefined);
             const amount = (parts.length > 0 ? Decimal.sum(parts.map((v) => Decimal.from(v))) : Decimal.from(node.price.total)).toFixed();
-            write({
+            yield line({
                 ...common,
                 BilledCost: amount,
                 EffectiveCost: amount,
@@ -90148,7 +90151,6 @@ function renderFocus(entries, context) {
             });
         }
     }
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/group.ts
@@ -90402,9 +90404,20 @@ function renderJson(r) {
 
 
 
+
+
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
 const COMMENT_LIMIT_CHARS = 65_536;
+/** Writes lines to a file as they come, waiting when the disk is behind. */
+async function writeLines(file, lines) {
+    const out = (0,external_node_fs_namespaceObject.createWriteStream)(file, { encoding: "utf8" });
+    for (const line of lines)
+        if (!out.write(line))
+            await (0,external_node_events_.once)(out, "drain");
+    out.end();
+    await (0,external_node_events_.once)(out, "finish");
+}
 async function eventPayload() {
     const file = process.env.GITHUB_EVENT_PATH;
     if (!file)
@@ -90465,9 +90478,9 @@ const run = () => runAction({
         const dir = config["output-dir"] ?? (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
         await (0,promises_.mkdir)(dir, { recursive: true });
         const files = {
-            markdown: () => renderMarkdown(report, 2),
+            markdown: () => [renderMarkdown(report, 2)],
             csv: () => renderCsv(report),
-            json: () => renderJson(report),
+            json: () => [renderJson(report)],
             focus: () => renderFocus(data.trend, {
                 currency: report.currency,
                 accountId: String(report.scope?.teamId ?? "billing-customer"),
@@ -90481,7 +90494,7 @@ const run = () => runAction({
             focus: "focus.csv",
         };
         for (const format of config.formats)
-            await (0,promises_.writeFile)((0,external_node_path_.join)(dir, names[format]), files[format]?.() ?? "");
+            await writeLines((0,external_node_path_.join)(dir, names[format]), files[format]?.() ?? []);
         const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
         if (config.comment !== "none" && config["github-token"]) {
             const target = {

@@ -1,4 +1,6 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { mask, runAction } from "@cwp/action-kit";
@@ -16,6 +18,14 @@ import { buildReport } from "./report.js";
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
 const COMMENT_LIMIT_CHARS = 65_536;
+
+/** Writes lines to a file as they come, waiting when the disk is behind. */
+async function writeLines(file: string, lines: Iterable<string>): Promise<void> {
+  const out = createWriteStream(file, { encoding: "utf8" });
+  for (const line of lines) if (!out.write(line)) await once(out, "drain");
+  out.end();
+  await once(out, "finish");
+}
 
 async function eventPayload(): Promise<Record<string, unknown>> {
   const file = process.env.GITHUB_EVENT_PATH;
@@ -80,10 +90,10 @@ export const run = () =>
       });
       const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
       await mkdir(dir, { recursive: true });
-      const files: Record<string, () => string> = {
-        markdown: () => renderMarkdown(report, 2),
+      const files: Record<string, () => Iterable<string>> = {
+        markdown: () => [renderMarkdown(report, 2)],
         csv: () => renderCsv(report),
-        json: () => renderJson(report),
+        json: () => [renderJson(report)],
         focus: () =>
           renderFocus(data.trend, {
             currency: report.currency,
@@ -97,7 +107,8 @@ export const run = () =>
         json: "report.json",
         focus: "focus.csv",
       } as const;
-      for (const format of config.formats) await writeFile(join(dir, names[format]), files[format]?.() ?? "");
+      for (const format of config.formats)
+        await writeLines(join(dir, names[format]), files[format]?.() ?? []);
 
       const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
       if (config.comment !== "none" && config["github-token"]) {

@@ -19,6 +19,8 @@ export interface RunOptions {
   onOutput?: (text: string) => void;
   /** Kills the process after this long (ms) as a last resort. */
   killAfterMs?: number;
+  /** Called with the process id once it started (benchmarks read its memory). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -92,6 +94,7 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let stdout = "";
   let stderr = "";
   let cancelledAt: number | undefined;

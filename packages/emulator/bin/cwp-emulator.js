@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // cwp-emulator [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
+//              [--scale TEAMSxPROJECTSxRESOURCES]
 // The first line of standard output is "cwp-emulator listening on http://HOST:PORT".
 import { parseArgs } from "node:util";
 import { startEmulator } from "../dist/index.js";
@@ -11,6 +12,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     speed: { type: "string", default: "1" },
     "rate-limit": { type: "string", default: "1000" },
+    scale: { type: "string" },
   },
 });
 const number = (name, value) => {
@@ -21,7 +23,23 @@ const number = (name, value) => {
   }
   return n;
 };
+const scale = values.scale === undefined ? undefined : /^(\d+)x(\d+)x(\d+)$/.exec(values.scale);
+if (scale === null) {
+  console.error(
+    `cwp-emulator: --scale must be TEAMSxPROJECTSxRESOURCES, e.g. 50x20x50 (got ${JSON.stringify(values.scale)})`,
+  );
+  process.exit(2);
+}
 const emulator = await startEmulator({
+  ...(scale
+    ? {
+        scale: {
+          teams: Number(scale[1]),
+          projectsPerTeam: Number(scale[2]),
+          resourcesPerProject: Number(scale[3]),
+        },
+      }
+    : {}),
   host: values.host,
   port: number("port", values.port),
   seed: number("seed", values.seed),

@@ -11,7 +11,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { match } from "./router.js";
 import { routes } from "./routes/index.js";
 import { Outcomes } from "./work/outcomes.js";
-import { seedWorld, type World } from "./world.js";
+import { seedWorld, type World, type WorldScale } from "./world.js";
 
 export interface EmulatorOptions {
   host?: string;
@@ -21,6 +21,8 @@ export interface EmulatorOptions {
   speed?: number;
   /** Requests per account per hour. */
   rateLimit?: number;
+  /** A larger organisation, for benchmarks (the default is 3 teams of 3 projects). */
+  scale?: WorldScale;
 }
 
 export interface RunningEmulator {
@@ -56,7 +58,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const limiter = new RateLimiter(options.rateLimit ?? 1000, () => clock.now());
   const faults = new Faults();
   const outcomes = new Outcomes();
-  let world: World = seedWorld(seed, clock.now());
+  let world: World = seedWorld(seed, clock.now(), options.scale);
   const log: RequestLogEntry[] = [];
 
   // Webhook deliveries run one batch at a time, in order.
@@ -75,7 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const control: ControlState = {
     world: () => world,
     reset: () => {
-      world = seedWorld(seed, clock.now());
+      world = seedWorld(seed, clock.now(), options.scale);
       limiter.reset();
       faults.clear();
       outcomes.clear();

@@ -104,6 +104,13 @@ export interface Token {
 }
 export type TokenName = "org" | "teamViaOrg" | "teamOwnBilling" | "readOnly";
 
+/** A larger organisation for benchmarks: teams, projects per team, billed resources per project. */
+export interface WorldScale {
+  teams: number;
+  projectsPerTeam: number;
+  resourcesPerProject: number;
+}
+
 export interface World {
   seed: number;
   /** Virtual time of seeding; the billing history and resource ages count back from it. */
@@ -116,6 +123,8 @@ export interface World {
   addons: Addon[];
   harnesses: Harness[];
   volumes: Volume[];
+  /** Billed resources with no other record (the scaled world's extra resources). */
+  extraBillables: Billable[];
   domains: Domain[];
   tokens: Record<TokenName, Token>;
   // Created through the API:
@@ -254,16 +263,26 @@ function domains(): Domain[] {
   ];
 }
 
-export function seedWorld(seed: number, seededAt: number): World {
-  const teams: Team[] = (
-    [
-      ["platform", "Platform", "organisation"],
-      ["data", "Data", "organisation"],
-      ["labs", "Labs", "own"],
-    ] as const
-  ).map(([id, name, billing]) => ({ id, name, billing, uid: uidFor(seed, `team:${id}`) }));
+export function seedWorld(seed: number, seededAt: number, scale?: WorldScale): World {
+  const base: Array<[string, string, Team["billing"]]> = [
+    ["platform", "Platform", "organisation"],
+    ["data", "Data", "organisation"],
+    ["labs", "Labs", "own"],
+  ];
+  const more = Math.max(0, (scale?.teams ?? base.length) - base.length);
+  const teams: Team[] = [
+    ...base,
+    ...Array.from({ length: more }, (_, i): [string, string, Team["billing"]] => [
+      `team-${i + 4}`,
+      `Team ${i + 4}`,
+      "organisation",
+    ]),
+  ].map(([id, name, billing]) => ({ id, name, billing, uid: uidFor(seed, `team:${id}`) }));
+  const suffixes = ["web", "api", "batch"];
+  for (let k = suffixes.length; k < (scale?.projectsPerTeam ?? suffixes.length); k += 1)
+    suffixes.push(`p${k + 1}`);
   const projects: Project[] = teams.flatMap((team) =>
-    ["web", "api", "batch"].map((suffix) => {
+    suffixes.map((suffix) => {
       const id = `${team.id}-${suffix}`;
       return {
         id,
@@ -274,6 +293,23 @@ export function seedWorld(seed: number, seededAt: number): World {
       };
     }),
   );
+  const owned = inventory(seed, seededAt, projects);
+  const extraBillables: Billable[] = [];
+  if (scale) {
+    const types = ["service", "job", "addon", "volume", "harness"] as const;
+    for (const project of projects) {
+      const have = [owned.services, owned.jobs, owned.addons, owned.harnesses, owned.volumes].reduce(
+        (n, list) => n + list.filter((r) => r.projectId === project.id).length,
+        0,
+      );
+      for (let i = have; i < scale.resourcesPerProject; i += 1)
+        extraBillables.push({
+          type: types[i % types.length] as Billable["type"],
+          uid: uidFor(seed, `extra:${project.id}/${i}`),
+          projectId: project.id,
+        });
+    }
+  }
   const token = (name: string, teamId: string | undefined, canWrite = true): Token => ({
     value: `cwp_${name}_${uidFor(seed, `token:${name}`)}`,
     teamId,
@@ -284,7 +320,8 @@ export function seedWorld(seed: number, seededAt: number): World {
     seededAt,
     teams,
     projects,
-    ...inventory(seed, seededAt, projects),
+    ...owned,
+    extraBillables,
     templates: [
       {
         id: "release",
@@ -328,6 +365,7 @@ export function billables(world: World, projectId: string): Billable[] {
     ...of("harness", world.harnesses),
     ...of("addon", world.addons),
     ...of("volume", world.volumes),
+    ...world.extraBillables.filter((b) => b.projectId === projectId),
   ];
 }
 

@@ -96,3 +96,30 @@ describe("cwp-emulator command", () => {
     await once(child, "exit");
   });
 });
+
+describe("a scaled world", () => {
+  it("has the teams, projects and billed resources asked for, in the fixtures, the lists and the billing", async () => {
+    const scaled = await startEmulator({
+      port: 0,
+      speed: 0,
+      scale: { teams: 5, projectsPerTeam: 4, resourcesPerProject: 12 },
+    });
+    const f = (await (await fetch(`${scaled.url}/_emulator/fixtures`)).json()) as typeof fixtures & {
+      teams: unknown[];
+    };
+    expect(f.teams).toHaveLength(5);
+    expect(f.projects).toHaveLength(20);
+    const client = createClient({ baseUrl: scaled.url, token: f.tokens.org! });
+    const now = Math.floor(Date.now() / 3_600_000) * 3600;
+    const usage = await client.billing.listUsage({
+      granularity: "total",
+      startTime: now - 30 * 86_400,
+      endTime: now,
+    });
+    const projects = usage.data.usage[0]?.paas.teams?.flatMap((t) => t.projects ?? []) ?? [];
+    expect(projects).toHaveLength(16); // the organisation's 4 teams; labs has its own billing
+    for (const p of projects) expect(p.resources?.flatMap((r) => r.items)).toHaveLength(12);
+    await client.close();
+    await scaled.close();
+  });
+});

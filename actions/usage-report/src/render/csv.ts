@@ -14,7 +14,8 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(",")}\n`;
 
-export function renderCsv(r: Report): string {
+/** The lines of report.csv, one at a time (a year of hourly rows is too large for one string). */
+export function* renderCsv(r: Report): Generator<string> {
   const header = [
     "period_start",
     "period_end",
@@ -30,10 +31,10 @@ export function renderCsv(r: Report): string {
     "storage_gib_hours",
     "gpu_hours",
   ];
-  let out = csvLine(header);
+  yield csvLine(header);
   for (const point of r.trend) {
     for (const row of point.rows.values()) {
-      out += csvLine([
+      yield csvLine([
         point.start,
         point.end,
         bucketLabel(point.start, r.granularity),
@@ -50,5 +51,4 @@ export function renderCsv(r: Report): string {
       ]);
     }
   }
-  return out;
 }

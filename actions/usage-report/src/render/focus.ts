@@ -58,14 +58,13 @@ function billingMonth(start: string): [string, string] {
   ];
 }
 
-export function renderFocus(
+/** The lines of focus.csv, one at a time (it can hold millions of rows). */
+export function* renderFocus(
   entries: readonly UsageEntry[],
   context: { currency: string; accountId: string; names: Map<string, string> },
-): string {
-  let out = csvLine(COLUMNS);
-  const write = (row: FocusRow) => {
-    out += csvLine(COLUMNS.map((c) => row[c] ?? ""));
-  };
+): Generator<string> {
+  yield csvLine(COLUMNS);
+  const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
   for (const entry of entries) {
     const start = iso(entry.window?.start ?? entry.timestamp);
     const end = iso(
@@ -93,7 +92,7 @@ export function renderFocus(
               const cost = item.price?.[price];
               if (cost === undefined || cost === 0) continue;
               const amount = Decimal.from(cost).toFixed();
-              write({
+              yield line({
                 ...common,
                 BilledCost: amount,
                 EffectiveCost: amount,
@@ -123,7 +122,7 @@ export function renderFocus(
       const amount = (
         parts.length > 0 ? Decimal.sum(parts.map((v) => Decimal.from(v))) : Decimal.from(node.price.total)
       ).toFixed();
-      write({
+      yield line({
         ...common,
         BilledCost: amount,
         EffectiveCost: amount,
@@ -133,5 +132,4 @@ export function renderFocus(
       });
     }
   }
-  return out;
 }
