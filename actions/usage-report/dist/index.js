@@ -89437,6 +89437,132 @@ function formatMoney(amount, currency) {
     return `${amount.isNegative() ? "-" : ""}${grouped}.${fraction} ${currency}`;
 }
 
+;// CONCATENATED MODULE: ./src/group.ts
+
+/** The unrounded amount of a price node: its components added exactly (undefined without any). */
+function componentSum(price) {
+    if (!price)
+        return undefined;
+    const parts = [price.cpu, price.memory, price.storage, price.gpu].filter((v) => v !== undefined);
+    return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
+}
+const noUsage = () => ({
+    vcpuHours: Decimal.zero,
+    memoryGibHours: Decimal.zero,
+    storageGibHours: Decimal.zero,
+    gpuHours: Decimal.zero,
+});
+const dec = (v) => (v === undefined ? Decimal.zero : Decimal.from(v));
+function addUsage(a, b) {
+    return {
+        vcpuHours: a.vcpuHours.plus(b.vcpuHours),
+        memoryGibHours: a.memoryGibHours.plus(b.memoryGibHours),
+        storageGibHours: a.storageGibHours.plus(b.storageGibHours),
+        gpuHours: a.gpuHours.plus(b.gpuHours),
+    };
+}
+function amounts(node) {
+    const exact = componentSum(node.price);
+    return {
+        cost: exact ?? dec(node.price?.total),
+        approximate: exact === undefined,
+        usage: {
+            vcpuHours: dec(node.usage?.vcpuHours),
+            memoryGibHours: dec(node.usage?.memoryGibHours),
+            storageGibHours: dec(node.usage?.storageGibHours),
+            gpuHours: dec(node.usage?.gpuHours),
+        },
+    };
+}
+/** The nodes of one entry at the grouping's level, with their keys and labels. */
+function nodes(entry, groupBy, names) {
+    const teams = entry.paas.teams;
+    if (!teams)
+        return [{ key: "paas", label: "PaaS (no breakdown returned)", node: entry.paas }];
+    const out = [];
+    for (const team of teams) {
+        if (groupBy === "team") {
+            out.push({ key: team.id, label: names.get(team.id) ?? team.id, node: team });
+            continue;
+        }
+        for (const project of team.projects ?? []) {
+            if (groupBy === "project") {
+                out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
+                continue;
+            }
+            for (const group of project.resources ?? []) {
+                const items = group.items;
+                if (groupBy === "resource-type") {
+                    // Items when there are any; the group's own figures when the level has none.
+                    if (items.length === 0)
+                        out.push({ key: group.resourceType, label: group.resourceType, node: group });
+                    for (const item of items)
+                        out.push({ key: group.resourceType, label: group.resourceType, node: item });
+                }
+                else {
+                    for (const item of items)
+                        out.push({
+                            key: item.id,
+                            label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
+                            node: item,
+                        });
+                }
+            }
+        }
+    }
+    return out;
+}
+const CUSTOMER = [
+    ["byoc", "BYOC (bring your own cloud)"],
+    ["egressIp", "Egress IP"],
+    ["loadBalancer", "Load balancer"],
+];
+/** Rows for a set of entries (the windows of a period, or one trend bucket), by key. */
+function rowsOf(entries, groupBy, names) {
+    const rows = new Map();
+    const add = (key, label, kind, node) => {
+        const a = amounts(node);
+        const known = rows.get(key);
+        rows.set(key, known
+            ? {
+                ...known,
+                cost: known.cost.plus(a.cost),
+                usage: addUsage(known.usage, a.usage),
+                approximate: known.approximate || a.approximate,
+            }
+            : { key, label, kind, ...a });
+    };
+    for (const entry of entries) {
+        for (const { key, label, node } of nodes(entry, groupBy, names))
+            add(key, label, "group", node);
+        for (const [field, label] of CUSTOMER) {
+            const node = entry[field];
+            if (node)
+                add(`customer:${field}`, label, "customer", node);
+        }
+    }
+    return rows;
+}
+/** The largest groups, then one "other" row for the rest; customer-level rows always shown. */
+function topRows(rows, top) {
+    const all = [...rows];
+    const groups = all
+        .filter((r) => r.kind === "group")
+        .sort((a, b) => b.cost.compare(a.cost) || a.label.localeCompare(b.label));
+    const shown = groups.slice(0, top);
+    const rest = groups.slice(top);
+    if (rest.length > 0)
+        shown.push({
+            key: "other",
+            label: `Other (${rest.length} more)`,
+            kind: "group",
+            cost: Decimal.sum(rest.map((r) => r.cost)),
+            usage: rest.reduce((u, r) => addUsage(u, r.usage), noUsage()),
+            approximate: rest.some((r) => r.approximate),
+        });
+    return [...shown, ...all.filter((r) => r.kind === "customer")];
+}
+
 ;// CONCATENATED MODULE: ./src/period.ts
 
 // The report's period, in Unix seconds (UTC), and the previous period of the same length.
@@ -89516,6 +89642,7 @@ const isoDate = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10)
 const isoTime = (seconds) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
 
 ;// CONCATENATED MODULE: ./src/collect.ts
+
 
 
 
@@ -89627,13 +89754,6 @@ async function invoiceClusters(client, period, counted, call) {
         }
     }
     return [...byId.values()];
-}
-/** The unrounded amount of a price node: its components added exactly (undefined without any). */
-function componentSum(price) {
-    if (!price)
-        return undefined;
-    const parts = [price.cpu, price.memory, price.storage, price.gpu].filter((v) => v !== undefined);
-    return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
 }
 async function groupNames(client, groupBy, counted, call) {
     const names = new Map();
@@ -90035,6 +90155,7 @@ function* renderCsv(r) {
 ;// CONCATENATED MODULE: ./src/render/focus.ts
 
 
+
 // focus.csv: FinOps FOCUS 1.2 column names for the columns that apply to this billing data, one
 // row per period × resource × price component (and per customer-level charge). Columns FOCUS
 // does not define carry the x_ prefix it reserves for them.
@@ -90070,7 +90191,7 @@ const COMPONENTS = [
     ["storage", "storageGibHours", "GiB-Hours", "Storage"],
     ["gpu", "gpuHours", "GPU-Hours", "Compute"],
 ];
-const CUSTOMER = [
+const focus_CUSTOMER = [
     ["byoc", "Bring your own cloud", "Compute"],
     ["egressIp", "Egress IP", "Networking"],
     ["loadBalancer", "Load balancer", "Networking"],
@@ -90135,12 +90256,11 @@ function* renderFocus(entries, context) {
                 }
             }
         }
-        for (const [field, name, category] of CUSTOMER) {
+        for (const [field, name, category] of focus_CUSTOMER) {
             const node = entry[field];
             if (!node?.price || node.price.total === 0)
                 continue;
-            const parts = [node.price.cpu, node.price.memory, node.price.storage, node.price.gpu].filter((v) => v !== undefined);
-            const amount = (parts.length > 0 ? Decimal.sum(parts.map((v) => Decimal.from(v))) : Decimal.from(node.price.total)).toFixed();
+            const amount = (componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed();
             yield line({
                 ...common,
                 BilledCost: amount,
@@ -90151,126 +90271,6 @@ function* renderFocus(entries, context) {
             });
         }
     }
-}
-
-;// CONCATENATED MODULE: ./src/group.ts
-
-
-const noUsage = () => ({
-    vcpuHours: Decimal.zero,
-    memoryGibHours: Decimal.zero,
-    storageGibHours: Decimal.zero,
-    gpuHours: Decimal.zero,
-});
-const dec = (v) => (v === undefined ? Decimal.zero : Decimal.from(v));
-function addUsage(a, b) {
-    return {
-        vcpuHours: a.vcpuHours.plus(b.vcpuHours),
-        memoryGibHours: a.memoryGibHours.plus(b.memoryGibHours),
-        storageGibHours: a.storageGibHours.plus(b.storageGibHours),
-        gpuHours: a.gpuHours.plus(b.gpuHours),
-    };
-}
-function amounts(node) {
-    const exact = componentSum(node.price);
-    return {
-        cost: exact ?? dec(node.price?.total),
-        approximate: exact === undefined,
-        usage: {
-            vcpuHours: dec(node.usage?.vcpuHours),
-            memoryGibHours: dec(node.usage?.memoryGibHours),
-            storageGibHours: dec(node.usage?.storageGibHours),
-            gpuHours: dec(node.usage?.gpuHours),
-        },
-    };
-}
-/** The nodes of one entry at the grouping's level, with their keys and labels. */
-function nodes(entry, groupBy, names) {
-    const teams = entry.paas.teams;
-    if (!teams)
-        return [{ key: "paas", label: "PaaS (no breakdown returned)", node: entry.paas }];
-    const out = [];
-    for (const team of teams) {
-        if (groupBy === "team") {
-            out.push({ key: team.id, label: names.get(team.id) ?? team.id, node: team });
-            continue;
-        }
-        for (const project of team.projects ?? []) {
-            if (groupBy === "project") {
-                out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
-                continue;
-            }
-            for (const group of project.resources ?? []) {
-                const items = group.items;
-                if (groupBy === "resource-type") {
-                    // Items when there are any; the group's own figures when the level has none.
-                    if (items.length === 0)
-                        out.push({ key: group.resourceType, label: group.resourceType, node: group });
-                    for (const item of items)
-                        out.push({ key: group.resourceType, label: group.resourceType, node: item });
-                }
-                else {
-                    for (const item of items)
-                        out.push({
-                            key: item.id,
-                            label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
-                            node: item,
-                        });
-                }
-            }
-        }
-    }
-    return out;
-}
-const group_CUSTOMER = [
-    ["byoc", "BYOC (bring your own cloud)"],
-    ["egressIp", "Egress IP"],
-    ["loadBalancer", "Load balancer"],
-];
-/** Rows for a set of entries (the windows of a period, or one trend bucket), by key. */
-function rowsOf(entries, groupBy, names) {
-    const rows = new Map();
-    const add = (key, label, kind, node) => {
-        const a = amounts(node);
-        const known = rows.get(key);
-        rows.set(key, known
-            ? {
-                ...known,
-                cost: known.cost.plus(a.cost),
-                usage: addUsage(known.usage, a.usage),
-                approximate: known.approximate || a.approximate,
-            }
-            : { key, label, kind, ...a });
-    };
-    for (const entry of entries) {
-        for (const { key, label, node } of nodes(entry, groupBy, names))
-            add(key, label, "group", node);
-        for (const [field, label] of group_CUSTOMER) {
-            const node = entry[field];
-            if (node)
-                add(`customer:${field}`, label, "customer", node);
-        }
-    }
-    return rows;
-}
-/** The largest groups, then one "other" row for the rest; customer-level rows always shown. */
-function topRows(rows, top) {
-    const all = [...rows];
-    const groups = all
-        .filter((r) => r.kind === "group")
-        .sort((a, b) => b.cost.compare(a.cost) || a.label.localeCompare(b.label));
-    const shown = groups.slice(0, top);
-    const rest = groups.slice(top);
-    if (rest.length > 0)
-        shown.push({
-            key: "other",
-            label: `Other (${rest.length} more)`,
-            kind: "group",
-            cost: Decimal.sum(rest.map((r) => r.cost)),
-            usage: rest.reduce((u, r) => addUsage(u, r.usage), noUsage()),
-            approximate: rest.some((r) => r.approximate),
-        });
-    return [...shown, ...all.filter((r) => r.kind === "customer")];
 }
 
 ;// CONCATENATED MODULE: ./src/report.ts

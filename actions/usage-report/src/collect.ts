@@ -8,6 +8,7 @@ import {
   type UsageListQuery,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
+import { componentSum } from "./group.js";
 import { type Period, totalWindows, type Window } from "./period.js";
 
 // Every request the report makes, planned for the fewest: one `total` per window of at most 366
@@ -194,25 +195,6 @@ async function invoiceClusters(
     }
   }
   return [...byId.values()];
-}
-
-/** The unrounded amount of a price node: its components added exactly (undefined without any). */
-export function componentSum(
-  price:
-    | {
-        total: number;
-        cpu?: number | undefined;
-        memory?: number | undefined;
-        storage?: number | undefined;
-        gpu?: number | undefined;
-      }
-    | undefined,
-): Decimal | undefined {
-  if (!price) return undefined;
-  const parts = [price.cpu, price.memory, price.storage, price.gpu].filter(
-    (v): v is number => v !== undefined,
-  );
-  return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
 }
 
 async function groupNames(

@@ -1,5 +1,5 @@
 import type { UsageEntry } from "@cwp/client";
-import { componentSum, type GroupBy } from "./collect.js";
+import type { GroupBy } from "./collect.js";
 import { Decimal } from "./decimal.js";
 
 // Rows of the report: the PaaS hierarchy of usage entries grouped as asked, plus the
@@ -22,16 +22,15 @@ export interface Row {
   approximate: boolean;
 }
 
+type Price = {
+  total: number;
+  cpu?: number | undefined;
+  memory?: number | undefined;
+  storage?: number | undefined;
+  gpu?: number | undefined;
+};
 type Priced = {
-  price?:
-    | {
-        total: number;
-        cpu?: number | undefined;
-        memory?: number | undefined;
-        storage?: number | undefined;
-        gpu?: number | undefined;
-      }
-    | undefined;
+  price?: Price | undefined;
   usage?:
     | {
         vcpuHours?: number | undefined;
@@ -41,6 +40,15 @@ type Priced = {
       }
     | undefined;
 };
+
+/** The unrounded amount of a price node: its components added exactly (undefined without any). */
+export function componentSum(price: Price | undefined): Decimal | undefined {
+  if (!price) return undefined;
+  const parts = [price.cpu, price.memory, price.storage, price.gpu].filter(
+    (v): v is number => v !== undefined,
+  );
+  return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
+}
 
 export const noUsage = (): Usage => ({
   vcpuHours: Decimal.zero,

@@ -1,5 +1,6 @@
 import type { UsageEntry } from "@cwp/client";
 import { Decimal } from "../decimal.js";
+import { componentSum } from "../group.js";
 import { csvLine } from "./csv.js";
 
 // focus.csv: FinOps FOCUS 1.2 column names for the columns that apply to this billing data, one
@@ -116,12 +117,7 @@ export function* renderFocus(
     for (const [field, name, category] of CUSTOMER) {
       const node = entry[field];
       if (!node?.price || node.price.total === 0) continue;
-      const parts = [node.price.cpu, node.price.memory, node.price.storage, node.price.gpu].filter(
-        (v): v is number => v !== undefined,
-      );
-      const amount = (
-        parts.length > 0 ? Decimal.sum(parts.map((v) => Decimal.from(v))) : Decimal.from(node.price.total)
-      ).toFixed();
+      const amount = (componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed();
       yield line({
         ...common,
         BilledCost: amount,

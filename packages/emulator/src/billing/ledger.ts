@@ -166,7 +166,9 @@ const SHAPE = Array.from(
   { length: 24 },
   (_, h) => 8 + Math.round(4 * Math.sin(((h - 6) / 24) * 2 * Math.PI)),
 );
-const CUMULATIVE = SHAPE.reduce<number[]>((acc, w) => [...acc, (acc.at(-1) ?? 0) + w], [0]);
+/** CUMULATIVE[h]: the weight of the hours before h. */
+const CUMULATIVE = [0];
+for (const w of SHAPE) CUMULATIVE.push((CUMULATIVE.at(-1) ?? 0) + w);
 const SHAPE_TOTAL = CUMULATIVE[24] as number;
 
 /** The part of a day's integer value that falls in its hours [from, to): exact shares of the shape. */
