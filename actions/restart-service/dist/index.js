@@ -89254,7 +89254,7 @@ async function follow(name, work, config, signal, started, outputs) {
             onPoll: (resource) => {
                 last = resource;
             },
-            onStatus: (status) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${status}`),
+            onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
         await pump?.drain();
         const conclusion = work.conclude(final);
@@ -89388,6 +89388,12 @@ const run = () => runAction({
             }),
             wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
             conclude: (s) => restartConclusion(s, receipt.restartedAt),
+            // Right after a restart the deployment still shows the previous rollout's state.
+            describeStatus: (status, s) => restartConclusion(s, receipt.restartedAt).concluded ||
+                status === "IN_PROGRESS" ||
+                status === "PENDING"
+                ? status
+                : `waiting for the new rollout (the previous one shows ${status})`,
         };
     },
 });

@@ -60,6 +60,13 @@ export const run = () =>
         }),
         wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
         conclude: (s: Service) => restartConclusion(s, receipt.restartedAt),
+        // Right after a restart the deployment still shows the previous rollout's state.
+        describeStatus: (status: string, s: Service) =>
+          restartConclusion(s, receipt.restartedAt).concluded ||
+          status === "IN_PROGRESS" ||
+          status === "PENDING"
+            ? status
+            : `waiting for the new rollout (the previous one shows ${status})`,
       };
     },
   });

@@ -44,3 +44,22 @@ describe("restart-service: harnesses", () => {
     expect(posts.at(-1)?.query).toEqual({ acknowledgeActiveSessions: "true" });
   });
 });
+
+describe("restart-service: status lines", () => {
+  const platform = useTestPlatform();
+
+  it("does not report the previous rollout's COMPLETED as the restart's", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        "api-token": platform.tokens.org,
+        "api-url": platform.url,
+        "project-id": "platform-web",
+        "service-id": "web",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const lines = result.stdout.split("\n").filter((l) => /^\[\d+s\] restart of service web/.test(l));
+    expect(lines[0]).toMatch(/waiting for the new rollout \(the previous one shows COMPLETED\)$/);
+  });
+});

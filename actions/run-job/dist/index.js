@@ -89254,7 +89254,7 @@ async function follow(name, work, config, signal, started, outputs) {
             onPoll: (resource) => {
                 last = resource;
             },
-            onStatus: (status) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${status}`),
+            onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
         await pump?.drain();
         const conclusion = work.conclude(final);

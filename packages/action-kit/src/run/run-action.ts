@@ -36,6 +36,8 @@ export interface StartedWork<T> {
   outputs(resource: T | undefined): Record<string, string | number | boolean | undefined>;
   wait(options: WaitOptions<T>): Promise<T>;
   conclude(resource: T): Conclusion;
+  /** How a status change reads in the log, when the bare status would mislead. */
+  describeStatus?(status: string, resource: T): string;
   message?(resource: T): string | undefined;
   /** Remote logs to stream while waiting. */
   logs?(startTime: string): LogFollower;
@@ -160,7 +162,10 @@ async function follow<T>(
       onPoll: (resource) => {
         last = resource;
       },
-      onStatus: (status) => core.info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${status}`),
+      onStatus: (status, resource) =>
+        core.info(
+          `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
+        ),
     });
     await pump?.drain();
     const conclusion = work.conclude(final);
