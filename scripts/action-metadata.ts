@@ -4,20 +4,29 @@
 //   node scripts/action-metadata.ts          rewrite the README tables
 //   node scripts/action-metadata.ts --check  fail when a table or an action.yml is wrong (CI)
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 
-// GitHub's "Metadata syntax for GitHub Actions" (the published JSON schema, transcribed: this
-// machine has no network to fetch it), narrowed to what a JavaScript action may use.
-const COLORS = ["white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"] as const;
+// GitHub's "Metadata syntax for GitHub Actions" (SchemaStore's github-action.json, transcribed:
+// this machine has no network to fetch it), narrowed to what a JavaScript action may use. Branding
+// icons are Feather icons, checked against the feather-icons package.
+const COLORS = ["white", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"] as const;
+const FEATHER_ICONS = Object.keys(
+  (createRequire(import.meta.url)("feather-icons") as { icons: object }).icons,
+);
+const INPUT_ID = /^[_a-zA-Z][a-zA-Z0-9_-]*$/;
 const metadata = z.strictObject({
   name: z.string().min(1),
   description: z.string().min(1),
   author: z.string().optional(),
-  branding: z.strictObject({ icon: z.string().min(1), color: z.enum(COLORS) }),
+  branding: z.strictObject({
+    icon: z.string().refine((icon) => FEATHER_ICONS.includes(icon), "must be a Feather icon name"),
+    color: z.enum(COLORS),
+  }),
   inputs: z.record(
-    z.string().regex(/^[a-z][a-z0-9-]*$/),
+    z.string().regex(INPUT_ID),
     z.strictObject({
       description: z.string().min(1),
       required: z.boolean().optional(),
