@@ -137,7 +137,12 @@ function credit(r: Report): string[] {
 }
 
 function clusters(r: Report): string[] {
-  if (!r.clusters || r.clusters.length === 0) return [];
+  if (!r.clusters || r.clusters.length === 0) {
+    // BYOC is charged here, but only invoices allocate it per cluster.
+    return r.rows.some((row) => row.key === "customer:byoc")
+      ? ["_BYOC cluster allocations come from invoices; this period holds no whole invoiced month._", ""]
+      : [];
+  }
   return [
     "### BYOC clusters (allocation of the BYOC charge, from the period's invoices)",
     "",
