@@ -12,7 +12,7 @@ export function checkBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   return result.data;
 }
 
-interface QueryTypes {
+export interface QueryTypes {
   /** Parameters the schema takes as numbers. */
   numbers?: readonly string[];
   booleans?: readonly string[];

@@ -8,7 +8,7 @@ import {
 } from "@cwp/client";
 import type { z } from "zod";
 import { ApiFailure } from "../http.js";
-import { workLogs } from "../observability/logs.js";
+import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
 import { paginate } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { checkBody, checkQuery } from "../validate.js";
@@ -16,8 +16,6 @@ import { abortJobRun, jobRunView, startJobRun } from "../work/job-runs.js";
 import type { Job } from "../world.js";
 
 // Jobs (spec 2.4, 4.4) and the job-run reads, abort and logs of beyond-the-seed §1.
-
-export const LOG_NUMBERS = ["duration", "lineLimit"] as const;
 
 function job(ctx: Context): Job {
   const project = visibleProject(ctx);
@@ -98,7 +96,7 @@ export const jobRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/jobs/:jobId/logs", (ctx) => {
     const j = job(ctx);
-    const q = checkQuery(jobLogQuery, ctx.query, { numbers: LOG_NUMBERS });
+    const q = checkQuery(jobLogQuery, ctx.query, LOG_QUERY_TYPES);
     const runs = ctx.world.jobRuns.filter(
       (r) => r.projectId === j.projectId && r.jobId === j.id && (q.runId === undefined || r.id === q.runId),
     );

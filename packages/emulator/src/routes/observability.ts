@@ -1,11 +1,10 @@
 import { addonMetricsQuery, containerLogQuery, logQuery, serviceMetricsQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { containersOf } from "../observability/containers.js";
-import { containerLogs } from "../observability/logs.js";
+import { containerLogs, LOG_QUERY_TYPES } from "../observability/logs.js";
 import { ADDON_METRICS, metrics, SERVICE_METRICS } from "../observability/metrics.js";
 import { actingTeam, findIn, get, type Route, visibleProject } from "../router.js";
 import { checkQuery } from "../validate.js";
-import { LOG_NUMBERS } from "./jobs.js";
 
 // Logs and metrics of services, addons and any container (spec 2.12, 4.7; service logs of
 // beyond-the-seed §1).
@@ -16,14 +15,14 @@ export const observabilityRoutes: Route[] = [
   get("/v1/projects/:projectId/services/:serviceId/logs", (ctx) => {
     const project = visibleProject(ctx);
     const service = findIn(ctx.world.services, project.id, ctx.params.serviceId, "service");
-    const q = checkQuery(logQuery, ctx.query, { numbers: LOG_NUMBERS });
+    const q = checkQuery(logQuery, ctx.query, LOG_QUERY_TYPES);
     const containers = containersOf(ctx.world, project).filter(
       (c) => c.owner.kind === "service" && c.owner.id === service.id,
     );
     return containerLogs(containers, q, ctx.now);
   }),
   get("/v1/logs", (ctx) => {
-    const q = checkQuery(containerLogQuery, ctx.query, { numbers: LOG_NUMBERS });
+    const q = checkQuery(containerLogQuery, ctx.query, LOG_QUERY_TYPES);
     const team = actingTeam(ctx);
     const projects = q.projectId
       ? [visibleProject(ctx, q.projectId)]

@@ -7,14 +7,13 @@ import {
   startBuildBody,
 } from "@cwp/client";
 import { ApiFailure } from "../http.js";
-import { workLogs } from "../observability/logs.js";
+import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
 import { paginate } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortBuild, type BuildRecord, buildView, startBuild } from "../work/builds.js";
 import { restartService } from "../work/restarts.js";
 import type { Service } from "../world.js";
-import { LOG_NUMBERS } from "./jobs.js";
 
 // Services, builds and harnesses: spec 2.6, 4.5 and the build and service reads of
 // beyond-the-seed §1.
@@ -104,7 +103,7 @@ export const serviceRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/services/:serviceId/build-logs", (ctx) => {
     const s = service(ctx);
-    const q = checkQuery(buildLogQuery, ctx.query, { numbers: LOG_NUMBERS });
+    const q = checkQuery(buildLogQuery, ctx.query, LOG_QUERY_TYPES);
     const record = buildOf(ctx, s, q.buildId);
     return workLogs(record.logs, q, ctx.now, record.createdAt);
   }),
