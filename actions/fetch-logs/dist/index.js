@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4855);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4796);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4855:
+/***/ 4796:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73611,6 +73611,21 @@ var external_node_events_ = __nccwpck_require__(8474);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
+
+/** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
+function eventPayload() {
+    const file = process.env.GITHUB_EVENT_PATH;
+    if (!file)
+        return {};
+    try {
+        return JSON.parse(readFileSync(file, "utf8"));
+    }
+    catch {
+        return {};
+    }
+}
+//# sourceMappingURL=event.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 /** A bad input: names the input and what is allowed, never its value (it may be a secret). */
 class input_error_InputError extends Error {
@@ -85864,7 +85879,10 @@ const requiredText = () => z
     .transform((s) => s.trim())
     .pipe(z.string().min(1, "is required"));
 /** The id of a project, service, job or template: required, letters, digits and hyphens. */
-const resourceIdInput = () => requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+const resourceId = () => z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
+const resourceIdInput = () => requiredText().pipe(resourceId());
+/** The same, when it may be left empty. */
+const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
     const v = s.trim();
@@ -89020,12 +89038,13 @@ function mask(value) {
             core_setSecret(line);
 }
 /**
- * Masks the API token straight from the environment, before inputs are even parsed, so that no
- * message can ever show it.
+ * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
+ * straight from the environment, before inputs are even parsed, so that no message can show them.
  */
-function maskTokenFromEnvironment() {
-    mask(process.env["INPUT_API-TOKEN"]?.trim());
-    mask(process.env.CWP_API_TOKEN?.trim());
+function maskTokensFromEnvironment() {
+    for (const [name, value] of Object.entries(process.env))
+        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
+            mask(value?.trim());
 }
 /** Masks every value of a map (runtime environment values, build arguments). */
 function maskValues(values) {
@@ -89224,7 +89243,7 @@ const isFinished = (x) => x.finished === true;
 async function runAction(action) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
-    maskTokenFromEnvironment();
+    maskTokensFromEnvironment();
     const outputs = new Outputs(action.outputs);
     let client;
     try {
@@ -89351,8 +89370,9 @@ async function fail(name, error, cancelled) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
+    // The client's messages already name the request, the status and the platform's error id.
     const reason = error instanceof CwpError
-        ? describeApiError(error)
+        ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
     await writeSummary({
@@ -89364,13 +89384,10 @@ async function fail(name, error, cancelled) {
     });
     setFailed(message);
 }
-function describeApiError(error) {
-    const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
-    return `${error.message}${id}`;
-}
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
+
 
 
 
@@ -89425,12 +89442,13 @@ function logSource(client, config, options) {
 
 ;// CONCATENATED MODULE: ./src/time-range.ts
 
+
 // The range fetch-logs reads, made explicit before the first request so every page asks for the
 // same range. Relative times count from the runner's clock.
 const DEFAULT_WINDOW_MS = 3_600_000;
 function parseTime(value, input) {
-    const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value.replace(" ", "T"));
-    if (Number.isNaN(ms))
+    const ms = parseTimestamp(value);
+    if (ms === undefined)
         throw new input_error_InputError(input, "must be an ISO 8601 date-time (or Unix seconds)");
     return ms;
 }

@@ -1,4 +1,5 @@
 import { InputError } from "@cwp/action-kit";
+import { parseTimestamp } from "@cwp/client";
 
 // The range fetch-logs reads, made explicit before the first request so every page asks for the
 // same range. Relative times count from the runner's clock.
@@ -6,8 +7,8 @@ import { InputError } from "@cwp/action-kit";
 const DEFAULT_WINDOW_MS = 3_600_000;
 
 export function parseTime(value: string, input: string): number {
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value.replace(" ", "T"));
-  if (Number.isNaN(ms)) throw new InputError(input, "must be an ISO 8601 date-time (or Unix seconds)");
+  const ms = parseTimestamp(value);
+  if (ms === undefined) throw new InputError(input, "must be an ISO 8601 date-time (or Unix seconds)");
   return ms;
 }
 

@@ -1,17 +1,19 @@
-import { booleanInput, InputError, optionalText, resourceIdInput, runAction } from "@cwp/action-kit";
-import { REF_PATTERN, restartConclusion, type Service } from "@cwp/client";
-import { z } from "zod";
-
-const optionalId = () =>
-  optionalText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens").optional());
+import {
+  booleanInput,
+  InputError,
+  optionalResourceIdInput,
+  resourceIdInput,
+  runAction,
+} from "@cwp/action-kit";
+import { restartConclusion, type Service } from "@cwp/client";
 
 export const run = () =>
   runAction({
     name: "restart-service",
     inputs: {
       "project-id": resourceIdInput(),
-      "service-id": optionalId(),
-      "harness-id": optionalId(),
+      "service-id": optionalResourceIdInput(),
+      "harness-id": optionalResourceIdInput(),
       "acknowledge-active-sessions": booleanInput(false),
     },
     outputs: { status: "", "restarted-at": "" },

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1884);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7135);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1884:
+/***/ 7135:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73605,6 +73605,23 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
+
+/** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
+function eventPayload() {
+    const file = process.env.GITHUB_EVENT_PATH;
+    if (!file)
+        return {};
+    try {
+        return JSON.parse(readFileSync(file, "utf8"));
+    }
+    catch {
+        return {};
+    }
+}
+//# sourceMappingURL=event.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 /** A bad input: names the input and what is allowed, never its value (it may be a secret). */
 class InputError extends Error {
@@ -85816,7 +85833,10 @@ const requiredText = () => schemas_string()
     .transform((s) => s.trim())
     .pipe(schemas_string().min(1, "is required"));
 /** The id of a project, service, job or template: required, letters, digits and hyphens. */
-const resourceIdInput = () => requiredText().pipe(schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+const resourceId = () => schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
+const resourceIdInput = () => requiredText().pipe(resourceId());
+/** The same, when it may be left empty. */
+const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
     const v = s.trim();
@@ -88972,12 +88992,13 @@ function mask(value) {
             core_setSecret(line);
 }
 /**
- * Masks the API token straight from the environment, before inputs are even parsed, so that no
- * message can ever show it.
+ * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
+ * straight from the environment, before inputs are even parsed, so that no message can show them.
  */
-function maskTokenFromEnvironment() {
-    mask(process.env["INPUT_API-TOKEN"]?.trim());
-    mask(process.env.CWP_API_TOKEN?.trim());
+function maskTokensFromEnvironment() {
+    for (const [name, value] of Object.entries(process.env))
+        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
+            mask(value?.trim());
 }
 /** Masks every value of a map (runtime environment values, build arguments). */
 function maskValues(values) {
@@ -89176,7 +89197,7 @@ const isFinished = (x) => x.finished === true;
 async function runAction(action) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
-    maskTokenFromEnvironment();
+    maskTokensFromEnvironment();
     const outputs = new Outputs(action.outputs);
     let client;
     try {
@@ -89303,8 +89324,9 @@ async function fail(name, error, cancelled) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
+    // The client's messages already name the request, the status and the platform's error id.
     const reason = error instanceof CwpError
-        ? describeApiError(error)
+        ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
     await writeSummary({
@@ -89316,13 +89338,10 @@ async function fail(name, error, cancelled) {
     });
     setFailed(message);
 }
-function describeApiError(error) {
-    const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
-    return `${error.message}${id}`;
-}
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
+
 
 
 

@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { InputError } from "@cwp/action-kit";
+import { eventPayload, InputError } from "@cwp/action-kit";
 
 /** What to build when the inputs name no branch, pull request or commit: the workflow's event. */
 export interface EventRef {
@@ -10,19 +9,9 @@ export interface EventRef {
   origin: string;
 }
 
-function payload(): Record<string, unknown> {
-  const file = process.env.GITHUB_EVENT_PATH;
-  if (!file) return {};
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
 export function refFromEvent(): EventRef {
   const name = process.env.GITHUB_EVENT_NAME ?? "";
-  const event = payload();
+  const event = eventPayload();
   if (name === "pull_request" || name === "pull_request_target") {
     const pr = event.pull_request as { number?: number; head?: { sha?: string } } | undefined;
     const number = pr?.number ?? (event.number as number | undefined);

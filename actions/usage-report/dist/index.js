@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5519);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(933);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5519:
+/***/ 933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76558,6 +76558,21 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
+
+/** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
+function eventPayload() {
+    const file = process.env.GITHUB_EVENT_PATH;
+    if (!file)
+        return {};
+    try {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, "utf8"));
+    }
+    catch {
+        return {};
+    }
+}
+//# sourceMappingURL=event.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 /** A bad input: names the input and what is allowed, never its value (it may be a secret). */
 class input_error_InputError extends Error {
@@ -88770,7 +88785,10 @@ const requiredText = () => z
     .transform((s) => s.trim())
     .pipe(z.string().min(1, "is required"));
 /** The id of a project, service, job or template: required, letters, digits and hyphens. */
-const resourceIdInput = () => requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+const resourceId = () => z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
+const resourceIdInput = () => requiredText().pipe(resourceId());
+/** The same, when it may be left empty. */
+const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
     const v = s.trim();
@@ -88981,12 +88999,13 @@ function mask(value) {
             core_setSecret(line);
 }
 /**
- * Masks the API token straight from the environment, before inputs are even parsed, so that no
- * message can ever show it.
+ * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
+ * straight from the environment, before inputs are even parsed, so that no message can show them.
  */
-function maskTokenFromEnvironment() {
-    mask(process.env["INPUT_API-TOKEN"]?.trim());
-    mask(process.env.CWP_API_TOKEN?.trim());
+function maskTokensFromEnvironment() {
+    for (const [name, value] of Object.entries(process.env))
+        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
+            mask(value?.trim());
 }
 /** Masks every value of a map (runtime environment values, build arguments). */
 function maskValues(values) {
@@ -89185,7 +89204,7 @@ const isFinished = (x) => x.finished === true;
 async function runAction(action) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
-    maskTokenFromEnvironment();
+    maskTokensFromEnvironment();
     const outputs = new Outputs(action.outputs);
     let client;
     try {
@@ -89312,8 +89331,9 @@ async function fail(name, error, cancelled) {
         setFailed(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
+    // The client's messages already name the request, the status and the platform's error id.
     const reason = error instanceof CwpError
-        ? describeApiError(error)
+        ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
     await writeSummary({
@@ -89325,13 +89345,10 @@ async function fail(name, error, cancelled) {
     });
     setFailed(message);
 }
-function describeApiError(error) {
-    const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
-    return `${error.message}${id}`;
-}
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
+
 
 
 
@@ -89430,12 +89447,13 @@ function numberText(value) {
         throw new Error(`not a finite amount: ${value}`);
     return String(value);
 }
-/** Money for people: thousands separated, two decimals, with the currency code. */
-function formatMoney(amount, currency) {
-    const [whole = "0", fraction = "00"] = amount.toFixed(2).replace("-", "").split(".");
-    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    return `${amount.isNegative() ? "-" : ""}${grouped}.${fraction} ${currency}`;
+/** A number for people: thousands separated, two decimals. */
+function formatNumber(value) {
+    const [whole = "0", fraction = "00"] = value.toFixed(2).replace("-", "").split(".");
+    return `${value.isNegative() ? "-" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
 }
+/** Money for people, with the currency code. */
+const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 
 ;// CONCATENATED MODULE: ./src/group.ts
 
@@ -89777,10 +89795,7 @@ async function groupNames(client, groupBy, counted, call) {
 
 
 /** A quantity with thousands separators and two decimals; units go in the column header. */
-function formatQuantity(value) {
-    const [whole = "0", fraction = "00"] = value.toFixed(2).split(".");
-    return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
-}
+const formatQuantity = formatNumber;
 function formatChange(change, percent, currency) {
     if (!change)
         return "";
@@ -89809,7 +89824,6 @@ function bucketLabel(start, granularity) {
         return iso.slice(0, 10);
     return `${iso.slice(0, 13)}h`;
 }
-const ZERO = Decimal.zero;
 
 ;// CONCATENATED MODULE: ./src/render/markdown.ts
 
@@ -90422,17 +90436,6 @@ async function writeLines(file, lines) {
     out.end();
     await (0,external_node_events_.once)(out, "finish");
 }
-async function eventPayload() {
-    const file = process.env.GITHUB_EVENT_PATH;
-    if (!file)
-        return {};
-    try {
-        return JSON.parse(await (0,promises_.readFile)(file, "utf8"));
-    }
-    catch {
-        return {};
-    }
-}
 const run = () => runAction({
     name: "usage-report",
     inputs: usageReportInputs,
@@ -90446,13 +90449,12 @@ const run = () => runAction({
         "report-dir": "",
     },
     validate(config) {
-        mask(config["github-token"]);
         checkCommentInputs(config);
     },
     async start({ config, client, signal }) {
         const now = Date.now();
         const period = resolvePeriod(config.period ?? "month-to-date", { start: config.start, end: config.end }, now);
-        const pullNumber = config.comment === "pr" ? pullRequestNumber(await eventPayload()) : undefined;
+        const pullNumber = config.comment === "pr" ? pullRequestNumber(eventPayload()) : undefined;
         const groupBy = (config["group-by"] ?? "project");
         const granularity = config.granularity ?? "day";
         const filters = {

@@ -94,9 +94,11 @@ function numberText(value: number): string {
   return String(value);
 }
 
-/** Money for people: thousands separated, two decimals, with the currency code. */
-export function formatMoney(amount: Decimal, currency: string): string {
-  const [whole = "0", fraction = "00"] = amount.toFixed(2).replace("-", "").split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${amount.isNegative() ? "-" : ""}${grouped}.${fraction} ${currency}`;
+/** A number for people: thousands separated, two decimals. */
+export function formatNumber(value: Decimal): string {
+  const [whole = "0", fraction = "00"] = value.toFixed(2).replace("-", "").split(".");
+  return `${value.isNegative() ? "-" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
 }
+
+/** Money for people, with the currency code. */
+export const formatMoney = (amount: Decimal, currency: string) => `${formatNumber(amount)} ${currency}`;

@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
-import { mask, runAction } from "@cwp/action-kit";
+import { eventPayload, runAction } from "@cwp/action-kit";
 import { collect, type GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -27,16 +27,6 @@ async function writeLines(file: string, lines: Iterable<string>): Promise<void> 
   await once(out, "finish");
 }
 
-async function eventPayload(): Promise<Record<string, unknown>> {
-  const file = process.env.GITHUB_EVENT_PATH;
-  if (!file) return {};
-  try {
-    return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
 export const run = () =>
   runAction({
     name: "usage-report",
@@ -51,7 +41,6 @@ export const run = () =>
       "report-dir": "",
     },
     validate(config) {
-      mask(config["github-token"]);
       checkCommentInputs(config);
     },
     async start({ config, client, signal }) {
@@ -61,7 +50,7 @@ export const run = () =>
         { start: config.start, end: config.end },
         now,
       );
-      const pullNumber = config.comment === "pr" ? pullRequestNumber(await eventPayload()) : undefined;
+      const pullNumber = config.comment === "pr" ? pullRequestNumber(eventPayload()) : undefined;
       const groupBy = (config["group-by"] ?? "project") as GroupBy;
       const granularity = config.granularity ?? "day";
       const filters = {

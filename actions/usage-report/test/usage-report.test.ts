@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { leakedSecrets, type RunOptions, runBundle, useTestPlatform } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERIODS } from "../src/period.js";
 import { type StandIn, startGitHubStandIn } from "./github-stand-in.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
@@ -156,14 +157,7 @@ describe("usage-report: the numbers", () => {
     timeout: 120_000,
   }, async () => {
     await platform.reset();
-    for (const period of [
-      "month-to-date",
-      "last-month",
-      "last-7-days",
-      "last-30-days",
-      "year-to-date",
-      "last-12-months",
-    ]) {
+    for (const period of PERIODS) {
       for (const groupBy of ["team", "project", "resource-type", "resource"]) {
         const { result, json } = await report({
           period,

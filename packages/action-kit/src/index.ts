@@ -1,3 +1,4 @@
+export { eventPayload } from "./inputs/event.js";
 export { InputError, InputErrors } from "./inputs/input-error.js";
 export {
   booleanInput,
@@ -6,6 +7,7 @@ export {
   integerInput,
   keyValueInput,
   objectInput,
+  optionalResourceIdInput,
   optionalText,
   requiredText,
   resourceIdInput,

@@ -1,13 +1,10 @@
 import { escapeCell } from "@cwp/action-kit";
-import { Decimal, formatMoney } from "../decimal.js";
+import { type Decimal, formatMoney, formatNumber } from "../decimal.js";
 
 export { escapeCell, formatMoney };
 
 /** A quantity with thousands separators and two decimals; units go in the column header. */
-export function formatQuantity(value: Decimal): string {
-  const [whole = "0", fraction = "00"] = value.toFixed(2).split(".");
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
-}
+export const formatQuantity = formatNumber;
 
 export function formatChange(
   change: Decimal | undefined,
@@ -41,5 +38,3 @@ export function bucketLabel(start: string, granularity: "hour" | "day" | "month"
   if (granularity === "day") return iso.slice(0, 10);
   return `${iso.slice(0, 13)}h`;
 }
-
-export const ZERO = Decimal.zero;

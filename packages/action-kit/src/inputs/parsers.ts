@@ -19,8 +19,10 @@ export const requiredText = () =>
     .pipe(z.string().min(1, "is required"));
 
 /** The id of a project, service, job or template: required, letters, digits and hyphens. */
-export const resourceIdInput = () =>
-  requiredText().pipe(z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens"));
+const resourceId = () => z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
+export const resourceIdInput = () => requiredText().pipe(resourceId());
+/** The same, when it may be left empty. */
+export const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
 
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
 export const booleanInput = (fallback: boolean) =>

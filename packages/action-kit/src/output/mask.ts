@@ -7,12 +7,12 @@ export function mask(value: string | undefined): void {
 }
 
 /**
- * Masks the API token straight from the environment, before inputs are even parsed, so that no
- * message can ever show it.
+ * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
+ * straight from the environment, before inputs are even parsed, so that no message can show them.
  */
-export function maskTokenFromEnvironment(): void {
-  mask(process.env["INPUT_API-TOKEN"]?.trim());
-  mask(process.env.CWP_API_TOKEN?.trim());
+export function maskTokensFromEnvironment(): void {
+  for (const [name, value] of Object.entries(process.env))
+    if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN") mask(value?.trim());
 }
 
 /** Masks every value of a map (runtime environment values, build arguments). */

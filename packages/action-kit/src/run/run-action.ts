@@ -14,7 +14,7 @@ import { InputError, InputErrors } from "../inputs/input-error.js";
 import { readInputs } from "../inputs/read.js";
 import { connection, sharedInputs } from "../inputs/shared.js";
 import { formatDuration } from "../output/duration.js";
-import { maskTokenFromEnvironment } from "../output/mask.js";
+import { maskTokensFromEnvironment } from "../output/mask.js";
 import { Outputs } from "../output/outputs.js";
 import { type SummaryReport, writeSummary } from "../output/summary.js";
 import { onCancel } from "./cancellation.js";
@@ -81,7 +81,7 @@ const isFinished = (x: unknown): x is Finished => (x as Finished).finished === t
 export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefinition<S, T>): Promise<void> {
   // Listen for the runner's cancel first, so even an early one ends the step cleanly.
   const cancel = onCancel();
-  maskTokenFromEnvironment();
+  maskTokensFromEnvironment();
   const outputs = new Outputs(action.outputs);
   let client: CwpClient | undefined;
   try {
@@ -212,9 +212,10 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     core.setFailed(`${error.message}\nNothing was sent to the platform.`);
     return;
   }
+  // The client's messages already name the request, the status and the platform's error id.
   const reason =
     error instanceof CwpError
-      ? describeApiError(error)
+      ? error.message
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
   const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
   await writeSummary({
@@ -225,11 +226,6 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     message,
   });
   core.setFailed(message);
-}
-
-function describeApiError(error: CwpError): string {
-  const id = error.errorId && !error.message.includes(error.errorId) ? ` (error id ${error.errorId})` : "";
-  return `${error.message}${id}`;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
