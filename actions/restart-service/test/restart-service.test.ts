@@ -46,10 +46,14 @@ describe("restart-service: harnesses", () => {
 });
 
 describe("restart-service: status lines", () => {
-  const platform = useTestPlatform();
+  // The clock stands still until the first status line is out, so the previous rollout's
+  // COMPLETED is still what the platform shows however slowly the machine runs.
+  const platform = useTestPlatform({ speed: 0 });
 
   it("does not report the previous rollout's COMPLETED as the restart's", async () => {
     await platform.reset();
+    let printed = "";
+    let advanced: Promise<unknown> | undefined;
     const result = await runBundle(actionDir, {
       inputs: {
         "api-token": platform.tokens.org,
@@ -57,9 +61,16 @@ describe("restart-service: status lines", () => {
         "project-id": "platform-web",
         "service-id": "web",
       },
+      onOutput: (text) => {
+        printed += text;
+        if (/^\[\d+s\] restart of service web/m.test(printed))
+          advanced ??= platform.control("POST", "clock", { advanceSeconds: 60 });
+      },
     });
+    await advanced;
     expect(result.code, result.stdout).toBe(0);
     const lines = result.stdout.split("\n").filter((l) => /^\[\d+s\] restart of service web/.test(l));
     expect(lines[0]).toMatch(/waiting for the new rollout \(the previous one shows COMPLETED\)$/);
+    expect(result.stdout).toMatch(/Restart of service web in project platform-web concluded COMPLETED/);
   });
 });
