@@ -5,6 +5,7 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
+  recentDurations,
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
@@ -122,6 +123,7 @@ export const run = () =>
         },
         FIELDS,
       );
+      const startedAt = Date.now();
       const started = await client.jobs.run(projectId, jobId, body, { signal });
       return {
         title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
@@ -142,7 +144,14 @@ export const run = () =>
           status: r?.status,
           concluded: r?.concluded,
         }),
-        wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
+        wait: async (options) =>
+          client.jobs.waitForRun(projectId, jobId, started.id, {
+            ...options,
+            startedAt,
+            expectedDurationsMs: await recentDurations(`runs of job ${jobId}`, () =>
+              client.jobs.recentDurations(projectId, jobId, { signal }),
+            ),
+          }),
         conclude: jobRunConclusion,
         ...(config.logs
           ? {

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7135);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3546);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7135:
+/***/ 3546:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73724,7 +73724,7 @@ class TimeoutError extends CwpError {
     name = "TimeoutError";
 }
 /** The caller's AbortSignal fired. */
-class AbortedError extends CwpError {
+class errors_AbortedError extends CwpError {
     name = "AbortedError";
 }
 const byStatus = {
@@ -73739,19 +73739,59 @@ function errorClassForStatus(status) {
     return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
 }
 //# sourceMappingURL=errors.js.map
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/sleep.js
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-async function sleep(ms, signal) {
-    if (ms <= 0) {
-        signal?.throwIfAborted();
-        return;
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/schedule.js
+const MIN_HISTORY = 3;
+/** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
+const EARLY_CHECKS = 2;
+/**
+ * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
+ * so short work is noticed quickly and long work does not cost a request every second. With
+ * history: a few early checks, then polls at the quantiles of the earlier durations, where the
+ * work is most likely to end; past the longest of them, the backoff again.
+ */
+class PollSchedule {
+    startedAt;
+    #initial;
+    #max;
+    /** Planned poll times, ms after the start, ascending. */
+    #plan;
+    #interval;
+    constructor(options, startedAt) {
+        this.startedAt = startedAt;
+        this.#initial = options.initialIntervalMs ?? 1_000;
+        this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
+        this.#interval = this.#initial;
+        const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
+        this.#plan = history.length >= MIN_HISTORY ? planFromHistory(history, options.plannedPolls ?? 15) : [];
     }
-    await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+    /** Milliseconds from `now` to the next poll. */
+    next(now) {
+        const elapsed = now - this.startedAt;
+        const planned = this.#plan.find((at) => at > elapsed + this.#initial / 2);
+        if (planned !== undefined)
+            return planned - elapsed;
+        const wait = this.#interval;
+        this.#interval = Math.min(this.#max, this.#interval * 1.5);
+        return wait;
+    }
 }
-//# sourceMappingURL=sleep.js.map
+/** Poll times (ms after the start) for work expected to take one of `sorted` (ascending). */
+function planFromHistory(sorted, polls) {
+    const earliest = sorted[0];
+    const inWindow = Math.max(1, polls - 1 - EARLY_CHECKS);
+    const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (earliest * (i + 1)) / (EARLY_CHECKS + 1));
+    const window = Array.from({ length: inWindow }, (_, i) => quantile(sorted, (i + 1) / inWindow));
+    return [...early, ...window];
+}
+/** The p-quantile of ascending values, interpolating linearly between them. */
+function quantile(sorted, p) {
+    const position = p * (sorted.length - 1);
+    const below = Math.floor(position);
+    const low = sorted[below];
+    const high = sorted[Math.min(sorted.length - 1, below + 1)];
+    return low + (high - low) * (position - below);
+}
+//# sourceMappingURL=schedule.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
 
 
@@ -73766,21 +73806,21 @@ class WaitTimeoutError extends TimeoutError {
 }
 /** Errors a poll can see and still try again: the work is still running remotely. */
 const isTransient = (error) => error instanceof CwpError &&
-    !(error instanceof AbortedError) &&
+    !(error instanceof errors_AbortedError) &&
     (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
 /**
- * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
- * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
+ * Polls until the work concludes, when the schedule says (see `PollSchedule`), and slower when
+ * the rate-limit budget runs low, so a long wait never drains the account's budget.
  */
 async function pollUntilConcluded(spec, options = {}) {
-    const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
-    const maxInterval = options.maxIntervalMs ?? 15_000;
-    let interval = options.initialIntervalMs ?? 1_000;
+    const { clock } = spec;
+    const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
+    const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
     let last;
     let lastStatus;
     for (;;) {
         if (options.signal?.aborted)
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
         try {
             last = await spec.read(deadline, options.signal);
             const conclusion = spec.conclude(last);
@@ -73793,34 +73833,25 @@ async function pollUntilConcluded(spec, options = {}) {
                 return last;
         }
         catch (error) {
-            if (error instanceof AbortedError || options.signal?.aborted) {
-                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
+            if (error instanceof errors_AbortedError || options.signal?.aborted) {
+                throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
             // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
             if (!isTransient(error))
                 throw error;
         }
-        const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
+        const now = clock.now();
+        const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
         if (wait <= 0) {
             throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
         }
         try {
-            await sleep(wait, options.signal);
+            await clock.sleep(wait, options.signal);
         }
         catch (cause) {
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
         }
-        interval = Math.min(maxInterval, interval * 1.5);
     }
-}
-/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
-function slowForBudget(interval, budget) {
-    const { limit, remaining, resetAt } = budget;
-    if (limit === undefined || remaining === undefined || resetAt === undefined)
-        return interval;
-    if (remaining > limit / 10)
-        return interval;
-    return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
 }
 //# sourceMappingURL=poll.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
@@ -73947,7 +73978,8 @@ class Core {
             what,
             read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
             conclude,
-            rateLimit: () => this.transport.rateLimit.state,
+            rateLimit: this.transport.rateLimit,
+            clock: this.transport.clock,
             where: { method: "GET", path: at },
         }, options);
     }
@@ -84093,6 +84125,21 @@ class Billing {
     }
 }
 //# sourceMappingURL=billing.js.map
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
+
+const systemClock = {
+    now: () => Date.now(),
+    async sleep(ms, signal) {
+        if (ms <= 0) {
+            signal?.throwIfAborted();
+            return;
+        }
+        await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+    },
+};
+//# sourceMappingURL=clock.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/logs/page-cursor.js
 const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "string" ? line.log : JSON.stringify(line.log)}`;
 /**
@@ -84101,7 +84148,7 @@ const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "strin
  * the cursor hands out exactly the ones it has not handed out yet (a multiset per timestamp), in
  * either direction.
  */
-class PageCursor {
+class page_cursor_PageCursor {
     forward;
     #at;
     #ms;
@@ -84149,8 +84196,12 @@ class PageCursor {
 //# sourceMappingURL=page-cursor.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
 
+
 /** The largest page a reader asks for when one timestamp fills a whole page. */
-const MAX_PAGE_SIZE = 10_000;
+const follower_MAX_PAGE_SIZE = 10_000;
+/** Between reads while lines come, and the cap it backs off to while none do, ms. */
+const STREAM_INTERVAL_MS = 2_000;
+const STREAM_MAX_INTERVAL_MS = 15_000;
 /**
  * Reads logs forward with range queries, page after page, without losing or repeating a line
  * (see `PageCursor`). A page full of one timestamp is read again with a larger page rather than
@@ -84161,11 +84212,13 @@ class LogFollower {
     #filters;
     #pageSize;
     #cursor;
-    constructor(fetch, options) {
+    #pacing;
+    constructor(fetch, options, pacing = { clock: systemClock }) {
         this.#fetch = fetch;
+        this.#pacing = pacing;
         const { startTime, pageSize, ...filters } = options;
         this.#filters = filters;
-        this.#cursor = new PageCursor(startTime, true);
+        this.#cursor = new page_cursor_PageCursor(startTime, true);
         this.#pageSize = pageSize ?? 500;
     }
     /** Every line written since the last call, oldest first. */
@@ -84186,12 +84239,42 @@ class LogFollower {
                 return out;
             if (fresh.length === 0) {
                 // A whole page of one timestamp, all seen: widen the page to get past it.
-                if (limit >= MAX_PAGE_SIZE)
+                if (limit >= follower_MAX_PAGE_SIZE)
                     return out;
-                limit = Math.min(MAX_PAGE_SIZE, limit * 4);
+                limit = Math.min(follower_MAX_PAGE_SIZE, limit * 4);
             }
             else {
                 limit = this.#pageSize;
+            }
+        }
+    }
+    /**
+     * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
+     * come, backing off to 15 s while none do, and slower still when the whole account spends faster
+     * than its budget allows, so streaming never costs the waits a 429.
+     */
+    async stream(options) {
+        const { clock, rateLimit } = this.#pacing;
+        let interval = STREAM_INTERVAL_MS;
+        while (!options.signal.aborted) {
+            let fresh = 0;
+            try {
+                const lines = await this.next();
+                fresh = lines.length;
+                if (fresh > 0)
+                    options.onLines(lines);
+            }
+            catch (error) {
+                if (options.signal.aborted)
+                    return;
+                options.onError(error);
+            }
+            interval = fresh > 0 ? STREAM_INTERVAL_MS : Math.min(STREAM_MAX_INTERVAL_MS, interval * 1.5);
+            try {
+                await clock.sleep(rateLimit ? rateLimit.backgroundInterval(interval) : interval, options.signal);
+            }
+            catch {
+                return;
             }
         }
     }
@@ -84470,7 +84553,27 @@ const buildArgumentsResponse = looseObject({
     }),
 });
 //# sourceMappingURL=secrets.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/history.js
+
+/** Recent runs asked for when a waiter wants history: one page. */
+const HISTORY_SIZE = 20;
+/**
+ * How long each of the given runs took, ms, for the successful ones whose start and end are both
+ * known: what `expectedDurationsMs` wants. Failed runs are left out: they end early, at any time.
+ */
+function durationsOf(runs, times, succeeded) {
+    return runs.flatMap((run) => {
+        if (!succeeded(run))
+            return [];
+        const { start, end } = times(run);
+        const from = parseTimestamp(start);
+        const to = parseTimestamp(end);
+        return from !== undefined && to !== undefined && to > from ? [to - from] : [];
+    });
+}
+//# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/builds.js
+
 
 
 
@@ -84509,6 +84612,14 @@ class Builds {
         const res = await this.core.call({ method: "GET", path: at, query: q, response: buildListResponse }, options);
         return { items: res.data.builds, pagination: res.pagination };
     }
+    /**
+     * How long the service's latest successful builds took, ms, from one request: pass them to
+     * `waitFor` as `expectedDurationsMs` so its polls gather where this service's builds end.
+     */
+    async recentDurations(projectId, serviceId, options) {
+        const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, options);
+        return durationsOf(items, (b) => ({ start: b.createdAt, end: b.buildConcludedAt }), (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"));
+    }
     iterate(projectId, serviceId, query = {}, options) {
         return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
     }
@@ -84524,7 +84635,7 @@ class Builds {
     }
     /** Follows a build's logs forward; call `next()` while waiting and once more after it concludes. */
     followLogs(projectId, serviceId, buildId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, serviceId, { ...query, buildId }, options), follow);
+        return new LogFollower((query) => this.logs(projectId, serviceId, { ...query, buildId }, options), follow, this.core.transport);
     }
     /**
      * Deprecated by the platform (use the service read): the build arguments the service sees.
@@ -84889,6 +85000,7 @@ const healthChecksResponse = looseObject({
 
 
 
+
 class Jobs {
     core;
     constructor(core) {
@@ -84917,6 +85029,14 @@ class Jobs {
         const q = this.core.check(cursorListQuery, query, "GET", at, "query");
         const res = await this.core.call({ method: "GET", path: at, query: q, response: jobRunListResponse }, options);
         return { items: res.data.runs, pagination: res.pagination };
+    }
+    /**
+     * How long the job's latest successful runs took, ms, from one request: pass them to
+     * `waitForRun` as `expectedDurationsMs` so its polls gather where this job's runs end.
+     */
+    async recentDurations(projectId, jobId, options) {
+        const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, options);
+        return durationsOf(items, (r) => ({ start: r.startedAt, end: r.concludedAt }), (r) => r.concluded === true && r.status === "SUCCESS");
     }
     iterateRuns(projectId, jobId, query = {}, options) {
         return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
@@ -84952,7 +85072,7 @@ class Jobs {
     }
     /** Follows a run's logs forward; call `next()` while waiting and once more after it concludes. */
     followRunLogs(projectId, jobId, runId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow);
+        return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow, this.core.transport);
     }
     /** Polls the run until `concluded`; resolves to the final run, successful or not. */
     waitForRun(projectId, jobId, runId, options = {}) {
@@ -85112,7 +85232,7 @@ class Observability {
             .data;
     }
     followServiceLogs(projectId, serviceId, follow, options) {
-        return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow);
+        return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow, this.core.transport);
     }
     /** `metricTypes` is sent as a repeated parameter, one per type. */
     async serviceMetrics(projectId, serviceId, query = {}, options) {
@@ -85216,9 +85336,9 @@ class Secrets {
 
 
 /** Reads the platform's clock from a response, so restart checks do not depend on ours. */
-function serverTime(headers) {
+function serverTime(headers, fallback) {
     const date = Date.parse(String(headers.date ?? ""));
-    return Number.isNaN(date) ? Date.now() : date;
+    return Number.isNaN(date) ? fallback : date;
 }
 class Services {
     core;
@@ -85244,7 +85364,7 @@ class Services {
             response: emptyData,
         }, options);
         // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
-        return { restartedAt: Math.floor(serverTime(headers) / 1000) * 1000 };
+        return { restartedAt: Math.floor(serverTime(headers, this.core.transport.clock.now()) / 1000) * 1000 };
     }
     /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */
     waitForRestart(projectId, serviceId, receipt, options = {}) {
@@ -85436,30 +85556,47 @@ const headerNumber = (headers, name) => {
     const value = Number(Array.isArray(raw) ? raw[0] : raw);
     return raw === undefined || Number.isNaN(value) ? undefined : value;
 };
+/** How far back the account's spending rate is measured. */
+const RATE_WINDOW_MS = 5 * 60_000;
+const MAX_SAMPLES = 64;
 /**
  * The account's request budget as the platform reports it on every response. Knowing it lets the
- * client hold a request until the window resets instead of drawing a 429, and lets pollers slow
- * down before the budget runs out.
+ * client hold a request until the window resets instead of drawing a 429, and lets pollers and log
+ * readers slow down before the budget runs out.
+ *
+ * The budget is the account's, shared with every other step and process using it: the remaining
+ * count falling faster than this client's own requests explain shows how many share it, and the
+ * pacing below slows everyone's background reads in proportion, without any of them talking.
  */
 class RateLimitBudget {
+    clock;
     #state = { limit: undefined, remaining: undefined, resetAt: undefined };
+    /** What the platform reported, newest last: the account's spending over time. */
+    #reports = [];
+    constructor(clock) {
+        this.clock = clock;
+    }
     get state() {
-        this.#expire(Date.now());
+        this.#expire(this.clock.now());
         return { ...this.#state };
     }
-    update(headers, now = Date.now()) {
+    update(headers) {
+        const now = this.clock.now();
         const limit = headerNumber(headers, "x-ratelimit-limit");
         const remaining = headerNumber(headers, "x-ratelimit-remaining");
         const reset = headerNumber(headers, "x-ratelimit-reset");
         if (limit !== undefined)
             this.#state.limit = limit;
-        if (remaining !== undefined)
+        if (remaining !== undefined) {
             this.#state.remaining = remaining;
+            this.#record(now, remaining);
+        }
         if (reset !== undefined)
             this.#state.resetAt = now + reset * 1000;
     }
     /** Milliseconds to hold the next request so it does not spend a budget that is already gone. */
-    delayBeforeSend(now = Date.now()) {
+    delayBeforeSend() {
+        const now = this.clock.now();
         this.#expire(now);
         const { remaining, resetAt } = this.#state;
         return remaining !== undefined && remaining <= 0 && resetAt !== undefined ? resetAt - now : 0;
@@ -85469,9 +85606,54 @@ class RateLimitBudget {
         if (this.#state.remaining !== undefined)
             this.#state.remaining = Math.max(0, this.#state.remaining - 1);
     }
+    /**
+     * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on,
+     * so they keep their plan until the last tenth of the budget; then the rest is spread over what
+     * is left of the window, shared with the account's other spenders.
+     */
+    pollInterval(plannedMs) {
+        const now = this.clock.now();
+        this.#expire(now);
+        const { limit, remaining, resetAt } = this.#state;
+        if (limit === undefined || remaining === undefined || resetAt === undefined)
+            return plannedMs;
+        if (remaining > limit / 10)
+            return plannedMs;
+        const spread = (resetAt - now) / Math.max(1, remaining);
+        return Math.max(plannedMs * this.#slowdown(now), spread);
+    }
+    /**
+     * The wait before a background read (log streaming) planned `plannedMs` from now: slowed as much
+     * as the whole account overspends, so that its spending lasts until the window resets.
+     */
+    backgroundInterval(plannedMs) {
+        return Math.max(plannedMs * this.#slowdown(this.clock.now()), this.pollInterval(plannedMs));
+    }
+    /** The account's spending rate over the allowed one (remaining over time to reset); at least 1. */
+    #slowdown(now) {
+        const { remaining, resetAt } = this.#state;
+        const first = this.#reports[0];
+        const last = this.#reports.at(-1);
+        if (remaining === undefined || resetAt === undefined || !first || !last || last.at <= first.at)
+            return 1;
+        const spending = (first.remaining - last.remaining) / (last.at - first.at);
+        const allowed = Math.max(1, remaining) / Math.max(1, resetAt - now);
+        return Math.max(1, spending / allowed);
+    }
+    #record(now, remaining) {
+        // More left than before: a new window began, and the old spending says nothing about it.
+        const last = this.#reports.at(-1);
+        if (last && remaining > last.remaining)
+            this.#reports = [];
+        this.#reports.push({ at: now, remaining });
+        while (this.#reports.length > MAX_SAMPLES ||
+            (this.#reports.length > 2 && (this.#reports[0]?.at ?? now) < now - RATE_WINDOW_MS))
+            this.#reports.shift();
+    }
     #expire(now) {
         if (this.#state.resetAt !== undefined && now >= this.#state.resetAt) {
             this.#state = { limit: this.#state.limit, remaining: undefined, resetAt: undefined };
+            this.#reports = [];
         }
     }
 }
@@ -85485,7 +85667,8 @@ class RateLimitBudget {
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 class Transport {
-    rateLimit = new RateLimitBudget();
+    clock;
+    rateLimit;
     #options;
     #dispatcher;
     #ownsDispatcher;
@@ -85496,6 +85679,8 @@ class Transport {
         if (!options.token)
             throw new TypeError("token is required");
         this.#base = options.baseUrl.replace(/\/+$/, "");
+        this.clock = options.clock ?? systemClock;
+        this.rateLimit = new RateLimitBudget(this.clock);
         this.#ownsDispatcher = options.dispatcher === undefined;
         this.#dispatcher = options.dispatcher ?? new undici/* EnvHttpProxyAgent */.J2();
         this.#options = {
@@ -85543,7 +85728,7 @@ class Transport {
                 throw error;
             }
             const { error, neverSent } = outcome;
-            if (error instanceof AbortedError)
+            if (error instanceof errors_AbortedError)
                 throw error;
             if ((safety === "idempotent" || neverSent) && retriesLeft) {
                 await this.#waitFor(this.#backoff(attempt), spec, base, error);
@@ -85590,7 +85775,7 @@ class Transport {
             if (spec.signal?.aborted) {
                 return {
                     kind: "failure",
-                    error: new AbortedError(`${base.method} ${base.path} was aborted`, base),
+                    error: new errors_AbortedError(`${base.method} ${base.path} was aborted`, base),
                     neverSent: false,
                 };
             }
@@ -85668,10 +85853,10 @@ class Transport {
         if (ms > limit || ms >= this.#remaining(spec))
             throw reasonIfTooLong;
         try {
-            await sleep(ms, spec.signal);
+            await this.clock.sleep(ms, spec.signal);
         }
         catch (cause) {
-            throw new AbortedError(`${base.method} ${base.path} was aborted`, {
+            throw new errors_AbortedError(`${base.method} ${base.path} was aborted`, {
                 ...base,
                 cause: this.#redactedCause(cause),
             });
@@ -85682,7 +85867,7 @@ class Transport {
         return Math.random() * cap;
     }
     #remaining(spec) {
-        return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - Date.now();
+        return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - this.clock.now();
     }
     #url(spec) {
         const search = new URLSearchParams();
@@ -85788,6 +85973,47 @@ function createClient(options) {
     return new CwpClient(options);
 }
 //# sourceMappingURL=client.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/logs/range.js
+
+
+/**
+ * Every page of a time range, in the range's direction, with no line lost or repeated where pages
+ * meet: a page that ends part-way through a timestamp is continued from that timestamp.
+ */
+async function* logRangePages(fetch, options) {
+    const { startTime, endTime, direction = "forward", pageSize = 1000, ...filters } = options;
+    const forward = direction === "forward";
+    const cursor = new PageCursor(forward ? startTime : endTime, forward);
+    let first = true;
+    let limit = pageSize;
+    for (;;) {
+        // Backward pages end just after the cursor's timestamp, so its remaining lines come back.
+        const end = forward || first ? endTime : new Date(cursor.ms + 1).toISOString();
+        const lines = await fetch({
+            ...filters,
+            queryType: "range",
+            direction,
+            startTime: forward ? cursor.at : startTime,
+            endTime: end,
+            lineLimit: limit,
+        });
+        first = false;
+        const fresh = cursor.take(lines);
+        if (fresh.length > 0)
+            yield fresh;
+        if (lines.length < limit)
+            return;
+        if (fresh.length === 0) {
+            if (limit >= MAX_PAGE_SIZE)
+                return;
+            limit = Math.min(MAX_PAGE_SIZE, limit * 4);
+        }
+        else {
+            limit = pageSize;
+        }
+    }
+}
+//# sourceMappingURL=range.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/index.js
 // The spec's schemas, one module per area; exported for the emulator and for users' own checks.
 
@@ -85803,6 +86029,8 @@ function createClient(options) {
 
 //# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/index.js
+
+
 
 
 
@@ -89026,7 +89254,7 @@ class Outputs {
 //# sourceMappingURL=outputs.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/duration.js
 /** `1h 2m 3s` style, for status lines and summaries. */
-function formatDuration(ms) {
+function duration_formatDuration(ms) {
     const total = Math.max(0, Math.round(ms / 1000));
     const h = Math.floor(total / 3600);
     const m = Math.floor((total % 3600) / 60);
@@ -89071,7 +89299,7 @@ function renderSummary(report) {
     const rows = [
         ...report.rows,
         ["Status", report.status],
-        ["Duration", report.durationMs === undefined ? undefined : formatDuration(report.durationMs)],
+        ["Duration", report.durationMs === undefined ? undefined : duration_formatDuration(report.durationMs)],
         ["Message", report.message],
     ].filter((row) => row[1] !== undefined && row[1] !== "");
     const lines = [
@@ -89092,6 +89320,33 @@ async function writeSummary(report) {
     await summary.addRaw(renderSummary(report)).write();
 }
 //# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
+
+
+
+/**
+ * How long earlier runs of the same work took (one read), for the waiter to poll where such work
+ * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
+ * debug line. `what` names the runs in the log ("builds of service web").
+ */
+async function recentDurations(what, read) {
+    try {
+        const durations = await read();
+        if (durations.length > 0) {
+            const sorted = [...durations].sort((a, b) => a - b);
+            const median = sorted[Math.floor(sorted.length / 2)];
+            core.info(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+        }
+        return durations;
+    }
+    catch (error) {
+        if (error instanceof AbortedError)
+            throw error;
+        core.debug(`No history of ${what}: ${error.message}`);
+        return [];
+    }
+}
+//# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
 /**
  * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
@@ -89114,20 +89369,19 @@ function onCancel() {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/log-pump.js
 
 
-const INTERVAL_MS = 2000;
 const KEEP_LAST = 20;
 const MAX_DRAIN_PAGES = 50;
 /**
- * Streams remote log lines while the action waits, inside one collapsible group, every line
- * inside a stop-commands block. Logs are best-effort: a failed read is reported once as a warning
- * and never fails the step.
+ * Streams remote log lines while the action waits (paced by the follower, see
+ * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
+ * Logs are best-effort: a failed read is reported once as a warning and never fails the step.
  */
 class LogPump {
     follower;
     title;
     last = [];
-    #timer;
-    #reading = Promise.resolve(0);
+    #stop = new AbortController();
+    #streaming = Promise.resolve();
     #warned = false;
     #grouped = false;
     constructor(follower, title) {
@@ -89135,45 +89389,45 @@ class LogPump {
         this.title = title;
     }
     start() {
-        const tick = () => {
-            this.#reading = this.#read().finally(() => {
-                if (this.#timer)
-                    this.#timer = setTimeout(tick, INTERVAL_MS);
-            });
-        };
-        this.#timer = setTimeout(tick, 0);
+        this.#streaming = this.follower.stream({
+            signal: this.#stop.signal,
+            onLines: (lines) => this.#print(lines),
+            onError: (error) => this.#warn(error),
+        });
     }
     /** Stops streaming, then reads what is left after the conclusion. */
     async drain() {
-        clearTimeout(this.#timer);
-        this.#timer = undefined;
-        await this.#reading;
-        for (let i = 0; i < MAX_DRAIN_PAGES; i += 1)
-            if ((await this.#read()) === 0)
+        this.#stop.abort();
+        await this.#streaming;
+        for (let i = 0; i < MAX_DRAIN_PAGES; i += 1) {
+            try {
+                const lines = await this.follower.next();
+                if (lines.length === 0)
+                    break;
+                this.#print(lines);
+            }
+            catch (error) {
+                this.#warn(error);
                 break;
+            }
+        }
         if (this.#grouped)
             endGroup();
     }
-    async #read() {
-        try {
-            const lines = (await this.follower.next()).map(lineText);
-            if (lines.length === 0)
-                return 0;
-            if (!this.#grouped) {
-                startGroup(this.title);
-                this.#grouped = true;
-            }
-            printUntrusted(lines);
-            this.last.push(...lines);
-            this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
-            return lines.length;
+    #print(batch) {
+        const lines = batch.map(lineText);
+        if (!this.#grouped) {
+            startGroup(this.title);
+            this.#grouped = true;
         }
-        catch (error) {
-            if (!this.#warned)
-                warning(`Could not read the logs (the step goes on): ${error.message}`);
-            this.#warned = true;
-            return 0;
-        }
+        printUntrusted(lines);
+        this.last.push(...lines);
+        this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
+    }
+    #warn(error) {
+        if (!this.#warned)
+            warning(`Could not read the logs (the step goes on): ${error.message}`);
+        this.#warned = true;
     }
 }
 //# sourceMappingURL=log-pump.js.map
@@ -89275,7 +89529,7 @@ async function follow(name, work, config, signal, started, outputs) {
             onPoll: (resource) => {
                 last = resource;
             },
-            onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
+            onStatus: (status, resource) => info(`[${duration_formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
         await pump?.drain();
         const conclusion = work.conclude(final);
@@ -89283,21 +89537,21 @@ async function follow(name, work, config, signal, started, outputs) {
         const message = work.message?.(final);
         await report(conclusion.success ? "success" : "failure", conclusion.status, message);
         if (conclusion.success)
-            info(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
+            info(`${capitalise(work.title)} concluded ${conclusion.status} in ${duration_formatDuration(Date.now() - started)}.`);
         else
             setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
     }
     catch (error) {
         await pump?.drain();
         const timedOut = error instanceof WaitTimeoutError;
-        const cancelled = error instanceof AbortedError && signal.aborted;
+        const cancelled = error instanceof errors_AbortedError && signal.aborted;
         if (!timedOut && !cancelled)
             throw error;
         if (last !== undefined)
             outputs.set(work.outputs(last));
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
-            ? `did not conclude within ${formatDuration(config.timeout)}`
+            ? `did not conclude within ${duration_formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
         const aborted = await abortRemote(work, config);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
@@ -89341,6 +89595,7 @@ async function fail(name, error, cancelled) {
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
+
 
 
 

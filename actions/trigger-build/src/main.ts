@@ -5,6 +5,7 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
+  recentDurations,
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
@@ -83,6 +84,7 @@ export const run = () =>
         } satisfies StartBuildBody,
         FIELDS,
       );
+      const startedAt = Date.now();
       const build = await client.builds.start(projectId, serviceId, body, { signal });
       const where = `service ${serviceId} in project ${projectId}`;
       return {
@@ -105,7 +107,14 @@ export const run = () =>
           sha: b?.sha ?? undefined,
           branch: b?.branch ?? undefined,
         }),
-        wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
+        wait: async (options) =>
+          client.builds.waitFor(projectId, serviceId, build.id, {
+            ...options,
+            startedAt,
+            expectedDurationsMs: await recentDurations(`builds of service ${serviceId}`, () =>
+              client.builds.recentDurations(projectId, serviceId, { signal }),
+            ),
+          }),
         conclude: buildConclusion,
         message: (b: Build) => b.message ?? undefined,
         ...(config.logs

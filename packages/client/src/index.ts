@@ -3,15 +3,24 @@ export type { CallOptions } from "./core/core.js";
 export type { Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
-export { type FetchLogs, type LogFilters, LogFollower, type LogFollowerOptions } from "./logs/follower.js";
+export {
+  type FetchLogs,
+  type LogFilters,
+  LogFollower,
+  type LogFollowerOptions,
+  type LogPacing,
+  type LogStreamOptions,
+} from "./logs/follower.js";
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
 export { drillDownCount } from "./resources/billing.js";
 export type { RestartReceipt } from "./resources/services.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";
+export { type Clock, systemClock } from "./transport/clock.js";
 export * from "./transport/errors.js";
-export type { RateLimitState } from "./transport/rate-limit.js";
+export type { RateLimitBudget, RateLimitState } from "./transport/rate-limit.js";
 export type { HttpMethod, QueryValue, RequestSafety, TransportOptions } from "./transport/transport.js";
 export { VERSION } from "./version.js";
 export * from "./waiting/conclusions.js";
 export { type WaitOptions, WaitTimeoutError } from "./waiting/poll.js";
+export { PollSchedule, type PollScheduleOptions } from "./waiting/schedule.js";

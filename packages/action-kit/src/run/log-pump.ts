@@ -1,20 +1,19 @@
 import * as core from "@actions/core";
-import type { LogFollower } from "@cwp/client";
+import type { LogFollower, LogLine } from "@cwp/client";
 import { lineText, printUntrusted } from "../output/untrusted.js";
 
-const INTERVAL_MS = 2000;
 const KEEP_LAST = 20;
 const MAX_DRAIN_PAGES = 50;
 
 /**
- * Streams remote log lines while the action waits, inside one collapsible group, every line
- * inside a stop-commands block. Logs are best-effort: a failed read is reported once as a warning
- * and never fails the step.
+ * Streams remote log lines while the action waits (paced by the follower, see
+ * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
+ * Logs are best-effort: a failed read is reported once as a warning and never fails the step.
  */
 export class LogPump {
   readonly last: string[] = [];
-  #timer: NodeJS.Timeout | undefined;
-  #reading: Promise<number> = Promise.resolve(0);
+  readonly #stop = new AbortController();
+  #streaming: Promise<void> = Promise.resolve();
   #warned = false;
   #grouped = false;
 
@@ -24,40 +23,44 @@ export class LogPump {
   ) {}
 
   start(): void {
-    const tick = () => {
-      this.#reading = this.#read().finally(() => {
-        if (this.#timer) this.#timer = setTimeout(tick, INTERVAL_MS);
-      });
-    };
-    this.#timer = setTimeout(tick, 0);
+    this.#streaming = this.follower.stream({
+      signal: this.#stop.signal,
+      onLines: (lines) => this.#print(lines),
+      onError: (error) => this.#warn(error),
+    });
   }
 
   /** Stops streaming, then reads what is left after the conclusion. */
   async drain(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#reading;
-    for (let i = 0; i < MAX_DRAIN_PAGES; i += 1) if ((await this.#read()) === 0) break;
+    this.#stop.abort();
+    await this.#streaming;
+    for (let i = 0; i < MAX_DRAIN_PAGES; i += 1) {
+      try {
+        const lines = await this.follower.next();
+        if (lines.length === 0) break;
+        this.#print(lines);
+      } catch (error) {
+        this.#warn(error);
+        break;
+      }
+    }
     if (this.#grouped) core.endGroup();
   }
 
-  async #read(): Promise<number> {
-    try {
-      const lines = (await this.follower.next()).map(lineText);
-      if (lines.length === 0) return 0;
-      if (!this.#grouped) {
-        core.startGroup(this.title);
-        this.#grouped = true;
-      }
-      printUntrusted(lines);
-      this.last.push(...lines);
-      this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
-      return lines.length;
-    } catch (error) {
-      if (!this.#warned)
-        core.warning(`Could not read the logs (the step goes on): ${(error as Error).message}`);
-      this.#warned = true;
-      return 0;
+  #print(batch: LogLine[]): void {
+    const lines = batch.map(lineText);
+    if (!this.#grouped) {
+      core.startGroup(this.title);
+      this.#grouped = true;
     }
+    printUntrusted(lines);
+    this.last.push(...lines);
+    this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
+  }
+
+  #warn(error: unknown): void {
+    if (!this.#warned)
+      core.warning(`Could not read the logs (the step goes on): ${(error as Error).message}`);
+    this.#warned = true;
   }
 }

@@ -1,4 +1,6 @@
 import type { LogLine, LogQuery } from "../schemas/observability.js";
+import { type Clock, systemClock } from "../transport/clock.js";
+import type { RateLimitBudget } from "../transport/rate-limit.js";
 import { PageCursor } from "./page-cursor.js";
 
 /** The filters a reader passes through on every page (time and paging are its own). */
@@ -19,6 +21,24 @@ export type FetchLogs = (query: LogQuery) => Promise<LogLine[]>;
 /** The largest page a reader asks for when one timestamp fills a whole page. */
 export const MAX_PAGE_SIZE = 10_000;
 
+/** Where a streaming follower reads the time and the account's budget (the client's transport). */
+export interface LogPacing {
+  clock: Clock;
+  rateLimit?: RateLimitBudget;
+}
+
+export interface LogStreamOptions {
+  /** Streaming stops when it aborts; a read under way finishes first. */
+  signal: AbortSignal;
+  onLines(lines: LogLine[]): void;
+  /** A failed read; streaming goes on. */
+  onError(error: unknown): void;
+}
+
+/** Between reads while lines come, and the cap it backs off to while none do, ms. */
+const STREAM_INTERVAL_MS = 2_000;
+const STREAM_MAX_INTERVAL_MS = 15_000;
+
 /**
  * Reads logs forward with range queries, page after page, without losing or repeating a line
  * (see `PageCursor`). A page full of one timestamp is read again with a larger page rather than
@@ -30,8 +50,11 @@ export class LogFollower {
   readonly #pageSize: number;
   readonly #cursor: PageCursor;
 
-  constructor(fetch: FetchLogs, options: LogFollowerOptions) {
+  readonly #pacing: LogPacing;
+
+  constructor(fetch: FetchLogs, options: LogFollowerOptions, pacing: LogPacing = { clock: systemClock }) {
     this.#fetch = fetch;
+    this.#pacing = pacing;
     const { startTime, pageSize, ...filters } = options;
     this.#filters = filters;
     this.#cursor = new PageCursor(startTime, true);
@@ -59,6 +82,33 @@ export class LogFollower {
         limit = Math.min(MAX_PAGE_SIZE, limit * 4);
       } else {
         limit = this.#pageSize;
+      }
+    }
+  }
+
+  /**
+   * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
+   * come, backing off to 15 s while none do, and slower still when the whole account spends faster
+   * than its budget allows, so streaming never costs the waits a 429.
+   */
+  async stream(options: LogStreamOptions): Promise<void> {
+    const { clock, rateLimit } = this.#pacing;
+    let interval = STREAM_INTERVAL_MS;
+    while (!options.signal.aborted) {
+      let fresh = 0;
+      try {
+        const lines = await this.next();
+        fresh = lines.length;
+        if (fresh > 0) options.onLines(lines);
+      } catch (error) {
+        if (options.signal.aborted) return;
+        options.onError(error);
+      }
+      interval = fresh > 0 ? STREAM_INTERVAL_MS : Math.min(STREAM_MAX_INTERVAL_MS, interval * 1.5);
+      try {
+        await clock.sleep(rateLimit ? rateLimit.backgroundInterval(interval) : interval, options.signal);
+      } catch {
+        return;
       }
     }
   }

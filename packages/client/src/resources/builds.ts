@@ -13,6 +13,7 @@ import { type BuildLogQuery, buildLogQuery, type LogLine, logsResponse } from ".
 import { type BuildArgumentsQuery, buildArgumentsQuery, buildArgumentsResponse } from "../schemas/secrets.js";
 import { type CursorListQuery, cursorListQuery, emptyData } from "../schemas/shared.js";
 import { buildConclusion } from "../waiting/conclusions.js";
+import { durationsOf, HISTORY_SIZE } from "../waiting/history.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
 /** Service builds: start, read, list, abort, logs, and waiting for a build to conclude. */
@@ -62,6 +63,19 @@ export class Builds {
     return { items: res.data.builds, pagination: res.pagination };
   }
 
+  /**
+   * How long the service's latest successful builds took, ms, from one request: pass them to
+   * `waitFor` as `expectedDurationsMs` so its polls gather where this service's builds end.
+   */
+  async recentDurations(projectId: string, serviceId: string, options?: CallOptions): Promise<number[]> {
+    const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, options);
+    return durationsOf(
+      items,
+      (b) => ({ start: b.createdAt, end: b.buildConcludedAt }),
+      (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"),
+    );
+  }
+
   iterate(
     projectId: string,
     serviceId: string,
@@ -99,6 +113,7 @@ export class Builds {
     return new LogFollower(
       (query) => this.logs(projectId, serviceId, { ...query, buildId }, options),
       follow,
+      this.core.transport,
     );
   }
 

@@ -19,6 +19,7 @@ import {
 import { type JobLogQuery, jobLogQuery, type LogLine, logsResponse } from "../schemas/observability.js";
 import { type CursorListQuery, cursorListQuery, emptyData } from "../schemas/shared.js";
 import { jobRunConclusion } from "../waiting/conclusions.js";
+import { durationsOf, HISTORY_SIZE } from "../waiting/history.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
 export class Jobs {
@@ -65,6 +66,19 @@ export class Jobs {
       options,
     );
     return { items: res.data.runs, pagination: res.pagination };
+  }
+
+  /**
+   * How long the job's latest successful runs took, ms, from one request: pass them to
+   * `waitForRun` as `expectedDurationsMs` so its polls gather where this job's runs end.
+   */
+  async recentDurations(projectId: string, jobId: string, options?: CallOptions): Promise<number[]> {
+    const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, options);
+    return durationsOf(
+      items,
+      (r) => ({ start: r.startedAt, end: r.concludedAt }),
+      (r) => r.concluded === true && r.status === "SUCCESS",
+    );
   }
 
   iterateRuns(
@@ -139,7 +153,11 @@ export class Jobs {
     follow: LogFollowerOptions,
     options?: CallOptions,
   ): LogFollower {
-    return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow);
+    return new LogFollower(
+      (query) => this.logs(projectId, jobId, { ...query, runId }, options),
+      follow,
+      this.core.transport,
+    );
   }
 
   /** Polls the run until `concluded`; resolves to the final run, successful or not. */

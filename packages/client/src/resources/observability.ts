@@ -46,7 +46,11 @@ export class Observability {
     follow: LogFollowerOptions,
     options?: CallOptions,
   ): LogFollower {
-    return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow);
+    return new LogFollower(
+      (query) => this.serviceLogs(projectId, serviceId, query, options),
+      follow,
+      this.core.transport,
+    );
   }
 
   /** `metricTypes` is sent as a repeated parameter, one per type. */

@@ -16,9 +16,9 @@ export interface RestartReceipt {
 }
 
 /** Reads the platform's clock from a response, so restart checks do not depend on ours. */
-function serverTime(headers: Record<string, unknown>): number {
+function serverTime(headers: Record<string, unknown>, fallback: number): number {
   const date = Date.parse(String(headers.date ?? ""));
-  return Number.isNaN(date) ? Date.now() : date;
+  return Number.isNaN(date) ? fallback : date;
 }
 
 export class Services {
@@ -52,7 +52,7 @@ export class Services {
       options,
     );
     // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
-    return { restartedAt: Math.floor(serverTime(headers) / 1000) * 1000 };
+    return { restartedAt: Math.floor(serverTime(headers, this.core.transport.clock.now()) / 1000) * 1000 };
   }
 
   /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { VERSION } from "../version.js";
 import { classifyNetworkError } from "./classify.js";
+import { type Clock, systemClock } from "./clock.js";
 import {
   AbortedError,
   ConnectionError,
@@ -13,7 +14,6 @@ import {
   UnexpectedResponseError,
 } from "./errors.js";
 import { RateLimitBudget } from "./rate-limit.js";
-import { sleep } from "./sleep.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue =
@@ -46,6 +46,8 @@ export interface TransportOptions {
   /** An undici dispatcher; default an EnvHttpProxyAgent (honours HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /** Where time is read and waited; default the system's. */
+  clock?: Clock;
 }
 
 export interface RequestSpec {
@@ -72,8 +74,11 @@ export interface RawResponse {
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
 export class Transport {
-  readonly rateLimit = new RateLimitBudget();
-  readonly #options: Required<Omit<TransportOptions, "dispatcher" | "userAgent">> & { userAgent: string };
+  readonly clock: Clock;
+  readonly rateLimit: RateLimitBudget;
+  readonly #options: Required<Omit<TransportOptions, "dispatcher" | "userAgent" | "clock">> & {
+    userAgent: string;
+  };
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #base: string;
@@ -82,6 +87,8 @@ export class Transport {
     if (!options.baseUrl) throw new TypeError("baseUrl is required");
     if (!options.token) throw new TypeError("token is required");
     this.#base = options.baseUrl.replace(/\/+$/, "");
+    this.clock = options.clock ?? systemClock;
+    this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
     this.#options = {
@@ -284,7 +291,7 @@ export class Transport {
       reasonIfTooLong instanceof RateLimitError ? this.#options.maxRateLimitWaitMs : Number.POSITIVE_INFINITY;
     if (ms > limit || ms >= this.#remaining(spec)) throw reasonIfTooLong;
     try {
-      await sleep(ms, spec.signal);
+      await this.clock.sleep(ms, spec.signal);
     } catch (cause) {
       throw new AbortedError(`${base.method} ${base.path} was aborted`, {
         ...base,
@@ -299,7 +306,7 @@ export class Transport {
   }
 
   #remaining(spec: RequestSpec): number {
-    return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - Date.now();
+    return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - this.clock.now();
   }
 
   #url(spec: RequestSpec): string {

@@ -1,9 +1,10 @@
+import type { Clock } from "../transport/clock.js";
 import { AbortedError, CwpError, TimeoutError } from "../transport/errors.js";
-import type { RateLimitState } from "../transport/rate-limit.js";
-import { sleep } from "../transport/sleep.js";
+import type { RateLimitBudget } from "../transport/rate-limit.js";
 import type { Conclusion } from "./conclusions.js";
+import { PollSchedule, type PollScheduleOptions } from "./schedule.js";
 
-export interface WaitOptions<T> {
+export interface WaitOptions<T> extends PollScheduleOptions {
   /** How long to wait in all, ms. Default 30 minutes. Ignored when `deadline` is given. */
   timeoutMs?: number;
   /** Epoch ms by which the work must have concluded. */
@@ -13,9 +14,8 @@ export interface WaitOptions<T> {
   onStatus?: (status: string, resource: T) => void;
   /** Called after every poll, with the latest state. */
   onPoll?: (resource: T) => void;
-  /** First poll interval and the cap it backs off to, ms. Defaults 1 000 and 15 000. */
-  initialIntervalMs?: number;
-  maxIntervalMs?: number;
+  /** When the work started (epoch ms), for `expectedDurationsMs`. Default: when the wait begins. */
+  startedAt?: number;
 }
 
 /** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
@@ -35,7 +35,8 @@ interface PollSpec<T> {
   /** Reads the current state; receives the deadline so a request never outlives the wait. */
   read: (deadline: number, signal: AbortSignal | undefined) => Promise<T>;
   conclude: (resource: T) => Conclusion;
-  rateLimit: () => RateLimitState;
+  rateLimit: RateLimitBudget;
+  clock: Clock;
   where: { method: string; path: string };
 }
 
@@ -46,13 +47,13 @@ const isTransient = (error: unknown) =>
   (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
 
 /**
- * Polls until the work concludes: fast at first, backing off by half each time to a cap, and slower
- * still when the rate-limit budget runs low, so a long wait never drains the account's budget.
+ * Polls until the work concludes, when the schedule says (see `PollSchedule`), and slower when
+ * the rate-limit budget runs low, so a long wait never drains the account's budget.
  */
 export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOptions<T> = {}): Promise<T> {
-  const deadline = options.deadline ?? Date.now() + (options.timeoutMs ?? 30 * 60_000);
-  const maxInterval = options.maxIntervalMs ?? 15_000;
-  let interval = options.initialIntervalMs ?? 1_000;
+  const { clock } = spec;
+  const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
+  const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
   let last: T | undefined;
   let lastStatus: string | undefined;
   for (;;) {
@@ -73,7 +74,8 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
       // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
       if (!isTransient(error)) throw error;
     }
-    const wait = Math.min(slowForBudget(interval, spec.rateLimit()), deadline - Date.now());
+    const now = clock.now();
+    const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
     if (wait <= 0) {
       throw new WaitTimeoutError(
         `${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`,
@@ -82,18 +84,9 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
       );
     }
     try {
-      await sleep(wait, options.signal);
+      await clock.sleep(wait, options.signal);
     } catch (cause) {
       throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
     }
-    interval = Math.min(maxInterval, interval * 1.5);
   }
-}
-
-/** Below a tenth of the budget, spread the remaining requests over what is left of the window. */
-function slowForBudget(interval: number, budget: RateLimitState): number {
-  const { limit, remaining, resetAt } = budget;
-  if (limit === undefined || remaining === undefined || resetAt === undefined) return interval;
-  if (remaining > limit / 10) return interval;
-  return Math.max(interval, (resetAt - Date.now()) / Math.max(1, remaining));
 }

@@ -1,0 +1,22 @@
+import { parseTimestamp } from "../timestamps.js";
+
+/** Recent runs asked for when a waiter wants history: one page. */
+export const HISTORY_SIZE = 20;
+
+/**
+ * How long each of the given runs took, ms, for the successful ones whose start and end are both
+ * known: what `expectedDurationsMs` wants. Failed runs are left out: they end early, at any time.
+ */
+export function durationsOf<T>(
+  runs: readonly T[],
+  times: (run: T) => { start: string | number | null | undefined; end: string | number | null | undefined },
+  succeeded: (run: T) => boolean,
+): number[] {
+  return runs.flatMap((run) => {
+    if (!succeeded(run)) return [];
+    const { start, end } = times(run);
+    const from = parseTimestamp(start);
+    const to = parseTimestamp(end);
+    return from !== undefined && to !== undefined && to > from ? [to - from] : [];
+  });
+}
