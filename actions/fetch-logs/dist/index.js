@@ -73746,12 +73746,19 @@ function errorClassForStatus(status) {
 ;// CONCATENATED MODULE: ../../packages/client/dist/waiting/schedule.js
 const MIN_HISTORY = 3;
 /** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
-const EARLY_CHECKS = 2;
+const EARLY_CHECKS = 1;
+/** The planned polls cover at least this far either side of the median. */
+const SPREAD = 0.2;
+/** Cells the window is cut into to place the polls; the narrowest kernel, of the median. */
+const GRID = 400;
+const MIN_BANDWIDTH = 0.005;
+/** The least poll density, as a share of the highest. */
+const FLOOR = 0.03;
 /**
  * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
  * so short work is noticed quickly and long work does not cost a request every second. With
- * history: a few early checks, then polls at the quantiles of the earlier durations, where the
- * work is most likely to end; past the longest of them, the backoff again.
+ * history: a few early checks, then polls gathered where the earlier runs ended (covering at least
+ * 20% either side of their median); past the plan, polls at the cap.
  */
 class PollSchedule {
     startedAt;
@@ -73760,17 +73767,30 @@ class PollSchedule {
     /** Planned poll times, ms after the start, ascending. */
     #plan;
     #interval;
+    #first = true;
     constructor(options, startedAt) {
         this.startedAt = startedAt;
         this.#initial = options.initialIntervalMs ?? 1_000;
         this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
         this.#interval = this.#initial;
         const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
-        this.#plan = history.length >= MIN_HISTORY ? planFromHistory(history, options.plannedPolls ?? 15) : [];
+        if (history.length >= MIN_HISTORY) {
+            // One request read the history; the rest are polls, none needed right after the start.
+            this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
+            this.#interval = this.#max;
+        }
+        else
+            this.#plan = [];
     }
-    /** Milliseconds from `now` to the next poll. */
+    /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
     next(now) {
         const elapsed = now - this.startedAt;
+        if (this.#first) {
+            this.#first = false;
+            // The start's answer already showed the first status: with a plan, nothing to see before it.
+            if (this.#plan.length === 0)
+                return 0;
+        }
         const planned = this.#plan.find((at) => at > elapsed + this.#initial / 2);
         if (planned !== undefined)
             return planned - elapsed;
@@ -73779,12 +73799,37 @@ class PollSchedule {
         return wait;
     }
 }
-/** Poll times (ms after the start) for work expected to take one of `sorted` (ascending). */
-function planFromHistory(sorted, polls) {
-    const earliest = sorted[0];
-    const inWindow = Math.max(1, polls - 1 - EARLY_CHECKS);
-    const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (earliest * (i + 1)) / (EARLY_CHECKS + 1));
-    const window = Array.from({ length: inWindow }, (_, i) => quantile(sorted, (i + 1) / inWindow));
+/**
+ * Poll times (ms after the start) for work that took `history` (ascending) before: `polls` in all. With n polls, the mean delay between the conclusion and the
+ * poll that sees it is smallest when the polls' density follows the square root of the durations'
+ * density; that density is estimated from the history (a Gaussian kernel), with a floor so the
+ * window's thin ends still get polls.
+ */
+function planFromHistory(history, polls) {
+    const median = quantile(history, 0.5);
+    const lo = Math.min(history[0], median * (1 - SPREAD));
+    const hi = Math.max(history.at(-1), median * (1 + SPREAD));
+    const mean = history.reduce((a, b) => a + b, 0) / history.length;
+    const sd = Math.sqrt(history.reduce((a, d) => a + (d - mean) ** 2, 0) / history.length);
+    const bandwidth = Math.max(median * MIN_BANDWIDTH, 1.06 * sd * history.length ** -0.2);
+    const step = (hi - lo) / GRID;
+    const root = Array.from({ length: GRID }, (_, j) => {
+        const x = lo + (j + 0.5) * step;
+        return Math.sqrt(history.reduce((a, d) => a + Math.exp(-0.5 * ((x - d) / bandwidth) ** 2), 0));
+    });
+    const floor = Math.max(...root) * FLOOR;
+    const weights = root.map((w) => w + floor);
+    const total = weights.reduce((a, b) => a + b, 0);
+    const inWindow = Math.max(1, polls - EARLY_CHECKS);
+    const window = [];
+    let cumulative = 0;
+    for (const [j, w] of weights.entries()) {
+        cumulative += w;
+        // Each poll closes a cell holding an equal share of the weight; the last one closes at `hi`.
+        while (window.length < inWindow && cumulative >= (total * (window.length + 1)) / inWindow - 1e-9)
+            window.push(lo + (j + 1) * step);
+    }
+    const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (lo * (i + 1)) / (EARLY_CHECKS + 1));
     return [...early, ...window];
 }
 /** The p-quantile of ascending values, interpolating linearly between them. */
@@ -73822,9 +73867,22 @@ async function pollUntilConcluded(spec, options = {}) {
     const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
     let last;
     let lastStatus;
+    let polled = false;
     for (;;) {
         if (options.signal?.aborted)
             throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+        const now = clock.now();
+        const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
+        if (polled && wait <= 0) {
+            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
+        }
+        try {
+            await clock.sleep(wait, options.signal);
+        }
+        catch (cause) {
+            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+        }
+        polled = true;
         try {
             last = await spec.read(deadline, options.signal);
             const conclusion = spec.conclude(last);
@@ -73840,20 +73898,9 @@ async function pollUntilConcluded(spec, options = {}) {
             if (error instanceof errors_AbortedError || options.signal?.aborted) {
                 throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
             if (!isTransient(error))
                 throw error;
-        }
-        const now = clock.now();
-        const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
-        if (wait <= 0) {
-            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
-        }
-        try {
-            await clock.sleep(wait, options.signal);
-        }
-        catch (cause) {
-            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
         }
     }
 }
@@ -85563,6 +85610,7 @@ const headerNumber = (headers, name) => {
 /** How far back the account's spending rate is measured. */
 const RATE_WINDOW_MS = 5 * 60_000;
 const MAX_SAMPLES = 64;
+const MAX_BACKGROUND_WAIT_MS = 60_000;
 /**
  * The account's request budget as the platform reports it on every response. Knowing it lets the
  * client hold a request until the window resets instead of drawing a 429, and lets pollers and log
@@ -85611,9 +85659,10 @@ class RateLimitBudget {
             this.#state.remaining = Math.max(0, this.#state.remaining - 1);
     }
     /**
-     * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on,
-     * so they keep their plan until the last tenth of the budget; then the rest is spread over what
-     * is left of the window, shared with the account's other spenders.
+     * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on:
+     * they keep their plan while more than half the budget is left; then they slow as much as the
+     * whole account overspends, and in the last tenth they wait at least for the rest of the window
+     * spread over what is left.
      */
     pollInterval(plannedMs) {
         const now = this.clock.now();
@@ -85621,17 +85670,22 @@ class RateLimitBudget {
         const { limit, remaining, resetAt } = this.#state;
         if (limit === undefined || remaining === undefined || resetAt === undefined)
             return plannedMs;
-        if (remaining > limit / 10)
+        if (remaining > limit / 2)
             return plannedMs;
-        const spread = (resetAt - now) / Math.max(1, remaining);
-        return Math.max(plannedMs * this.#slowdown(now), spread);
+        const paced = plannedMs * this.#slowdown(now);
+        if (remaining > limit / 10)
+            return paced;
+        return Math.max(paced, (resetAt - now) / Math.max(1, remaining));
     }
     /**
-     * The wait before a background read (log streaming) planned `plannedMs` from now: slowed as much
-     * as the whole account overspends, so that its spending lasts until the window resets.
+     * The wait before a background read (log streaming) planned `plannedMs` from now: slowed from the
+     * start as much as the whole account overspends, so the polls keep their pace; never past a
+     * minute, so a stream that slept through a burst still shows lines while the work runs.
      */
     backgroundInterval(plannedMs) {
-        return Math.max(plannedMs * this.#slowdown(this.clock.now()), this.pollInterval(plannedMs));
+        const now = this.clock.now();
+        const paced = Math.max(plannedMs * this.#slowdown(now), this.pollInterval(plannedMs));
+        return Math.min(paced, Math.max(plannedMs, MAX_BACKGROUND_WAIT_MS));
     }
     /** The account's spending rate over the allowed one (remaining over time to reset); at least 1. */
     #slowdown(now) {

@@ -19,6 +19,7 @@ const headerNumber = (headers: IncomingHttpHeaders, name: string): number | unde
 /** How far back the account's spending rate is measured. */
 const RATE_WINDOW_MS = 5 * 60_000;
 const MAX_SAMPLES = 64;
+const MAX_BACKGROUND_WAIT_MS = 60_000;
 
 /**
  * The account's request budget as the platform reports it on every response. Knowing it lets the
@@ -68,26 +69,31 @@ export class RateLimitBudget {
   }
 
   /**
-   * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on,
-   * so they keep their plan until the last tenth of the budget; then the rest is spread over what
-   * is left of the window, shared with the account's other spenders.
+   * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on:
+   * they keep their plan while more than half the budget is left; then they slow as much as the
+   * whole account overspends, and in the last tenth they wait at least for the rest of the window
+   * spread over what is left.
    */
   pollInterval(plannedMs: number): number {
     const now = this.clock.now();
     this.#expire(now);
     const { limit, remaining, resetAt } = this.#state;
     if (limit === undefined || remaining === undefined || resetAt === undefined) return plannedMs;
-    if (remaining > limit / 10) return plannedMs;
-    const spread = (resetAt - now) / Math.max(1, remaining);
-    return Math.max(plannedMs * this.#slowdown(now), spread);
+    if (remaining > limit / 2) return plannedMs;
+    const paced = plannedMs * this.#slowdown(now);
+    if (remaining > limit / 10) return paced;
+    return Math.max(paced, (resetAt - now) / Math.max(1, remaining));
   }
 
   /**
-   * The wait before a background read (log streaming) planned `plannedMs` from now: slowed as much
-   * as the whole account overspends, so that its spending lasts until the window resets.
+   * The wait before a background read (log streaming) planned `plannedMs` from now: slowed from the
+   * start as much as the whole account overspends, so the polls keep their pace; never past a
+   * minute, so a stream that slept through a burst still shows lines while the work runs.
    */
   backgroundInterval(plannedMs: number): number {
-    return Math.max(plannedMs * this.#slowdown(this.clock.now()), this.pollInterval(plannedMs));
+    const now = this.clock.now();
+    const paced = Math.max(plannedMs * this.#slowdown(now), this.pollInterval(plannedMs));
+    return Math.min(paced, Math.max(plannedMs, MAX_BACKGROUND_WAIT_MS));
   }
 
   /** The account's spending rate over the allowed one (remaining over time to reset); at least 1. */

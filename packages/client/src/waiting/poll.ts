@@ -56,8 +56,24 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
   const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
   let last: T | undefined;
   let lastStatus: string | undefined;
+  let polled = false;
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+    const now = clock.now();
+    const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
+    if (polled && wait <= 0) {
+      throw new WaitTimeoutError(
+        `${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`,
+        last,
+        spec.where,
+      );
+    }
+    try {
+      await clock.sleep(wait, options.signal);
+    } catch (cause) {
+      throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+    }
+    polled = true;
     try {
       last = await spec.read(deadline, options.signal);
       const conclusion = spec.conclude(last);
@@ -71,22 +87,8 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
       if (error instanceof AbortedError || options.signal?.aborted) {
         throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
       }
-      // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError below.
+      // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
       if (!isTransient(error)) throw error;
-    }
-    const now = clock.now();
-    const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
-    if (wait <= 0) {
-      throw new WaitTimeoutError(
-        `${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`,
-        last,
-        spec.where,
-      );
-    }
-    try {
-      await clock.sleep(wait, options.signal);
-    } catch (cause) {
-      throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
     }
   }
 }

@@ -8,19 +8,29 @@ export interface PollScheduleOptions {
    * three, the polls gather where those runs ended instead of backing off evenly.
    */
   expectedDurationsMs?: readonly number[];
-  /** Polls to plan with that history, the first one included. Default 15. */
-  plannedPolls?: number;
+  /**
+   * Requests to plan with that history, the one that read it and the first poll included, for
+   * work that ends within 20% of the earlier runs' median. Default 15.
+   */
+  plannedRequests?: number;
 }
 
 const MIN_HISTORY = 3;
 /** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
-const EARLY_CHECKS = 2;
+const EARLY_CHECKS = 1;
+/** The planned polls cover at least this far either side of the median. */
+const SPREAD = 0.2;
+/** Cells the window is cut into to place the polls; the narrowest kernel, of the median. */
+const GRID = 400;
+const MIN_BANDWIDTH = 0.005;
+/** The least poll density, as a share of the highest. */
+const FLOOR = 0.03;
 
 /**
  * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
  * so short work is noticed quickly and long work does not cost a request every second. With
- * history: a few early checks, then polls at the quantiles of the earlier durations, where the
- * work is most likely to end; past the longest of them, the backoff again.
+ * history: a few early checks, then polls gathered where the earlier runs ended (covering at least
+ * 20% either side of their median); past the plan, polls at the cap.
  */
 export class PollSchedule {
   readonly #initial: number;
@@ -28,6 +38,7 @@ export class PollSchedule {
   /** Planned poll times, ms after the start, ascending. */
   readonly #plan: number[];
   #interval: number;
+  #first = true;
 
   constructor(
     options: PollScheduleOptions,
@@ -37,12 +48,21 @@ export class PollSchedule {
     this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
     this.#interval = this.#initial;
     const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
-    this.#plan = history.length >= MIN_HISTORY ? planFromHistory(history, options.plannedPolls ?? 15) : [];
+    if (history.length >= MIN_HISTORY) {
+      // One request read the history; the rest are polls, none needed right after the start.
+      this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
+      this.#interval = this.#max;
+    } else this.#plan = [];
   }
 
-  /** Milliseconds from `now` to the next poll. */
+  /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
   next(now: number): number {
     const elapsed = now - this.startedAt;
+    if (this.#first) {
+      this.#first = false;
+      // The start's answer already showed the first status: with a plan, nothing to see before it.
+      if (this.#plan.length === 0) return 0;
+    }
     const planned = this.#plan.find((at) => at > elapsed + this.#initial / 2);
     if (planned !== undefined) return planned - elapsed;
     const wait = this.#interval;
@@ -51,12 +71,37 @@ export class PollSchedule {
   }
 }
 
-/** Poll times (ms after the start) for work expected to take one of `sorted` (ascending). */
-function planFromHistory(sorted: number[], polls: number): number[] {
-  const earliest = sorted[0] as number;
-  const inWindow = Math.max(1, polls - 1 - EARLY_CHECKS);
-  const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (earliest * (i + 1)) / (EARLY_CHECKS + 1));
-  const window = Array.from({ length: inWindow }, (_, i) => quantile(sorted, (i + 1) / inWindow));
+/**
+ * Poll times (ms after the start) for work that took `history` (ascending) before: `polls` in all. With n polls, the mean delay between the conclusion and the
+ * poll that sees it is smallest when the polls' density follows the square root of the durations'
+ * density; that density is estimated from the history (a Gaussian kernel), with a floor so the
+ * window's thin ends still get polls.
+ */
+function planFromHistory(history: number[], polls: number): number[] {
+  const median = quantile(history, 0.5);
+  const lo = Math.min(history[0] as number, median * (1 - SPREAD));
+  const hi = Math.max(history.at(-1) as number, median * (1 + SPREAD));
+  const mean = history.reduce((a, b) => a + b, 0) / history.length;
+  const sd = Math.sqrt(history.reduce((a, d) => a + (d - mean) ** 2, 0) / history.length);
+  const bandwidth = Math.max(median * MIN_BANDWIDTH, 1.06 * sd * history.length ** -0.2);
+  const step = (hi - lo) / GRID;
+  const root = Array.from({ length: GRID }, (_, j) => {
+    const x = lo + (j + 0.5) * step;
+    return Math.sqrt(history.reduce((a, d) => a + Math.exp(-0.5 * ((x - d) / bandwidth) ** 2), 0));
+  });
+  const floor = Math.max(...root) * FLOOR;
+  const weights = root.map((w) => w + floor);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const inWindow = Math.max(1, polls - EARLY_CHECKS);
+  const window: number[] = [];
+  let cumulative = 0;
+  for (const [j, w] of weights.entries()) {
+    cumulative += w;
+    // Each poll closes a cell holding an equal share of the weight; the last one closes at `hi`.
+    while (window.length < inWindow && cumulative >= (total * (window.length + 1)) / inWindow - 1e-9)
+      window.push(lo + (j + 1) * step);
+  }
+  const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (lo * (i + 1)) / (EARLY_CHECKS + 1));
   return [...early, ...window];
 }
 
