@@ -122,3 +122,49 @@ describe("trigger-build: what to build", () => {
     });
   });
 });
+
+describe("trigger-build: waiting with the service's history", () => {
+  // Real time: the history the action reads is in the emulator's seconds, and its waits in ours.
+  const platform = useTestPlatform({ speed: 1 });
+  const BUILDS = "/v1/projects/platform-web/services/web/build";
+
+  it("polls where the service's recent builds ended, spending at most 15 requests", async () => {
+    await platform.reset();
+    const start = () =>
+      fetch(`${platform.url}${BUILDS}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+        body: JSON.stringify({ branch: "main" }),
+      });
+    for (const durationSeconds of [3, 3, 3, 3])
+      await platform.control("POST", "outcomes", { kind: "build", durationSeconds });
+    for (let i = 0; i < 3; i += 1) expect((await start()).ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await platform.control("DELETE", "requests");
+
+    const result = await runBundle(actionDir, {
+      inputs: {
+        "api-token": platform.tokens.org,
+        "api-url": platform.url,
+        "project-id": "platform-web",
+        "service-id": "web",
+        branch: "main",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(
+      /The last 3 successful builds of service web took 3s to 3s \(median 3s\)\./,
+    );
+    const log = await platform.requests();
+    const started = Date.parse(log.find((r) => r.method === "POST" && r.path === BUILDS)?.time ?? "");
+    const polls = log
+      .filter((r) => r.method === "GET" && r.path.startsWith(`${BUILDS}/`))
+      .map((r) => Date.parse(r.time) - started);
+    const historyReads = log.filter((r) => r.method === "GET" && r.path === BUILDS);
+    // One read of the history, then polls: none right after the start (the first is an early
+    // check half way to 2.4 s, the earliest expected end), at most 15 requests in all.
+    expect(historyReads).toHaveLength(1);
+    expect(polls.length + historyReads.length).toBeLessThanOrEqual(15);
+    expect(Math.min(...polls)).toBeGreaterThanOrEqual(700);
+  });
+});

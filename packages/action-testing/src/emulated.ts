@@ -8,7 +8,15 @@ export interface TestPlatform {
   fixtures: any;
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   requests(): Promise<
-    Array<{ method: string; path: string; query: Record<string, string>; body?: unknown; status: number }>
+    Array<{
+      method: string;
+      path: string;
+      query: Record<string, string>;
+      body?: unknown;
+      status: number;
+      /** On the emulator's clock, ISO 8601. */
+      time: string;
+    }>
   >;
   reset(): Promise<void>;
   close(): Promise<void>;

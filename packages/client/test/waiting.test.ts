@@ -65,6 +65,36 @@ describe("waiters", () => {
     expect(await pollsWithBudget(5)).toBeLessThanOrEqual(2);
   });
 
+  it("past half the budget, slows as much as the whole account overspends", async () => {
+    const pollsWhileOthersSpend = async (left: number) => {
+      const local = await startScriptedServer();
+      let remaining = left;
+      local.on("GET", BUILD, () => {
+        // For each poll of ours, others on the account spend 10.
+        remaining -= 11;
+        return {
+          headers: {
+            "x-ratelimit-limit": "1000",
+            "x-ratelimit-remaining": String(remaining),
+            "x-ratelimit-reset": "3600",
+          },
+          body: { data: build("BUILDING") },
+        };
+      });
+      const c = createClient({ baseUrl: local.url, token: TOKEN });
+      await c.builds
+        .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 600 })
+        .catch(() => undefined);
+      await c.close();
+      await local.close();
+      return local.requests.length;
+    };
+    // The account spends its hour's budget in seconds at this pace: with more than half of it
+    // left the polls keep their plan; with less, they spread out.
+    expect(await pollsWhileOthersSpend(1000)).toBeGreaterThan(10);
+    expect(await pollsWhileOthersSpend(450)).toBeLessThanOrEqual(3);
+  });
+
   it("an abort mid-wait stops it at once", async () => {
     t.server.on("GET", BUILD, () => ({ body: { data: build("BUILDING") } }));
     const controller = new AbortController();

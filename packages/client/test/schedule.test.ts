@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { PollSchedule } from "../src/index.js";
+
+/** The poll times (ms after the start) a schedule gives until `until`. */
+function pollTimes(schedule: PollSchedule, until: number): number[] {
+  const times: number[] = [];
+  for (let now = 0; ; ) {
+    now += schedule.next(now);
+    if (now > until) return times;
+    times.push(now);
+  }
+}
+
+const MINUTE = 60_000;
+
+describe("poll schedule", () => {
+  it("without history polls at once, then backs off by half to a 10 s cap", () => {
+    const times = pollTimes(new PollSchedule({}, 0), 60_000);
+    expect(times.slice(0, 4)).toEqual([0, 1_000, 2_500, 4_750]);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    expect(Math.max(...gaps)).toBe(10_000);
+  });
+
+  it("needs three earlier durations to plan", () => {
+    expect(pollTimes(new PollSchedule({ expectedDurationsMs: [MINUTE, MINUTE] }, 0), 5_000)[0]).toBe(0);
+  });
+
+  it("with history spends at most 14 polls up to 20% past the median, gathered where the runs ended", () => {
+    const history = [28, 29, 29.5, 30, 30, 30.5, 31, 32].map((m) => m * MINUTE);
+    const times = pollTimes(new PollSchedule({ expectedDurationsMs: history }, 0), 36 * MINUTE);
+    expect(times[0]).toBeGreaterThan(0);
+    expect(times.length).toBeLessThanOrEqual(14);
+    expect(times.at(-1)).toBeCloseTo(36 * MINUTE, -3);
+    const inside = times.filter((t) => t >= 28 * MINUTE && t <= 32 * MINUTE).length;
+    const outside = times.filter((t) => t > 24 * MINUTE && (t < 28 * MINUTE || t > 32 * MINUTE)).length;
+    expect(inside).toBeGreaterThan(outside);
+  });
+
+  it("measures from when the work started, and polls at the cap once past the plan", () => {
+    const history = [60_000, 61_000, 62_000];
+    const schedule = new PollSchedule({ expectedDurationsMs: history }, -50_000);
+    const times = pollTimes(schedule, 200_000);
+    expect(times[0]).toBeLessThan(30_000);
+    const late = times.filter((t) => t > 100_000);
+    expect(late.slice(1).map((t, i) => t - (late[i] as number))).toEqual(late.slice(1).map(() => 10_000));
+  });
+});
