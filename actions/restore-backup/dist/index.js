@@ -73724,7 +73724,7 @@ class TimeoutError extends CwpError {
     name = "TimeoutError";
 }
 /** The caller's AbortSignal fired. */
-class errors_AbortedError extends CwpError {
+class AbortedError extends CwpError {
     name = "AbortedError";
 }
 const byStatus = {
@@ -73851,7 +73851,7 @@ class WaitTimeoutError extends TimeoutError {
 }
 /** Errors a poll can see and still try again: the work is still running remotely. */
 const isTransient = (error) => error instanceof CwpError &&
-    !(error instanceof errors_AbortedError) &&
+    !(error instanceof AbortedError) &&
     (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
 /**
  * Polls until the work concludes, when the schedule says (see `PollSchedule`), and slower when
@@ -73866,7 +73866,7 @@ async function pollUntilConcluded(spec, options = {}) {
     let polled = false;
     for (;;) {
         if (options.signal?.aborted)
-            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
         const now = clock.now();
         const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
         if (polled && wait <= 0) {
@@ -73876,7 +73876,7 @@ async function pollUntilConcluded(spec, options = {}) {
             await clock.sleep(wait, options.signal);
         }
         catch (cause) {
-            throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
         }
         polled = true;
         try {
@@ -73891,8 +73891,8 @@ async function pollUntilConcluded(spec, options = {}) {
                 return last;
         }
         catch (error) {
-            if (error instanceof errors_AbortedError || options.signal?.aborted) {
-                throw new errors_AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
+            if (error instanceof AbortedError || options.signal?.aborted) {
+                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
             // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
             if (!isTransient(error))
@@ -85782,7 +85782,7 @@ class Transport {
                 throw error;
             }
             const { error, neverSent } = outcome;
-            if (error instanceof errors_AbortedError)
+            if (error instanceof AbortedError)
                 throw error;
             if ((safety === "idempotent" || neverSent) && retriesLeft) {
                 await this.#waitFor(this.#backoff(attempt), spec, base, error);
@@ -85829,7 +85829,7 @@ class Transport {
             if (spec.signal?.aborted) {
                 return {
                     kind: "failure",
-                    error: new errors_AbortedError(`${base.method} ${base.path} was aborted`, base),
+                    error: new AbortedError(`${base.method} ${base.path} was aborted`, base),
                     neverSent: false,
                 };
             }
@@ -85910,7 +85910,7 @@ class Transport {
             await this.clock.sleep(ms, spec.signal);
         }
         catch (cause) {
-            throw new errors_AbortedError(`${base.method} ${base.path} was aborted`, {
+            throw new AbortedError(`${base.method} ${base.path} was aborted`, {
                 ...base,
                 cause: this.#redactedCause(cause),
             });
@@ -89070,7 +89070,7 @@ function isDebug() {
  * @param message debug message
  */
 function core_debug(message) {
-    issueCommand('debug', {}, message);
+    command_issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -89308,7 +89308,7 @@ class Outputs {
 //# sourceMappingURL=outputs.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/duration.js
 /** `1h 2m 3s` style, for status lines and summaries. */
-function duration_formatDuration(ms) {
+function formatDuration(ms) {
     const total = Math.max(0, Math.round(ms / 1000));
     const h = Math.floor(total / 3600);
     const m = Math.floor((total % 3600) / 60);
@@ -89353,7 +89353,7 @@ function renderSummary(report) {
     const rows = [
         ...report.rows,
         ["Status", report.status],
-        ["Duration", report.durationMs === undefined ? undefined : duration_formatDuration(report.durationMs)],
+        ["Duration", report.durationMs === undefined ? undefined : formatDuration(report.durationMs)],
         ["Message", report.message],
     ].filter((row) => row[1] !== undefined && row[1] !== "");
     const lines = [
@@ -89374,33 +89374,6 @@ async function writeSummary(report) {
     await summary.addRaw(renderSummary(report)).write();
 }
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
-
-
-
-/**
- * How long earlier runs of the same work took (one read), for the waiter to poll where such work
- * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
- * debug line. `what` names the runs in the log ("builds of service web").
- */
-async function recentDurations(what, read) {
-    try {
-        const durations = await read();
-        if (durations.length > 0) {
-            const sorted = [...durations].sort((a, b) => a - b);
-            const median = sorted[Math.floor(sorted.length / 2)];
-            core.info(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
-        }
-        return durations;
-    }
-    catch (error) {
-        if (error instanceof AbortedError)
-            throw error;
-        core.debug(`No history of ${what}: ${error.message}`);
-        return [];
-    }
-}
-//# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
 /**
  * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
@@ -89420,6 +89393,33 @@ function onCancel() {
     };
 }
 //# sourceMappingURL=cancellation.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
+
+
+
+/**
+ * How long earlier runs of the same work took (one read), for the waiter to poll where such work
+ * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
+ * debug line. `what` names the runs in the log ("builds of service web").
+ */
+async function recentDurations(what, read) {
+    try {
+        const durations = await read();
+        if (durations.length > 0) {
+            const sorted = [...durations].sort((a, b) => a - b);
+            const median = sorted[Math.floor(sorted.length / 2)];
+            info(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+        }
+        return durations;
+    }
+    catch (error) {
+        if (error instanceof AbortedError)
+            throw error;
+        core_debug(`No history of ${what}: ${error.message}`);
+        return [];
+    }
+}
+//# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/log-pump.js
 
 
@@ -89486,6 +89486,7 @@ class LogPump {
 }
 //# sourceMappingURL=log-pump.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/run-action.js
+
 
 
 
@@ -89577,13 +89578,17 @@ async function follow(name, work, config, signal, started, outputs) {
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
     try {
+        const history = work.history;
+        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
         const final = await work.wait({
             deadline: started + config.timeout,
+            startedAt: started,
+            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
             signal,
             onPoll: (resource) => {
                 last = resource;
             },
-            onStatus: (status, resource) => info(`[${duration_formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
+            onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
         await pump?.drain();
         const conclusion = work.conclude(final);
@@ -89591,21 +89596,21 @@ async function follow(name, work, config, signal, started, outputs) {
         const message = work.message?.(final);
         await report(conclusion.success ? "success" : "failure", conclusion.status, message);
         if (conclusion.success)
-            info(`${capitalise(work.title)} concluded ${conclusion.status} in ${duration_formatDuration(Date.now() - started)}.`);
+            info(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
         else
             setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
     }
     catch (error) {
         await pump?.drain();
         const timedOut = error instanceof WaitTimeoutError;
-        const cancelled = error instanceof errors_AbortedError && signal.aborted;
+        const cancelled = error instanceof AbortedError && signal.aborted;
         if (!timedOut && !cancelled)
             throw error;
         if (last !== undefined)
             outputs.set(work.outputs(last));
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
-            ? `did not conclude within ${duration_formatDuration(config.timeout)}`
+            ? `did not conclude within ${formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
         const aborted = await abortRemote(work, config);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
@@ -89649,7 +89654,6 @@ async function fail(name, error, cancelled) {
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
-
 
 
 

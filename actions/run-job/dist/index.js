@@ -89374,6 +89374,25 @@ async function writeSummary(report) {
     await summary.addRaw(renderSummary(report)).write();
 }
 //# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
+/**
+ * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
+ * action is doing, so it can abort the remote work and fail clearly before it is killed.
+ */
+function onCancel() {
+    const controller = new AbortController();
+    const cancel = (signal) => controller.abort(new Error(`received ${signal}`));
+    process.on("SIGINT", cancel);
+    process.on("SIGTERM", cancel);
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            process.off("SIGINT", cancel);
+            process.off("SIGTERM", cancel);
+        },
+    };
+}
+//# sourceMappingURL=cancellation.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
 
 
@@ -89401,25 +89420,6 @@ async function recentDurations(what, read) {
     }
 }
 //# sourceMappingURL=history.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
-/**
- * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
- * action is doing, so it can abort the remote work and fail clearly before it is killed.
- */
-function onCancel() {
-    const controller = new AbortController();
-    const cancel = (signal) => controller.abort(new Error(`received ${signal}`));
-    process.on("SIGINT", cancel);
-    process.on("SIGTERM", cancel);
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            process.off("SIGINT", cancel);
-            process.off("SIGTERM", cancel);
-        },
-    };
-}
-//# sourceMappingURL=cancellation.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/log-pump.js
 
 
@@ -89486,6 +89486,7 @@ class LogPump {
 }
 //# sourceMappingURL=log-pump.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/run-action.js
+
 
 
 
@@ -89577,8 +89578,12 @@ async function follow(name, work, config, signal, started, outputs) {
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
     try {
+        const history = work.history;
+        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
         const final = await work.wait({
             deadline: started + config.timeout,
+            startedAt: started,
+            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
             signal,
             onPoll: (resource) => {
                 last = resource;
@@ -89649,7 +89654,6 @@ async function fail(name, error, cancelled) {
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
-
 
 
 
@@ -89749,7 +89753,6 @@ const run = () => runAction({
             ...(config["deployment-plan"] ? { billing: { deploymentPlan: config["deployment-plan"] } } : {}),
             ...(chosen ? { deployment: chosen } : {}),
         }, FIELDS);
-        const startedAt = Date.now();
         const started = await client.jobs.run(projectId, jobId, body, { signal });
         return {
             title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
@@ -89770,11 +89773,11 @@ const run = () => runAction({
                 status: r?.status,
                 concluded: r?.concluded,
             }),
-            wait: async (options) => client.jobs.waitForRun(projectId, jobId, started.id, {
-                ...options,
-                startedAt,
-                expectedDurationsMs: await recentDurations(`runs of job ${jobId}`, () => client.jobs.recentDurations(projectId, jobId, { signal })),
-            }),
+            wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
+            history: {
+                of: `runs of job ${jobId}`,
+                read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
+            },
             conclude: jobRunConclusion,
             ...(config.logs
                 ? {

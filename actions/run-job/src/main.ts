@@ -5,7 +5,6 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
-  recentDurations,
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
@@ -123,7 +122,6 @@ export const run = () =>
         },
         FIELDS,
       );
-      const startedAt = Date.now();
       const started = await client.jobs.run(projectId, jobId, body, { signal });
       return {
         title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
@@ -144,14 +142,11 @@ export const run = () =>
           status: r?.status,
           concluded: r?.concluded,
         }),
-        wait: async (options) =>
-          client.jobs.waitForRun(projectId, jobId, started.id, {
-            ...options,
-            startedAt,
-            expectedDurationsMs: await recentDurations(`runs of job ${jobId}`, () =>
-              client.jobs.recentDurations(projectId, jobId, { signal }),
-            ),
-          }),
+        wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
+        history: {
+          of: `runs of job ${jobId}`,
+          read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
+        },
         conclude: jobRunConclusion,
         ...(config.logs
           ? {

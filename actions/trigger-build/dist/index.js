@@ -89374,6 +89374,25 @@ async function writeSummary(report) {
     await summary.addRaw(renderSummary(report)).write();
 }
 //# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
+/**
+ * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
+ * action is doing, so it can abort the remote work and fail clearly before it is killed.
+ */
+function onCancel() {
+    const controller = new AbortController();
+    const cancel = (signal) => controller.abort(new Error(`received ${signal}`));
+    process.on("SIGINT", cancel);
+    process.on("SIGTERM", cancel);
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            process.off("SIGINT", cancel);
+            process.off("SIGTERM", cancel);
+        },
+    };
+}
+//# sourceMappingURL=cancellation.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
 
 
@@ -89401,25 +89420,6 @@ async function recentDurations(what, read) {
     }
 }
 //# sourceMappingURL=history.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
-/**
- * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
- * action is doing, so it can abort the remote work and fail clearly before it is killed.
- */
-function onCancel() {
-    const controller = new AbortController();
-    const cancel = (signal) => controller.abort(new Error(`received ${signal}`));
-    process.on("SIGINT", cancel);
-    process.on("SIGTERM", cancel);
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            process.off("SIGINT", cancel);
-            process.off("SIGTERM", cancel);
-        },
-    };
-}
-//# sourceMappingURL=cancellation.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/log-pump.js
 
 
@@ -89486,6 +89486,7 @@ class LogPump {
 }
 //# sourceMappingURL=log-pump.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/run-action.js
+
 
 
 
@@ -89577,8 +89578,12 @@ async function follow(name, work, config, signal, started, outputs) {
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
     try {
+        const history = work.history;
+        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
         const final = await work.wait({
             deadline: started + config.timeout,
+            startedAt: started,
+            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
             signal,
             onPoll: (resource) => {
                 last = resource;
@@ -89649,7 +89654,6 @@ async function fail(name, error, cancelled) {
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
-
 
 
 
@@ -89756,7 +89760,6 @@ const run = () => runAction({
             ...((ref?.sha ?? config.sha) ? { sha: ref?.sha ?? config.sha } : {}),
             ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
         }, FIELDS);
-        const startedAt = Date.now();
         const build = await client.builds.start(projectId, serviceId, body, { signal });
         const where = `service ${serviceId} in project ${projectId}`;
         return {
@@ -89779,11 +89782,11 @@ const run = () => runAction({
                 sha: b?.sha ?? undefined,
                 branch: b?.branch ?? undefined,
             }),
-            wait: async (options) => client.builds.waitFor(projectId, serviceId, build.id, {
-                ...options,
-                startedAt,
-                expectedDurationsMs: await recentDurations(`builds of service ${serviceId}`, () => client.builds.recentDurations(projectId, serviceId, { signal })),
-            }),
+            wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
+            history: {
+                of: `builds of service ${serviceId}`,
+                read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
+            },
             conclude: buildConclusion,
             message: (b) => b.message ?? undefined,
             ...(config.logs

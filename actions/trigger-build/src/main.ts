@@ -5,7 +5,6 @@ import {
   keyValueInput,
   maskValues,
   optionalText,
-  recentDurations,
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
@@ -84,7 +83,6 @@ export const run = () =>
         } satisfies StartBuildBody,
         FIELDS,
       );
-      const startedAt = Date.now();
       const build = await client.builds.start(projectId, serviceId, body, { signal });
       const where = `service ${serviceId} in project ${projectId}`;
       return {
@@ -107,14 +105,11 @@ export const run = () =>
           sha: b?.sha ?? undefined,
           branch: b?.branch ?? undefined,
         }),
-        wait: async (options) =>
-          client.builds.waitFor(projectId, serviceId, build.id, {
-            ...options,
-            startedAt,
-            expectedDurationsMs: await recentDurations(`builds of service ${serviceId}`, () =>
-              client.builds.recentDurations(projectId, serviceId, { signal }),
-            ),
-          }),
+        wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
+        history: {
+          of: `builds of service ${serviceId}`,
+          read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
+        },
         conclude: buildConclusion,
         message: (b: Build) => b.message ?? undefined,
         ...(config.logs

@@ -19,7 +19,6 @@ export { mask, maskValues } from "./output/mask.js";
 export { Outputs } from "./output/outputs.js";
 export { renderSummary, type SummaryReport, writeSummary } from "./output/summary.js";
 export { escapeCell, escapeHtml, lineText, printUntrusted } from "./output/untrusted.js";
-export { recentDurations } from "./run/history.js";
 export {
   type ActionContext,
   type ActionDefinition,

@@ -41,58 +41,44 @@ describe("waiters", () => {
     await noRetry.close();
   });
 
-  it("slows down when the rate-limit budget runs low", async () => {
-    const pollsWithBudget = async (remaining: number) => {
-      const local = await startScriptedServer();
-      local.on("GET", BUILD, () => ({
+  /** Polls a build that never concludes for 600 ms, each answer carrying `budget()`'s headers. */
+  const pollsUnder = async (budget: () => { remaining: number; reset: number }) => {
+    const local = await startScriptedServer();
+    local.on("GET", BUILD, () => {
+      const { remaining, reset } = budget();
+      return {
         headers: {
           "x-ratelimit-limit": "1000",
           "x-ratelimit-remaining": String(remaining),
-          "x-ratelimit-reset": "5",
+          "x-ratelimit-reset": String(reset),
         },
         body: { data: build("BUILDING") },
-      }));
-      const c = createClient({ baseUrl: local.url, token: TOKEN });
-      await c.builds
-        .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 600 })
-        .catch(() => undefined);
-      await c.close();
-      await local.close();
-      return local.requests.length;
-    };
+      };
+    });
+    const c = createClient({ baseUrl: local.url, token: TOKEN });
+    await c.builds
+      .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 600 })
+      .catch(() => undefined);
+    await c.close();
+    await local.close();
+    return local.requests.length;
+  };
+
+  it("slows down when the rate-limit budget runs low", async () => {
     // Plenty of budget: polls every 10-40 ms. Five requests left for five seconds: one a second.
-    expect(await pollsWithBudget(900)).toBeGreaterThan(10);
-    expect(await pollsWithBudget(5)).toBeLessThanOrEqual(2);
+    expect(await pollsUnder(() => ({ remaining: 900, reset: 5 }))).toBeGreaterThan(10);
+    expect(await pollsUnder(() => ({ remaining: 5, reset: 5 }))).toBeLessThanOrEqual(2);
   });
 
   it("past half the budget, slows as much as the whole account overspends", async () => {
-    const pollsWhileOthersSpend = async (left: number) => {
-      const local = await startScriptedServer();
-      let remaining = left;
-      local.on("GET", BUILD, () => {
-        // For each poll of ours, others on the account spend 10.
-        remaining -= 11;
-        return {
-          headers: {
-            "x-ratelimit-limit": "1000",
-            "x-ratelimit-remaining": String(remaining),
-            "x-ratelimit-reset": "3600",
-          },
-          body: { data: build("BUILDING") },
-        };
-      });
-      const c = createClient({ baseUrl: local.url, token: TOKEN });
-      await c.builds
-        .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 600 })
-        .catch(() => undefined);
-      await c.close();
-      await local.close();
-      return local.requests.length;
+    // For each poll of ours, others on the account spend 10: the hour's budget would be gone in
+    // seconds. With more than half of it left the polls keep their plan; with less, they spread.
+    const spending = (left: number) => () => {
+      left -= 11;
+      return { remaining: left, reset: 3600 };
     };
-    // The account spends its hour's budget in seconds at this pace: with more than half of it
-    // left the polls keep their plan; with less, they spread out.
-    expect(await pollsWhileOthersSpend(1000)).toBeGreaterThan(10);
-    expect(await pollsWhileOthersSpend(450)).toBeLessThanOrEqual(3);
+    expect(await pollsUnder(spending(1000))).toBeGreaterThan(10);
+    expect(await pollsUnder(spending(450))).toBeLessThanOrEqual(3);
   });
 
   it("an abort mid-wait stops it at once", async () => {

@@ -18,6 +18,7 @@ import { maskTokensFromEnvironment } from "../output/mask.js";
 import { Outputs } from "../output/outputs.js";
 import { type SummaryReport, writeSummary } from "../output/summary.js";
 import { onCancel } from "./cancellation.js";
+import { recentDurations } from "./history.js";
 import { LogPump } from "./log-pump.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
@@ -41,6 +42,11 @@ export interface StartedWork<T> {
   message?(resource: T): string | undefined;
   /** Remote logs to stream while waiting. */
   logs?(startTime: string): LogFollower;
+  /**
+   * How long earlier runs of the same work took (ms), read once before waiting so the polls
+   * gather where those runs ended; `of` names them for the log ("builds of service web").
+   */
+  history?: { of: string; read(signal: AbortSignal): Promise<number[]> };
   /** Aborts the remote work (for a cancel or a timeout, when `abort-on-cancel`). */
   abort?(signal: AbortSignal): Promise<void>;
 }
@@ -156,8 +162,12 @@ async function follow<T>(
       lastLines: outcome === "success" ? undefined : pump?.last,
     });
   try {
+    const history = work.history;
+    const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
     const final = await work.wait({
       deadline: started + config.timeout,
+      startedAt: started,
+      ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
       signal,
       onPoll: (resource) => {
         last = resource;
