@@ -73758,7 +73758,7 @@ const FLOOR = 0.03;
  * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
  * so short work is noticed quickly and long work does not cost a request every second. With
  * history: a few early checks, then polls gathered where the earlier runs ended (covering at least
- * 20% either side of their median); past the plan, polls at the cap.
+ * 20% either side of their median); past the plan (work slower than ever before), the backoff.
  */
 class PollSchedule {
     startedAt;
@@ -73777,7 +73777,6 @@ class PollSchedule {
         if (history.length >= MIN_HISTORY) {
             // One request read the history; the rest are polls, none needed right after the start.
             this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
-            this.#interval = this.#max;
         }
         else
             this.#plan = [];
@@ -84619,7 +84618,10 @@ function durationsOf(runs, times, succeeded) {
         const { start, end } = times(run);
         const from = parseTimestamp(start);
         const to = parseTimestamp(end);
-        return from !== undefined && to !== undefined && to > from ? [to - from] : [];
+        // A time in whole Unix seconds (`buildConcludedAt`) was cut down to its second: take the
+        // middle of that second, or short builds look up to a second shorter than they are.
+        const cut = typeof end === "number" || (typeof end === "string" && /^\d+$/.test(end)) ? 500 : 0;
+        return from !== undefined && to !== undefined && to + cut > from ? [to + cut - from] : [];
     });
 }
 //# sourceMappingURL=history.js.map

@@ -36,12 +36,15 @@ describe("poll schedule", () => {
     expect(inside).toBeGreaterThan(outside);
   });
 
-  it("measures from when the work started, and polls at the cap once past the plan", () => {
-    const history = [60_000, 61_000, 62_000];
-    const schedule = new PollSchedule({ expectedDurationsMs: history }, -50_000);
-    const times = pollTimes(schedule, 200_000);
-    expect(times[0]).toBeLessThan(30_000);
-    const late = times.filter((t) => t > 100_000);
+  it("measures from when the work started, and backs off again once past the plan", () => {
+    // Started 50 s ago: times below are since the start.
+    const schedule = new PollSchedule({ expectedDurationsMs: [60_000, 61_000, 62_000] }, -50_000);
+    const times = pollTimes(schedule, 150_000).map((t) => t + 50_000);
+    expect(times[0]).toBeGreaterThanOrEqual(48_000);
+    expect(times.filter((t) => t <= 61_000 * 1.2 + 1).at(-1)).toBeCloseTo(61_000 * 1.2, -2);
+    const pastPlan = times.filter((t) => t > 61_000 * 1.2 + 1);
+    expect((pastPlan[0] as number) - 61_000 * 1.2).toBeCloseTo(1_000, -1);
+    const late = times.filter((t) => t > 130_000);
     expect(late.slice(1).map((t, i) => t - (late[i] as number))).toEqual(late.slice(1).map(() => 10_000));
   });
 });

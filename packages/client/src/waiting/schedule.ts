@@ -30,7 +30,7 @@ const FLOOR = 0.03;
  * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
  * so short work is noticed quickly and long work does not cost a request every second. With
  * history: a few early checks, then polls gathered where the earlier runs ended (covering at least
- * 20% either side of their median); past the plan, polls at the cap.
+ * 20% either side of their median); past the plan (work slower than ever before), the backoff.
  */
 export class PollSchedule {
   readonly #initial: number;
@@ -51,7 +51,6 @@ export class PollSchedule {
     if (history.length >= MIN_HISTORY) {
       // One request read the history; the rest are polls, none needed right after the start.
       this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
-      this.#interval = this.#max;
     } else this.#plan = [];
   }
 
