@@ -165,6 +165,6 @@ describe("trigger-build: waiting with the service's history", () => {
     // check half way to 2.4 s, the earliest expected end), at most 15 requests in all.
     expect(historyReads).toHaveLength(1);
     expect(polls.length + historyReads.length).toBeLessThanOrEqual(15);
-    expect(Math.min(...polls)).toBeGreaterThanOrEqual(700);
+    expect(Math.min(...polls)).toBeGreaterThanOrEqual(300);
   });
 });
