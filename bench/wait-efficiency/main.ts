@@ -1,11 +1,10 @@
 // bench/wait-efficiency: how many requests our waiter spends on a build, and how late it notices
-// the conclusion, on the emulator's clock (see virtual-time.ts), beside fixed-interval polling;
+// the conclusion, on the emulator's clock (`VirtualTime` of @cwp/emulator), beside fixed-interval polling;
 // the same with the service's recent build durations as history; and ten waits with log streaming
 // sharing one account's 1000-request hour.
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:wait-efficiency
 import { type CwpClient, createClient, type WaitOptions } from "@cwp/client";
-import { startEmulator } from "@cwp/emulator";
-import { VirtualTime } from "./virtual-time.ts";
+import { startEmulator, virtualTimeOf } from "@cwp/emulator";
 
 type Strategy = { name: string; options: WaitOptions<unknown>; history: boolean };
 interface Wait {
@@ -53,10 +52,7 @@ async function platform(rateLimit: number) {
     return (await res.json()) as any;
   };
   const fixtures = await control("GET", "fixtures");
-  const { now } = (await control("GET", "clock")) as { now: string };
-  const time = new VirtualTime(Date.parse(now), (ms) =>
-    control("POST", "clock", { advanceSeconds: ms / 1000 }),
-  );
+  const time = await virtualTimeOf(emulator.url);
   const services: Service[] = fixtures.services.filter((s: { kind: string }) => s.kind !== "deployment");
   const client = () => createClient({ baseUrl: emulator.url, token: fixtures.tokens.org, clock: time });
   const requests = async () =>

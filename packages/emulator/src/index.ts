@@ -1,2 +1,3 @@
 export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./server.js";
+export { VirtualTime, virtualTimeOf } from "./virtual-time.js";
 export type { WorldScale } from "./world.js";

@@ -4,9 +4,10 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach } from "vitest";
 import { type ClientOptions, type CwpClient, createClient } from "../../src/index.js";
 
-// A small HTTP server on loopback whose answers each test scripts. It stands in for the platform
-// until the emulator exists, and for the failures (resets, stalls, HTML pages) no platform gives
-// on request.
+// A small HTTP server on loopback whose answers each test scripts, to the millisecond and the
+// header: the transport's own contract (what each status, stall, reset or HTML page leads to).
+// The client against the emulator, area by area, is in packages/client-e2e: the emulator builds
+// on this package's schemas, so it cannot be a dependency of this package's tests.
 
 export interface Recorded {
   method: string;

@@ -6,7 +6,7 @@ interface Timer {
 }
 
 /**
- * The client's clock for a simulation on the emulator's virtual time. Every concurrent loop (a
+ * A client clock on an emulator's virtual time (run the emulator at speed 0). Every concurrent loop (a
  * waiter, a log stream) runs as a thread; while any thread is busy (its HTTP requests included)
  * time stands still, and once every thread sleeps, time jumps to the earliest wake-up and the
  * emulator's clock (at speed 0) is advanced by as much. Thirty minutes of polling take as long as
@@ -78,4 +78,22 @@ export class VirtualTime implements Clock {
         timer.wake();
       }
   }
+}
+
+/** A `VirtualTime` for the emulator at `url`, starting at its clock and moving it through `/_emulator/clock`. */
+export async function virtualTimeOf(url: string): Promise<VirtualTime> {
+  const control = async (method: string, body?: unknown) => {
+    const res = await fetch(`${url}/_emulator/clock`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    });
+    if (!res.ok) throw new Error(`control plane ${method} clock: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { now: string };
+  };
+  const { now } = await control("GET");
+  return new VirtualTime(Date.parse(now), async (ms) => {
+    await control("POST", { advanceSeconds: ms / 1000 });
+  });
 }
