@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runBundle } from "@cwp/action-testing";
+import { controlPlane } from "@cwp/emulator";
 
 const SCALE = {
   teams: 50,
@@ -35,13 +36,7 @@ const emulator = spawn(process.execPath, [
 ]);
 const [firstLine] = (await once(createInterface({ input: emulator.stdout }), "line")) as [string];
 const url = /listening on (\S+)/.exec(String(firstLine))?.[1] ?? "";
-const control = async (method: string, path: string, body?: unknown) =>
-  (
-    await fetch(`${url}/_emulator/${path}`, {
-      method,
-      ...(body ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
-    })
-  ).json();
+const control = controlPlane(url);
 const fixtures = (await control("GET", "fixtures")) as {
   tokens: { org: string };
   projects: unknown[];

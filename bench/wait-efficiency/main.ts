@@ -4,7 +4,7 @@
 // sharing one account's 1000-request hour.
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:wait-efficiency
 import { type CwpClient, createClient, type WaitOptions } from "@cwp/client";
-import { startEmulator, virtualTimeOf } from "@cwp/emulator";
+import { controlPlane, startEmulator, virtualTimeOf } from "@cwp/emulator";
 
 type Strategy = { name: string; options: WaitOptions<unknown>; history: boolean };
 interface Wait {
@@ -40,17 +40,7 @@ function random(seed: number): () => number {
 
 async function platform(rateLimit: number) {
   const emulator = await startEmulator({ port: 0, speed: 0, rateLimit });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${emulator.url}/_emulator/${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-    });
-    if (!res.ok) throw new Error(`control plane ${method} ${path}: ${res.status} ${await res.text()}`);
-    // biome-ignore lint/suspicious/noExplicitAny: the bench reads the fixtures it needs.
-    return (await res.json()) as any;
-  };
+  const control = controlPlane(emulator.url);
   const fixtures = await control("GET", "fixtures");
   const time = await virtualTimeOf(emulator.url);
   const services: Service[] = fixtures.services.filter((s: { kind: string }) => s.kind !== "deployment");

@@ -1,4 +1,4 @@
-import { type RunningEmulator, startEmulator } from "@cwp/emulator";
+import { controlPlane, type RunningEmulator, startEmulator } from "@cwp/emulator";
 
 /** An emulator for action tests: fixtures, control-plane calls and the request log at hand. */
 export interface TestPlatform {
@@ -30,17 +30,7 @@ export async function startTestPlatform(
     speed: options.speed ?? 30,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${emulator.url}/_emulator/${path}`, {
-      method,
-      ...(body !== undefined
-        ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } }
-        : {}),
-    });
-    const answer = await res.json();
-    if (!res.ok) throw new Error(`control plane ${method} ${path}: ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const control = controlPlane(emulator.url);
   const platform: TestPlatform = {
     url: emulator.url,
     tokens: {} as TestPlatform["tokens"],

@@ -1,5 +1,11 @@
 import { type ClientOptions, type CwpClient, createClient } from "@cwp/client";
-import { type EmulatorOptions, startEmulator, type VirtualTime, virtualTimeOf } from "@cwp/emulator";
+import {
+  controlPlane,
+  type EmulatorOptions,
+  startEmulator,
+  type VirtualTime,
+  virtualTimeOf,
+} from "@cwp/emulator";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 // One emulator per test file at speed 0, reset before every test, and clients whose clock is the
@@ -22,17 +28,8 @@ export function useEmulatedClient(options: Omit<EmulatorOptions, "speed" | "port
   let close: (() => Promise<void>) | undefined;
   const clients: CwpClient[] = [];
   const state = {} as { url: string; fixtures: unknown; time: VirtualTime };
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${state.url}/_emulator/${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-    });
-    const answer = await res.json();
-    if (!res.ok) throw new Error(`control plane ${method} ${path}: ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const control = (method: string, path: string, body?: unknown) =>
+    controlPlane(state.url)(method, path, body);
   beforeAll(async () => {
     const emulator = await startEmulator({ ...options, port: 0, speed: 0 });
     close = emulator.close;

@@ -1,4 +1,5 @@
 import type { Clock } from "@cwp/client";
+import { controlPlane } from "./control-client.js";
 
 interface Timer {
   at: number;
@@ -82,18 +83,9 @@ export class VirtualTime implements Clock {
 
 /** A `VirtualTime` for the emulator at `url`, starting at its clock and moving it through `/_emulator/clock`. */
 export async function virtualTimeOf(url: string): Promise<VirtualTime> {
-  const control = async (method: string, body?: unknown) => {
-    const res = await fetch(`${url}/_emulator/clock`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-    });
-    if (!res.ok) throw new Error(`control plane ${method} clock: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { now: string };
-  };
-  const { now } = await control("GET");
+  const control = controlPlane(url);
+  const { now } = (await control("GET", "clock")) as { now: string };
   return new VirtualTime(Date.parse(now), async (ms) => {
-    await control("POST", { advanceSeconds: ms / 1000 });
+    await control("POST", "clock", { advanceSeconds: ms / 1000 });
   });
 }
