@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const platform = useTestPlatform({ speed: 0 });
 const base = () => ({
-  "api-token": platform.tokens.org,
-  "api-url": platform.url,
+  ...platform.connection(),
   "project-id": "platform-web",
 });
 const emulatorNow = async () => Date.parse(((await platform.control("GET", "clock")) as { now: string }).now);

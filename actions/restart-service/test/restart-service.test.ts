@@ -26,8 +26,7 @@ runnerContract({
 describe("restart-service: harnesses", () => {
   const platform = useTestPlatform();
   const base = () => ({
-    "api-token": platform.tokens.org,
-    "api-url": platform.url,
+    ...platform.connection(),
     "project-id": "platform-web",
     "harness-id": "devbox",
   });
@@ -56,8 +55,7 @@ describe("restart-service: status lines", () => {
     let advanced: Promise<unknown> | undefined;
     const result = await runBundle(actionDir, {
       inputs: {
-        "api-token": platform.tokens.org,
-        "api-url": platform.url,
+        ...platform.connection(),
         "project-id": "platform-web",
         "service-id": "web",
       },

@@ -25,8 +25,7 @@ runnerContract({
 describe("restore-backup: checks the backup first", () => {
   const platform = useTestPlatform();
   const base = () => ({
-    "api-token": platform.tokens.org,
-    "api-url": platform.url,
+    ...platform.connection(),
     "project-id": "platform-web",
     "addon-id": "db",
   });

@@ -39,8 +39,7 @@ describe("run-job: what runs", () => {
   it("runs an external image with a custom command, or a built commit", async () => {
     await platform.reset();
     const base = {
-      "api-token": platform.tokens.org,
-      "api-url": platform.url,
+      ...platform.connection(),
       "project-id": "platform-web",
       "job-id": "migrate",
       wait: "false",

@@ -27,8 +27,7 @@ runnerContract({
 describe("run-template: a release gate", () => {
   const platform = useTestPlatform();
   const base = () => ({
-    "api-token": platform.tokens.org,
-    "api-url": platform.url,
+    ...platform.connection(),
     "template-id": "release",
   });
 

@@ -48,8 +48,7 @@ runnerContract({
 describe("trigger-build: what to build", () => {
   const platform = useTestPlatform();
   const inputs = () => ({
-    "api-token": platform.tokens.org,
-    "api-url": platform.url,
+    ...platform.connection(),
     "project-id": "platform-web",
     "service-id": "web",
     wait: "false",
@@ -144,8 +143,7 @@ describe("trigger-build: waiting with the service's history", () => {
 
     const result = await runBundle(actionDir, {
       inputs: {
-        "api-token": platform.tokens.org,
-        "api-url": platform.url,
+        ...platform.connection(),
         "project-id": "platform-web",
         "service-id": "web",
         branch: "main",

@@ -26,8 +26,7 @@ runnerContract({
 describe("upgrade-addon: reads the addon first", () => {
   const platform = useTestPlatform();
   const base = () => ({
-    "api-token": platform.tokens.org,
-    "api-url": platform.url,
+    ...platform.connection(),
     "project-id": "platform-batch",
   });
 

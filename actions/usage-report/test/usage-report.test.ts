@@ -34,8 +34,7 @@ async function report(inputs: Record<string, string>, options: RunOptions = {}, 
   const result = await runBundle(actionDir, {
     ...options,
     inputs: {
-      "api-token": token,
-      "api-url": platform.url,
+      ...platform.connection(token),
       "output-dir": dir,
       "github-token": GITHUB_TOKEN,
       ...inputs,

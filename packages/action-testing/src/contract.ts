@@ -58,7 +58,7 @@ export function runnerContract(spec: ContractSpec): void {
   const run = async (inputs: Record<string, string> = {}, options: RunOptions = {}) => {
     const result = await runBundle(spec.actionDir, {
       ...options,
-      inputs: { "api-token": platform.tokens.org, "api-url": platform.url, ...spec.inputs, ...inputs },
+      inputs: { ...platform.connection(), ...spec.inputs, ...inputs },
     });
     runs.push(result);
     return result;

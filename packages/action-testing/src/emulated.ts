@@ -20,6 +20,8 @@ export interface TestPlatform {
   >;
   reset(): Promise<void>;
   close(): Promise<void>;
+  /** The connection inputs for an action on this platform: `api-url`, and `api-token` (org by default). */
+  connection(token?: string): { "api-token": string; "api-url": string };
 }
 
 export async function startTestPlatform(
@@ -45,6 +47,7 @@ export async function startTestPlatform(
       platform.tokens = platform.fixtures.tokens;
     },
     close: () => emulator.close(),
+    connection: (token) => ({ "api-token": token ?? platform.tokens.org, "api-url": emulator.url }),
   };
   await platform.reset();
   return platform;

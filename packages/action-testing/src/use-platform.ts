@@ -26,5 +26,6 @@ export function useTestPlatform(options: { speed?: number } = {}): TestPlatform 
     requests: () => get().requests(),
     reset: () => get().reset(),
     close: () => get().close(),
+    connection: (token) => get().connection(token),
   };
 }
