@@ -73753,7 +73753,7 @@ const FLOOR = 0.03;
 /**
  * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
  * so short work is noticed quickly and long work does not cost a request every second. With
- * history: a few early checks, then polls gathered where the earlier runs ended (covering at least
+ * history: an early check, then polls gathered where the earlier runs ended (covering at least
  * 20% either side of their median); past the plan (work slower than ever before), the backoff.
  */
 class PollSchedule {
