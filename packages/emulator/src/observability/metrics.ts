@@ -18,16 +18,18 @@ const UNITS: Record<string, string> = {
   bandwidth: "kbps",
   bandwidthVolume: "mb",
 };
-/** Services report every metric but the ones of a database's disk and connections. */
-export const SERVICE_METRICS = METRIC_TYPES.filter((t) => t !== "tcpConnectionsOpen" && t !== "diskUsage");
-export const ADDON_METRICS = [
-  "cpu",
-  "memory",
-  "networkIngress",
-  "networkEgress",
-  "tcpConnectionsOpen",
-  "diskUsage",
-];
+/** A database's own metrics: its disk and connections, which services do not report. */
+const DATABASE_ONLY = new Set<string>(["tcpConnectionsOpen", "diskUsage"]);
+/** Traffic at the edge, which only services report. */
+const HTTP_ONLY = new Set<string>([
+  "requests",
+  "http4xxResponses",
+  "http5xxResponses",
+  "bandwidth",
+  "bandwidthVolume",
+]);
+export const SERVICE_METRICS = METRIC_TYPES.filter((t) => !DATABASE_ONLY.has(t));
+export const ADDON_METRICS = METRIC_TYPES.filter((t) => !HTTP_ONLY.has(t));
 
 const SCALE: Record<string, number> = { cpu: 1, memory: 2048, diskUsage: 100, tcpConnectionsOpen: 200 };
 const MAX_POINTS = 500;
