@@ -27,10 +27,10 @@ export function pageAt<T>(items: readonly T[], offset: number, size: number) {
   };
 }
 
-/** Cursor lists of spec 2.1 and 8: `per_page` at most 100 (default 50), `page` or `cursor`. */
 /** The cursor-list parameters that are numbers (for `checkQuery`). */
 export const PAGE_QUERY_TYPES = { numbers: ["per_page", "page"] } as const;
 
+/** Cursor lists of spec 2.1 and 8: `per_page` at most 100 (default 50), `page` or `cursor`. */
 export function paginate<T>(
   items: readonly T[],
   query: URLSearchParams,
@@ -45,4 +45,9 @@ export function paginate<T>(
   const size = q.per_page ?? 50;
   const offset = q.cursor ? decodeCursor(q.cursor) : ((q.page ?? 1) - 1) * size;
   return pageAt(items, offset, size);
+}
+
+/** What was created through the API (builds, runs, restores), newest first, as a cursor list. */
+export function newestFirst<R, V>(records: readonly R[], view: (record: R) => V, query: URLSearchParams) {
+  return paginate(records.toReversed().map(view), query);
 }

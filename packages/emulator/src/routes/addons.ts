@@ -1,7 +1,7 @@
-import { cursorListQuery, restoreBackupQuery, upgradeAddonBody } from "@cwp/client";
+import { restoreBackupQuery, upgradeAddonBody } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { CLUSTER_ID } from "../observability/containers.js";
-import { paginate } from "../paginate.js";
+import { newestFirst } from "../paginate.js";
 import { type Context, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { busyReason, restoreBackup, restoreView, upgradeAddon } from "../work/addon-operations.js";
@@ -147,11 +147,7 @@ export const addonRoutes: Route[] = [
           (r.target.projectId === addon.projectId && r.target.addonId === addon.id)),
     );
     if (restores.length === 0) backupOf(addon, backupId);
-    const { items, pagination } = paginate(
-      restores.reverse().map((r) => restoreView(r, ctx.now)),
-      ctx.query,
-      cursorListQuery,
-    );
+    const { items, pagination } = newestFirst(restores, (r) => restoreView(r, ctx.now), ctx.query);
     return { data: { restores: items }, pagination };
   }),
 ];

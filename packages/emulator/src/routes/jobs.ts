@@ -1,5 +1,4 @@
 import {
-  cursorListQuery,
   type healthCheck,
   jobLogQuery,
   resumeJobBody,
@@ -9,7 +8,7 @@ import {
 import type { z } from "zod";
 import { ApiFailure } from "../http.js";
 import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
-import { paginate } from "../paginate.js";
+import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortJobRun, jobRunView, startJobRun } from "../work/job-runs.js";
@@ -80,11 +79,11 @@ export const jobRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/jobs/:jobId/runs", (ctx) => {
     const j = job(ctx);
-    const runs = ctx.world.jobRuns
-      .filter((r) => r.projectId === j.projectId && r.jobId === j.id)
-      .reverse()
-      .map((r) => jobRunView(r, ctx.now));
-    const { items, pagination } = paginate(runs, ctx.query, cursorListQuery);
+    const { items, pagination } = newestFirst(
+      ctx.world.jobRuns.filter((r) => r.projectId === j.projectId && r.jobId === j.id),
+      (r) => jobRunView(r, ctx.now),
+      ctx.query,
+    );
     return { data: { runs: items }, pagination };
   }),
   get("/v1/projects/:projectId/jobs/:jobId/runs/:runId", (ctx) => ({ data: jobRunView(run(ctx), ctx.now) })),

@@ -1,14 +1,13 @@
 import {
   buildArgumentsQuery,
   buildLogQuery,
-  cursorListQuery,
   restartHarnessQuery,
   type StartBuildBody,
   startBuildBody,
 } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
-import { paginate } from "../paginate.js";
+import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortBuild, type BuildRecord, buildView, startBuild } from "../work/builds.js";
@@ -85,11 +84,11 @@ export const serviceRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/services/:serviceId/build", (ctx) => {
     const s = service(ctx);
-    const builds = ctx.world.builds
-      .filter((b) => b.projectId === s.projectId && b.serviceId === s.id)
-      .reverse()
-      .map((b) => buildView(b, ctx.now));
-    const { items, pagination } = paginate(builds, ctx.query, cursorListQuery);
+    const { items, pagination } = newestFirst(
+      ctx.world.builds.filter((b) => b.projectId === s.projectId && b.serviceId === s.id),
+      (b) => buildView(b, ctx.now),
+      ctx.query,
+    );
     return { data: { builds: items }, pagination };
   }),
   get("/v1/projects/:projectId/services/:serviceId/build/:buildId", (ctx) => ({
