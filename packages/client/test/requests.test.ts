@@ -19,9 +19,9 @@ describe("strict request validation sends nothing", () => {
       "body.pullRequestId",
     ],
     [
-      "a git build with neither branch nor pullRequestId",
-      () => t.client.builds.start("p", "s", {}),
-      "body.branch",
+      "a bundle build naming a pull request",
+      () => t.client.builds.start("p", "s", { bundleUrl: "https://example.com/b.tgz", pullRequestId: 7 }),
+      "body.pullRequestId",
     ],
     [
       "a build sha that is not 40 characters",
@@ -51,9 +51,9 @@ describe("strict request validation sends nothing", () => {
       "body.deployment.external",
     ],
     [
-      "a runtime environment key with an underscore",
-      () => t.client.jobs.run("p", "j", { runtimeEnvironment: { DATABASE_URL: "x" } }),
-      "body.runtimeEnvironment.DATABASE_URL",
+      "a runtime environment key with a space",
+      () => t.client.jobs.run("p", "j", { runtimeEnvironment: { "DATABASE URL": "x" } }),
+      "body.runtimeEnvironment.DATABASE URL",
     ],
     [
       "ephemeral storage under 1024 MB",

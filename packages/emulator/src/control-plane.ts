@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
-import { issuesToDetails } from "@cwp/client";
 import { z } from "zod";
 import { ledgerOf } from "./billing/ledger.js";
 import type { VirtualClock } from "./clock.js";
 import { type Faults, faultSchema } from "./faults.js";
 import { ApiFailure, readJsonBody } from "./http.js";
 import { notificationView } from "./notifications/store.js";
+import { detailsOf } from "./validate.js";
 import { type Outcomes, outcomeSchema } from "./work/outcomes.js";
 import type { World } from "./world.js";
 
@@ -35,7 +35,7 @@ export interface ControlState {
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
   if (!result.success)
-    throw new ApiFailure(400, "invalid control-plane request", issuesToDetails(result.error.issues, "body"));
+    throw new ApiFailure(400, "invalid control-plane request", detailsOf(result.error.issues, "body"));
   return result.data;
 }
 

@@ -1,7 +1,7 @@
-import { cursorListQuery } from "@cwp/client";
 import type { z } from "zod";
 import { ApiFailure } from "./http.js";
-import { checkQuery, type QueryTypes } from "./validate.js";
+import { cursorListQuery } from "./rules/shared.js";
+import { checkQuery } from "./validate.js";
 
 /** An opaque cursor: the offset of the next page. */
 export const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString("base64url");
@@ -27,17 +27,13 @@ export function pageAt<T>(items: readonly T[], offset: number, size: number) {
   };
 }
 
-/** The cursor-list parameters that are numbers (for `checkQuery`). */
-export const PAGE_QUERY_TYPES = { numbers: ["per_page", "page"] } as const;
-
 /** Cursor lists of spec 2.1 and 8: `per_page` at most 100 (default 50), `page` or `cursor`. */
 export function paginate<T>(
   items: readonly T[],
   query: URLSearchParams,
   schema: z.ZodType = cursorListQuery,
-  types: QueryTypes = PAGE_QUERY_TYPES,
 ) {
-  const q = checkQuery(schema, query, types) as {
+  const q = checkQuery(schema, query) as {
     per_page?: number;
     page?: number;
     cursor?: string;

@@ -1,54 +1,41 @@
-import { issuesToDetails } from "@cwp/client";
 import type { z } from "zod";
 import { ApiFailure } from "./http.js";
 
-// Requests are checked with the client's own schemas, so the emulator refuses exactly what the
-// spec refuses, with `details` naming each failing field.
+// Requests are checked against the emulator's own reading of the spec (`rules/`), and refused
+// with a 400 whose `details` map each failing field path to its messages (beyond-the-seed §2).
 
-export function checkBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success)
-    throw new ApiFailure(400, "invalid request body", issuesToDetails(result.error.issues, "body"));
+export function detailsOf(issues: readonly z.core.$ZodIssue[], part: string): Record<string, string[]> {
+  const details: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = [part, ...issue.path.map(String)].join(".");
+    const message =
+      issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
+    details[field] = [...(details[field] ?? []), message];
+  }
+  return details;
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown, part: string, message: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiFailure(400, message, detailsOf(result.error.issues, part));
   return result.data;
 }
 
-export interface QueryTypes {
-  /** Parameters the schema takes as numbers. */
-  numbers?: readonly string[];
-  booleans?: readonly string[];
-  /** Parameters that may repeat (`metricTypes=cpu&metricTypes=memory`). */
-  arrays?: readonly string[];
-}
+export const checkBody = <S extends z.ZodType>(schema: S, body: unknown): z.output<S> =>
+  check(schema, body ?? {}, "body", "invalid request body");
 
-/** Query strings are text; the schemas speak numbers and booleans, so convert what looks right. */
-export function checkQuery<S extends z.ZodType>(
-  schema: S,
-  query: URLSearchParams,
-  types: QueryTypes = {},
-): z.output<S> {
-  const raw: Record<string, unknown> = {};
+/**
+ * The query as the rules read it: each parameter's text, or every value of one that repeats
+ * (`metricTypes=cpu&metricTypes=memory`).
+ */
+export function checkQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): z.output<S> {
+  const raw: Record<string, string | string[]> = {};
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
-    const one = values[values.length - 1] ?? "";
-    if (types.arrays?.includes(key)) raw[key] = values;
-    else if (types.numbers?.includes(key) && /^-?\d+(\.\d+)?$/.test(one)) raw[key] = Number(one);
-    else if (types.booleans?.includes(key) && (one === "true" || one === "false")) raw[key] = one === "true";
-    else raw[key] = one;
+    raw[key] = values.length === 1 ? (values[0] ?? "") : values;
   }
-  const result = schema.safeParse(raw);
-  if (!result.success)
-    throw new ApiFailure(400, "invalid query", issuesToDetails(result.error.issues, "query"));
-  return result.data;
+  return check(schema, raw, "query", "invalid query");
 }
 
-/** A path parameter checked against a schema (e.g. a subdomain). */
-export function checkParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success)
-    throw new ApiFailure(
-      400,
-      `invalid path parameter ${name}`,
-      issuesToDetails(result.error.issues, `path.${name}`),
-    );
-  return result.data;
-}
+export const checkParam = <S extends z.ZodType>(schema: S, value: unknown, name: string): z.output<S> =>
+  check(schema, value, `path.${name}`, `invalid path parameter ${name}`);

@@ -83,17 +83,18 @@ export const choiceInput = <const T extends readonly [string, ...string[]]>(
 
 /** KEY=VALUE lines (blank lines and `#` comments skipped): the value is everything after the first `=`. */
 function keyValueLines(text: string): Record<string, string> | string {
-  const out: Record<string, string> = {};
+  // A Map, so that keys such as `toString` or `__proto__` are keys like any other.
+  const out = new Map<string, string>();
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     const eq = line.indexOf("=");
     if (eq <= 0) return `line ${i + 1} is not KEY=VALUE`;
     const key = line.slice(0, eq).trim();
-    if (key in out) return `key ${key} is given twice`;
-    out[key] = line.slice(eq + 1);
+    if (out.has(key)) return `key ${key} is given twice`;
+    out.set(key, line.slice(eq + 1));
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function jsonObject(text: string): Record<string, unknown> | string {

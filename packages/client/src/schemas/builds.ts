@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { absolutePath, encodedFile, fileMap, listEnvelope, openEnum, sha, timestamp } from "./shared.js";
+import {
+  absolutePath,
+  encodedFile,
+  fileMap,
+  listEnvelope,
+  openEnum,
+  sha,
+  timestamp,
+  variableKey,
+} from "./shared.js";
 
 // Spec 2.6 and 4.5, and the build and service reads of beyond-the-seed §1.
 
@@ -15,7 +24,7 @@ export const startBuildBody = z
       .optional(),
     overrides: z
       .strictObject({
-        buildArguments: z.record(z.string(), z.string()).optional(),
+        buildArguments: z.record(variableKey(), z.string()).optional(),
         buildFiles: fileMap().optional(),
         dockerSecretMounts: z.record(z.string(), encodedFile()).optional(),
         docker: z
@@ -32,26 +41,19 @@ export const startBuildBody = z
       })
       .optional(),
   })
-  // The spec's oneOf: a bundle build names `bundleUrl`; a git build names a branch or a pull
-  // request, never both.
+  // The spec's oneOf: a bundle build names `bundleUrl` and no pull request; a git build never
+  // names both a branch and a pull request. Whether it needs one of them depends on the service's
+  // kind (build services do, combined services build `sha` or their latest commit: beyond-the-seed
+  // §5), which only the platform knows, so that rule is the platform's to apply.
   .superRefine((b, ctx) => {
+    if (b.pullRequestId === undefined) return;
     if (b.bundleUrl !== undefined) {
-      if (b.pullRequestId !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
-      }
-      return;
-    }
-    if (b.branch !== undefined && b.pullRequestId !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
+    } else if (b.branch !== undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["pullRequestId"],
         message: "give either branch or pullRequestId, never both",
-      });
-    } else if (b.branch === undefined && b.pullRequestId === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["branch"],
-        message: "a git build needs either branch or pullRequestId",
       });
     }
   });

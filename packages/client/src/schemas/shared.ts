@@ -8,8 +8,12 @@ export const REF_PATTERN = /^[A-Za-z0-9-]+$/;
 export const NAME_PATTERN = /^[a-zA-Z0-9]+([-\s][a-zA-Z0-9]+)*$/;
 /** Letters, digits, whitespace and `. , ? \ / ' " ( ) [ ] ; ` % ^ & * - _ : !`. */
 export const DESC_PATTERN = /^[\p{L}\p{N}\s.,?\\/'"()[\];`%^&*\-_:!]+$/u;
-/** Keys of secret variables and runtime environments: letters, numbers, hyphens, forward slashes, dots. */
-export const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9\-/.]+$/;
+/**
+ * Keys of secret variables, runtime environments and build arguments: letters, numbers, `_`, `-`,
+ * `/` and `.`. The spec's prose leaves out `_`, but its own examples (`API_KEY`) and the live
+ * platform take it (beyond-the-seed §5).
+ */
+export const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9_./-]+$/;
 export const UID_PATTERN = /^[0-9a-f]{24}$/;
 export const SHA_PATTERN = /^[0-9a-fA-F]{40}$/;
 
@@ -45,9 +49,7 @@ export const tag = () =>
 export const uid = () => z.string().regex(UID_PATTERN, "must be a 24-character hexadecimal uid");
 export const absolutePath = () => z.string().regex(/^\//, "must be an absolute path starting with /");
 export const variableKey = () =>
-  z
-    .string()
-    .regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers, hyphens, forward slashes and dots");
+  z.string().regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers and _ - / .");
 export const sha = () => z.string().regex(SHA_PATTERN, "must be a 40-character commit SHA");
 export const pathParam = (what: string) => z.string().min(1, `${what} must not be empty`);
 

@@ -27,8 +27,6 @@ interface Line {
 const PERIOD_MS = 5000;
 const RETENTION_MS = 7 * 86_400_000;
 export const DEFAULT_LINE_LIMIT = 1000;
-/** The log query parameters that are numbers (for `checkQuery`). */
-export const LOG_QUERY_TYPES = { numbers: ["duration", "lineLimit"] } as const;
 /** Matches the largest page the client asks for. */
 export const MAX_LINE_LIMIT = 10_000;
 const DEFAULT_WINDOW_S = 3600;

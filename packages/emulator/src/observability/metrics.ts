@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { METRIC_TYPES } from "@cwp/client";
+import { METRIC_TYPES } from "../rules/observability.js";
 import type { Container } from "./containers.js";
 import { parseTime } from "./logs.js";
 

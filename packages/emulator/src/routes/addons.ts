@@ -1,8 +1,8 @@
-import { restoreBackupQuery, upgradeAddonBody } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { CLUSTER_ID } from "../observability/containers.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
+import { restoreBackupQuery, upgradeAddonBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { busyReason, restoreBackup, restoreView, upgradeAddon } from "../work/addon-operations.js";
 import type { Addon, Backup } from "../world.js";

@@ -1,55 +1,35 @@
-import { drillDownQuery, invoiceListQuery, usageListQuery } from "@cwp/client";
 import { creditBalance, invoiceDetail, invoiceList } from "../billing/invoices.js";
 import { ledgerOf } from "../billing/ledger.js";
 import { billingScope } from "../billing/scope.js";
 import { usageHour, usageList } from "../billing/usage.js";
 import { get, type Route } from "../router.js";
+import { drillDownQuery, invoiceListQuery, usageListQuery } from "../rules/billing.js";
 import { checkQuery } from "../validate.js";
 
 // Billing, read-only (spec 2.2, 4.1, 5.4).
 
-const USAGE_NUMBERS = ["startTime", "endTime", "perPage"];
-const DRILL_NUMBERS = [
-  "teamsPage",
-  "teamsPerPage",
-  "projectsPage",
-  "projectsPerPage",
-  "resourcesPage",
-  "resourcesPerPage",
-];
-
 export const billingRoutes: Route[] = [
   get("/v1/billing/invoices", (ctx) =>
-    invoiceList(
-      ledgerOf(ctx.world),
-      billingScope(ctx),
-      checkQuery(invoiceListQuery, ctx.query, { numbers: ["perPage"] }),
-      ctx.now,
-    ),
+    invoiceList(ledgerOf(ctx.world), billingScope(ctx), checkQuery(invoiceListQuery, ctx.query), ctx.now),
   ),
   get("/v1/billing/invoices/:invoiceId", (ctx) =>
     invoiceDetail(
       ledgerOf(ctx.world),
       billingScope(ctx),
       ctx.params.invoiceId ?? "",
-      checkQuery(drillDownQuery, ctx.query, { numbers: DRILL_NUMBERS }),
+      checkQuery(drillDownQuery, ctx.query),
       ctx.now,
     ),
   ),
   get("/v1/billing/usage", (ctx) =>
-    usageList(
-      ledgerOf(ctx.world),
-      billingScope(ctx),
-      checkQuery(usageListQuery, ctx.query, { numbers: USAGE_NUMBERS }),
-      ctx.now,
-    ),
+    usageList(ledgerOf(ctx.world), billingScope(ctx), checkQuery(usageListQuery, ctx.query), ctx.now),
   ),
   get("/v1/billing/usage/:timestamp", (ctx) =>
     usageHour(
       ledgerOf(ctx.world),
       billingScope(ctx),
       ctx.params.timestamp ?? "",
-      checkQuery(drillDownQuery, ctx.query, { numbers: DRILL_NUMBERS }),
+      checkQuery(drillDownQuery, ctx.query),
       ctx.now,
     ),
   ),

@@ -1,8 +1,8 @@
-import { createNotificationBody, cursorListQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { notificationView } from "../notifications/store.js";
 import { paginate } from "../paginate.js";
 import { get, post, type Route, requireWrite } from "../router.js";
+import { createNotificationBody } from "../rules/integrations.js";
 import { checkBody } from "../validate.js";
 import { nextId } from "../world.js";
 
@@ -71,7 +71,7 @@ export const integrationRoutes: Route[] = [
     return { data: notificationView(notification) };
   }),
   get("/v1/integrations/registries", (ctx) => {
-    const { items, pagination } = paginate(registries(ctx.world.seededAt), ctx.query, cursorListQuery);
+    const { items, pagination } = paginate(registries(ctx.world.seededAt), ctx.query);
     return { data: { credentials: items }, pagination };
   }),
 ];

@@ -1,15 +1,11 @@
-import {
-  type healthCheck,
-  jobLogQuery,
-  resumeJobBody,
-  runJobBody,
-  setRuntimeEnvironmentBody,
-} from "@cwp/client";
+import type { healthCheck } from "@cwp/client";
 import type { z } from "zod";
 import { ApiFailure } from "../http.js";
-import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
+import { workLogs } from "../observability/logs.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
+import { jobLogQuery } from "../rules/observability.js";
+import { resumeJobBody, runJobBody, setRuntimeEnvironmentBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortJobRun, jobRunView, startJobRun } from "../work/job-runs.js";
 import type { Job } from "../world.js";
@@ -72,8 +68,7 @@ export const jobRoutes: Route[] = [
     const j = job(ctx);
     requireWrite(ctx, "Project > Jobs > General > Run Job");
     const body = checkBody(runJobBody, ctx.body);
-    const deployment = body.deployment as { internal?: { id?: string } } | undefined;
-    checkBuildSource(ctx, j, deployment?.internal?.id);
+    checkBuildSource(ctx, j, body.deployment?.internal?.id);
     const record = startJobRun(ctx.world, j, body, ctx.now, ctx.outcomes.take("jobRun"));
     return { data: { id: record.id, runName: record.runName } };
   }),
@@ -95,7 +90,7 @@ export const jobRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/jobs/:jobId/logs", (ctx) => {
     const j = job(ctx);
-    const q = checkQuery(jobLogQuery, ctx.query, LOG_QUERY_TYPES);
+    const q = checkQuery(jobLogQuery, ctx.query);
     const runs = ctx.world.jobRuns.filter(
       (r) => r.projectId === j.projectId && r.jobId === j.id && (q.runId === undefined || r.id === q.runId),
     );

@@ -1,28 +1,31 @@
-import { addonMetricsQuery, containerLogQuery, logQuery, serviceMetricsQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { containersOf } from "../observability/containers.js";
-import { containerLogs, LOG_QUERY_TYPES } from "../observability/logs.js";
+import { containerLogs } from "../observability/logs.js";
 import { ADDON_METRICS, metrics, SERVICE_METRICS } from "../observability/metrics.js";
 import { actingTeam, findIn, get, type Route, visibleProject } from "../router.js";
+import {
+  addonMetricsQuery,
+  containerLogQuery,
+  logQuery,
+  serviceMetricsQuery,
+} from "../rules/observability.js";
 import { checkQuery } from "../validate.js";
 
 // Logs and metrics of services, addons and any container (spec 2.12, 4.7; service logs of
 // beyond-the-seed §1).
 
-const METRIC_TYPES = { numbers: ["duration"], arrays: ["metricTypes"] } as const;
-
 export const observabilityRoutes: Route[] = [
   get("/v1/projects/:projectId/services/:serviceId/logs", (ctx) => {
     const project = visibleProject(ctx);
     const service = findIn(ctx.world.services, project.id, ctx.params.serviceId, "service");
-    const q = checkQuery(logQuery, ctx.query, LOG_QUERY_TYPES);
+    const q = checkQuery(logQuery, ctx.query);
     const containers = containersOf(ctx.world, project).filter(
       (c) => c.owner.kind === "service" && c.owner.id === service.id,
     );
     return containerLogs(containers, q, ctx.now);
   }),
   get("/v1/logs", (ctx) => {
-    const q = checkQuery(containerLogQuery, ctx.query, LOG_QUERY_TYPES);
+    const q = checkQuery(containerLogQuery, ctx.query);
     const team = actingTeam(ctx);
     const projects = q.projectId
       ? [visibleProject(ctx, q.projectId)]
@@ -40,7 +43,7 @@ export const observabilityRoutes: Route[] = [
   get("/v1/projects/:projectId/services/:serviceId/metrics", (ctx) => {
     const project = visibleProject(ctx);
     const service = findIn(ctx.world.services, project.id, ctx.params.serviceId, "service");
-    const q = checkQuery(serviceMetricsQuery, ctx.query, METRIC_TYPES);
+    const q = checkQuery(serviceMetricsQuery, ctx.query);
     const containers = containersOf(ctx.world, project).filter(
       (c) =>
         c.owner.kind === "service" &&
@@ -55,7 +58,7 @@ export const observabilityRoutes: Route[] = [
   get("/v1/projects/:projectId/addons/:addonId/metrics", (ctx) => {
     const project = visibleProject(ctx);
     const addon = findIn(ctx.world.addons, project.id, ctx.params.addonId, "addon");
-    const q = checkQuery(addonMetricsQuery, ctx.query, METRIC_TYPES);
+    const q = checkQuery(addonMetricsQuery, ctx.query);
     const containers = containersOf(ctx.world, project).filter(
       (c) =>
         c.owner.kind === "addon" &&

@@ -1,4 +1,3 @@
-import { cursorListQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { paginate } from "../paginate.js";
 import { actingTeam, get, type Route, visibleProject } from "../router.js";
@@ -12,7 +11,6 @@ export const projectRoutes: Route[] = [
     const { items, pagination } = paginate(
       teams.map(({ id, uid, name }) => ({ id, uid, name })),
       ctx.query,
-      cursorListQuery,
     );
     return { data: { teams: items }, pagination };
   }),

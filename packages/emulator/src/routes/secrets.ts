@@ -1,6 +1,6 @@
-import { type CreateSecretBody, createSecretBody, linkAddonBody } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { findIn, post, type Route, requireWrite, visibleProject } from "../router.js";
+import { type CreateSecretBody, createSecretBody, linkAddonBody } from "../rules/secrets.js";
 import { checkBody } from "../validate.js";
 import { nextId } from "../world.js";
 

@@ -1,14 +1,9 @@
-import {
-  buildArgumentsQuery,
-  buildLogQuery,
-  restartHarnessQuery,
-  type StartBuildBody,
-  startBuildBody,
-} from "@cwp/client";
 import { ApiFailure } from "../http.js";
-import { LOG_QUERY_TYPES, workLogs } from "../observability/logs.js";
+import { workLogs } from "../observability/logs.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
+import { buildLogQuery } from "../rules/observability.js";
+import { buildArgumentsQuery, needsGitRef, restartHarnessQuery, startBuildBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortBuild, type BuildRecord, buildView, startBuild } from "../work/builds.js";
 import { restartService } from "../work/restarts.js";
@@ -73,12 +68,16 @@ export const serviceRoutes: Route[] = [
   post("/v1/projects/:projectId/services/:serviceId/build", (ctx) => {
     const s = service(ctx);
     requireWrite(ctx, "Project > Services > General > Update");
-    const body: StartBuildBody = checkBody(startBuildBody, ctx.body);
+    const body = checkBody(startBuildBody, ctx.body);
     if (s.kind === "deployment")
       throw new ApiFailure(
         409,
         `service ${s.id} is a deployment service: only build and combined services build`,
       );
+    if (needsGitRef(body, s.kind))
+      throw new ApiFailure(400, "invalid request body", {
+        "body.branch": [`service ${s.id} is a build service: give branch or pullRequestId`],
+      });
     const record = startBuild(ctx.world, s, body, ctx.now, ctx.outcomes.take("build"));
     return { data: buildView(record, ctx.now) };
   }),
@@ -102,13 +101,13 @@ export const serviceRoutes: Route[] = [
   }),
   get("/v1/projects/:projectId/services/:serviceId/build-logs", (ctx) => {
     const s = service(ctx);
-    const q = checkQuery(buildLogQuery, ctx.query, LOG_QUERY_TYPES);
+    const q = checkQuery(buildLogQuery, ctx.query);
     const record = buildOf(ctx, s, q.buildId);
     return workLogs(record.logs, q, ctx.now, record.createdAt);
   }),
   get("/v1/projects/:projectId/services/:serviceId/build-arguments", (ctx) => {
     const s = service(ctx);
-    const q = checkQuery(buildArgumentsQuery, ctx.query, { booleans: ["replaceTemplatedValues"] });
+    const q = checkQuery(buildArgumentsQuery, ctx.query);
     return { data: buildArguments(ctx, s, q.show ?? "all", q.replaceTemplatedValues ?? false) };
   }),
   post("/v1/projects/:projectId/services/:serviceId/restart", (ctx) => {
@@ -123,7 +122,7 @@ export const serviceRoutes: Route[] = [
     const project = visibleProject(ctx);
     const harness = findIn(ctx.world.harnesses, project.id, ctx.params.harnessId, "harness");
     requireWrite(ctx, "Project > Harnesses > General > Update");
-    const q = checkQuery(restartHarnessQuery, ctx.query, { booleans: ["acknowledgeActiveSessions"] });
+    const q = checkQuery(restartHarnessQuery, ctx.query);
     if (harness.activeSessions > 0 && !q.acknowledgeActiveSessions)
       throw new ApiFailure(
         409,

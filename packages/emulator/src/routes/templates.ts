@@ -1,14 +1,12 @@
-import { runTemplateBody, templateRunListQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
-import { PAGE_QUERY_TYPES, paginate } from "../paginate.js";
+import { paginate } from "../paginate.js";
 import { type Context, get, post, type Route, requireWrite } from "../router.js";
+import { runTemplateBody, templateRunListQuery } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortTemplateRun, startTemplateRun, templateRunView } from "../work/template-runs.js";
 import type { Template } from "../world.js";
 
 // Template runs: spec 2.5, 3.4, 4.8 and the template-run reads and abort of beyond-the-seed §1.
-
-const RUN_LIST_TYPES = { ...PAGE_QUERY_TYPES, booleans: ["concluded"] } as const;
 
 function template(ctx: Context): Template {
   const found = ctx.world.templates.find((t) => t.id === ctx.params.templateId);
@@ -32,7 +30,7 @@ export const templateRoutes: Route[] = [
   }),
   get("/v1/templates/:templateId/runs", (ctx) => {
     const t = template(ctx);
-    const q = checkQuery(templateRunListQuery, ctx.query, RUN_LIST_TYPES);
+    const q = checkQuery(templateRunListQuery, ctx.query);
     const runs = ctx.world.templateRuns
       .filter((r) => r.templateId === t.id)
       .reverse()
@@ -42,7 +40,7 @@ export const templateRoutes: Route[] = [
           (q.status === undefined || r.status === q.status) &&
           (q.concluded === undefined || r.concluded === q.concluded),
       );
-    const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery, RUN_LIST_TYPES);
+    const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery);
     return { data: { templateRuns: items }, pagination };
   }),
   get("/v1/templates/:templateId/runs/:runId", (ctx) => {
