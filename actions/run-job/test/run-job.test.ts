@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { leakedSecrets, runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
@@ -73,5 +73,23 @@ describe("run-job: what runs", () => {
       },
       { deployment: { internal: { id: "image-builder", buildSHA: "latest" } } },
     ]);
+  });
+
+  it("takes DATABASE_URL-style keys (underscores) in the runtime environment, end to end", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "job-id": "migrate",
+        "runtime-environment": "DATABASE_URL=postgres://app:pw-9f2k@db:5432/app\nSECRET_KEY=sk_9f2k_live",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const [start] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(start?.body).toEqual({
+      runtimeEnvironment: { DATABASE_URL: "postgres://app:pw-9f2k@db:5432/app", SECRET_KEY: "sk_9f2k_live" },
+    });
+    expect(leakedSecrets(result, ["sk_9f2k_live", "postgres://app:pw-9f2k@db:5432/app"])).toEqual([]);
   });
 });

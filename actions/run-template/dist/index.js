@@ -83606,8 +83606,12 @@ const REF_PATTERN = /^[A-Za-z0-9-]+$/;
 const NAME_PATTERN = /^[a-zA-Z0-9]+([-\s][a-zA-Z0-9]+)*$/;
 /** Letters, digits, whitespace and `. , ? \ / ' " ( ) [ ] ; ` % ^ & * - _ : !`. */
 const DESC_PATTERN = /^[\p{L}\p{N}\s.,?\\/'"()[\];`%^&*\-_:!]+$/u;
-/** Keys of secret variables and runtime environments: letters, numbers, hyphens, forward slashes, dots. */
-const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9\-/.]+$/;
+/**
+ * Keys of secret variables, runtime environments and build arguments: letters, numbers, `_`, `-`,
+ * `/` and `.`. The spec's prose leaves out `_`, but its own examples (`API_KEY`) and the live
+ * platform take it (beyond-the-seed §5).
+ */
+const VARIABLE_KEY_PATTERN = /^[A-Za-z0-9_./-]+$/;
 const UID_PATTERN = /^[0-9a-f]{24}$/;
 const SHA_PATTERN = /^[0-9a-fA-F]{40}$/;
 const id = () => schemas_string()
@@ -83627,8 +83631,7 @@ const description = () => schemas_string()
 const tag = () => schemas_string().min(3).max(100).regex(ID_PATTERN, "a TAG is 3-100 characters matching ID-PATTERN");
 const uid = () => schemas_string().regex(UID_PATTERN, "must be a 24-character hexadecimal uid");
 const absolutePath = () => schemas_string().regex(/^\//, "must be an absolute path starting with /");
-const variableKey = () => schemas_string()
-    .regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers, hyphens, forward slashes and dots");
+const variableKey = () => schemas_string().regex(VARIABLE_KEY_PATTERN, "keys contain only letters, numbers and _ - / .");
 const sha = () => schemas_string().regex(SHA_PATTERN, "must be a 40-character commit SHA");
 const pathParam = (what) => z.string().min(1, `${what} must not be empty`);
 /** A file carried in a request: base64 (or other encoded) data and its encoding. */
@@ -84339,7 +84342,7 @@ const startBuildBody = strictObject({
     })
         .optional(),
     overrides: strictObject({
-        buildArguments: record(schemas_string(), schemas_string()).optional(),
+        buildArguments: record(variableKey(), schemas_string()).optional(),
         buildFiles: fileMap().optional(),
         dockerSecretMounts: record(schemas_string(), encodedFile()).optional(),
         docker: strictObject({
@@ -84354,27 +84357,21 @@ const startBuildBody = strictObject({
     })
         .optional(),
 })
-    // The spec's oneOf: a bundle build names `bundleUrl`; a git build names a branch or a pull
-    // request, never both.
+    // The spec's oneOf: a bundle build names `bundleUrl` and no pull request; a git build never
+    // names both a branch and a pull request. Whether it needs one of them depends on the service's
+    // kind (build services do, combined services build `sha` or their latest commit: beyond-the-seed
+    // §5), which only the platform knows, so that rule is the platform's to apply.
     .superRefine((b, ctx) => {
-    if (b.bundleUrl !== undefined) {
-        if (b.pullRequestId !== undefined) {
-            ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
-        }
+    if (b.pullRequestId === undefined)
         return;
+    if (b.bundleUrl !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
     }
-    if (b.branch !== undefined && b.pullRequestId !== undefined) {
+    else if (b.branch !== undefined) {
         ctx.addIssue({
             code: "custom",
             path: ["pullRequestId"],
             message: "give either branch or pullRequestId, never both",
-        });
-    }
-    else if (b.branch === undefined && b.pullRequestId === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["branch"],
-            message: "a git build needs either branch or pullRequestId",
         });
     }
 });
@@ -86173,7 +86170,8 @@ const choiceInput = (choices, fallback) => z.string().transform((s, ctx) => {
 });
 /** KEY=VALUE lines (blank lines and `#` comments skipped): the value is everything after the first `=`. */
 function keyValueLines(text) {
-    const out = {};
+    // A Map, so that keys such as `toString` or `__proto__` are keys like any other.
+    const out = new Map();
     for (const [i, raw] of text.split(/\r?\n/).entries()) {
         const line = raw.trim();
         if (line === "" || line.startsWith("#"))
@@ -86182,11 +86180,11 @@ function keyValueLines(text) {
         if (eq <= 0)
             return `line ${i + 1} is not KEY=VALUE`;
         const key = line.slice(0, eq).trim();
-        if (key in out)
+        if (out.has(key))
             return `key ${key} is given twice`;
-        out[key] = line.slice(eq + 1);
+        out.set(key, line.slice(eq + 1));
     }
-    return out;
+    return Object.fromEntries(out);
 }
 function jsonObject(text) {
     try {

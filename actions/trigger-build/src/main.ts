@@ -8,7 +8,13 @@ import {
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
-import { type Build, buildConclusion, type StartBuildBody, startBuildBody } from "@cwp/client";
+import {
+  type Build,
+  buildConclusion,
+  type StartBuildBody,
+  startBuildBody,
+  ValidationError,
+} from "@cwp/client";
 import { z } from "zod";
 import { refFromEvent } from "./event.js";
 
@@ -23,6 +29,27 @@ const FIELDS = {
   "overrides.docker.dockerWorkDir": "docker-work-dir",
   "overrides.docker.dockerfileTarget": "dockerfile-target",
 };
+
+/**
+ * Only the platform knows a service's kind: a combined service builds a `sha` alone (or its latest
+ * commit), a build service needs a branch or pull request (beyond-the-seed §5). When the platform
+ * refuses for that reason, say which inputs to set.
+ */
+function refusedForKind(error: unknown, serviceId: string, body: StartBuildBody): Error | undefined {
+  const needsRef =
+    error instanceof ValidationError &&
+    error.status === 400 &&
+    body.branch === undefined &&
+    body.pullRequestId === undefined &&
+    typeof error.details === "object" &&
+    error.details !== null &&
+    "body.branch" in error.details;
+  if (!needsRef) return undefined;
+  return new ValidationError(
+    `Service ${serviceId} is a build service: it builds from a branch or a pull request, so set the input "branch" or "pull-request-id" (with "sha" to pin the commit). Nothing was started. (${error.message})`,
+    error,
+  );
+}
 
 export const run = () =>
   runAction({
@@ -83,7 +110,11 @@ export const run = () =>
         } satisfies StartBuildBody,
         FIELDS,
       );
-      const build = await client.builds.start(projectId, serviceId, body, { signal });
+      const build = await client.builds
+        .start(projectId, serviceId, body, { signal })
+        .catch((error: unknown) => {
+          throw refusedForKind(error, serviceId, body) ?? error;
+        });
       const where = `service ${serviceId} in project ${projectId}`;
       return {
         title: `build ${build.id} of ${where}`,

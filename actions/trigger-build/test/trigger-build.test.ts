@@ -88,6 +88,29 @@ describe("trigger-build: what to build", () => {
     expect(start?.body).toEqual({ branch: "release/1.2", sha });
   });
 
+  it("builds a commit alone on a combined service: sends only the sha", async () => {
+    await platform.reset();
+    const sha = "b".repeat(40);
+    const result = await runBundle(actionDir, { inputs: { ...inputs(), sha } });
+    expect(result.code, result.stdout).toBe(0);
+    const starts = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(starts.map((r) => r.body)).toEqual([{ sha }]);
+    expect(result.outputs.sha).toBe(sha);
+  });
+
+  it("says a build service needs a branch or pull request when the platform refuses a sha alone", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: { ...inputs(), "service-id": "image-builder", sha: "b".repeat(40) },
+    });
+    expect(result.code).toBe(1);
+    const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+    expect(error).toContain("Service image-builder is a build service");
+    expect(error).toContain('set the input "branch" or "pull-request-id"');
+    expect(error).toContain("Nothing was started");
+    expect(await platform.requests()).toHaveLength(1);
+  });
+
   it("refuses a tag push without a branch, naming the input to set", async () => {
     await platform.reset();
     const result = await runBundle(actionDir, {
@@ -105,7 +128,7 @@ describe("trigger-build: what to build", () => {
       inputs: {
         ...inputs(),
         branch: "main",
-        "build-arguments": "A=1\nB=two=2",
+        "build-arguments": "NODE_ENV=production\nB=two=2",
         "dockerfile-path": "/docker/Dockerfile",
         "dockerfile-target": "runtime",
       },
@@ -115,7 +138,7 @@ describe("trigger-build: what to build", () => {
     expect(start?.body).toEqual({
       branch: "main",
       overrides: {
-        buildArguments: { A: "1", B: "two=2" },
+        buildArguments: { NODE_ENV: "production", B: "two=2" },
         docker: { dockerFilePath: "/docker/Dockerfile", dockerfileTarget: "runtime" },
       },
     });

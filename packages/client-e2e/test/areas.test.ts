@@ -96,7 +96,15 @@ describe("addons, secrets, integrations, networking", () => {
       name: "app config",
       secretType: "environment",
       priority: 10,
-      secrets: { variables: { "API-KEY": "s3cret" } },
+      secrets: { variables: { "API-KEY": "s3cret", API_KEY: "s3cret", DATABASE_URL: "postgres://db" } },
+    });
+    expect(Object.keys(group.secrets?.variables ?? {}).sort()).toEqual([
+      "API-KEY",
+      "API_KEY",
+      "DATABASE_URL",
+    ]);
+    await c.jobs.setRuntimeEnvironment(P, "migrate", {
+      runtimeEnvironment: { DATABASE_URL: "postgres://db" },
     });
     await c.secrets.linkAddon(P, group.id, "db", { keys: [{ keyName: "host", aliases: ["DB_HOST"] }] });
     const hook = await c.integrations.createNotification({
