@@ -62,6 +62,42 @@ describe("fetch-logs", () => {
     expect((await platform.requests()).filter((r) => r.query.lineLimit === "5000").length).toBeGreaterThan(1);
   });
 
+  it.each([1, 7, 100])(
+    "reads all 250 lines of a range when the platform answers at most %i a request",
+    async (cap) => {
+      await platform.reset();
+      // 125 instants of two replicas each: every timestamp is shared by two lines.
+      const start = Math.floor(((await emulatorNow()) - 3_600_000) / 5000) * 5000;
+      const range = {
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(start + 625_000).toISOString(),
+      };
+      const expected = await wholeRange({ ...range, direction: "forward" });
+      expect(expected).toHaveLength(250);
+      await platform.control("POST", "settings", { logPageCap: cap });
+      const out = file(`capped-${cap}.jsonl`);
+      const result = await runBundle(actionDir, {
+        inputs: {
+          ...base(),
+          "service-id": "web",
+          "start-time": range.startTime,
+          "end-time": range.endTime,
+          "line-limit": "1000",
+          format: "jsonl",
+          "output-file": out,
+          print: "false",
+        },
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.outputs.lines).toBe("250");
+      const written = (await readFile(out, "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(written).toEqual(expected);
+    },
+  );
+
   it("honours line-limit, direction, duration and the text and regex filters", async () => {
     await platform.reset();
     const end = new Date(await emulatorNow()).toISOString();

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3546);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8315);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3546:
+/***/ 8315:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -84195,25 +84195,42 @@ const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "strin
  * Where a reader stands in time when it pages through logs with range queries. Each page starts at
  * the timestamp of the last line read (inclusive), so lines sharing that timestamp come back again;
  * the cursor hands out exactly the ones it has not handed out yet (a multiset per timestamp), in
- * either direction.
+ * either direction. Once the reader has every line of that timestamp it can read, it steps past it.
  */
-class page_cursor_PageCursor {
+class PageCursor {
     forward;
     #at;
     #ms;
+    /** Whether the next page starts after the cursor timestamp rather than at it. */
+    #past;
     /** How many times each line was already handed out at the cursor timestamp. */
     #seen = new Map();
+    /**
+     * `start` is where reading begins: inclusive going forward (a range's start), exclusive going
+     * backward (a range's end).
+     */
     constructor(start, forward) {
         this.forward = forward;
         this.#at = start;
         this.#ms = Date.parse(start);
+        this.#past = !forward;
     }
     /** The timestamp of the last line handed out (or the start). */
     get at() {
         return this.#at;
     }
-    get ms() {
-        return this.#ms;
+    /**
+     * Where the next page begins: forward, its `startTime` (inclusive); backward, its `endTime`
+     * (exclusive), just after the cursor timestamp so that timestamp's remaining lines come back.
+     */
+    get boundary() {
+        if (this.forward)
+            return this.#past ? new Date(this.#ms + 1).toISOString() : this.#at;
+        return this.#past ? this.#at : new Date(this.#ms + 1).toISOString();
+    }
+    /** No more lines of the cursor timestamp can be read: the next page starts beyond it. */
+    stepPast() {
+        this.#past = true;
     }
     /** The lines of a page not handed out before, in page order. */
     take(lines) {
@@ -84234,6 +84251,7 @@ class page_cursor_PageCursor {
             else {
                 this.#at = line.ts;
                 this.#ms = ms;
+                this.#past = false;
                 this.#seen = new Map();
             }
             this.#seen.set(key, (this.#seen.get(key) ?? 0) + 1);
@@ -84243,59 +84261,116 @@ class page_cursor_PageCursor {
     }
 }
 //# sourceMappingURL=page-cursor.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/logs/page-reader.js
+
+/** The largest page a reader asks for when one timestamp fills a whole page. */
+const MAX_PAGE_SIZE = 10_000;
+/**
+ * Pages through logs with range queries, each page starting where the last one ended, without
+ * losing or repeating a line (see `PageCursor`), until a page brings nothing new.
+ *
+ * `lineLimit` is a request, not a promise: the platform may cap a page below it (beyond-the-seed
+ * §5), so a short page is not the end of the range. Reading on from the last timestamp costs one
+ * request more per read: the page that brings nothing new. When a page brings nothing new but is
+ * as large as any the platform has sent, it may be the platform's cap filled by lines that share
+ * the cursor's timestamp: the reader reads that timestamp once from the other end, to pick up its
+ * last lines, then steps past it. (A run of lines sharing one timestamp longer than twice the cap
+ * cannot be reached by range queries at all: its middle is out of reach of any query.)
+ */
+class PageReader {
+    #fetch;
+    #options;
+    #cursor;
+    #forward;
+    /** The largest page the platform has sent: a page this large may have been cut by its cap. */
+    #largest = 0;
+    constructor(fetch, options) {
+        this.#fetch = fetch;
+        this.#options = options;
+        this.#forward = options.direction === "forward";
+        this.#cursor = new PageCursor(options.from, this.#forward);
+    }
+    /** Every new line from where the last read ended, page by page, in the reader's direction. */
+    async *pages() {
+        const { pageSize, to } = this.#options;
+        let limit = pageSize;
+        for (;;) {
+            // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
+            const boundary = this.#cursor.boundary;
+            const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
+            const lines = await this.#read(this.#options.direction, limit, startTime, endTime);
+            this.#largest = Math.max(this.#largest, lines.length);
+            const fresh = this.#cursor.take(lines);
+            if (fresh.length > 0) {
+                yield fresh;
+                limit = pageSize;
+                continue;
+            }
+            if (lines.length === 0)
+                return;
+            // Nothing new: every line was one already read at the cursor's timestamp.
+            if (lines.length >= limit && limit < MAX_PAGE_SIZE) {
+                // They fill the page we asked for: ask for a larger one to get past them.
+                limit = Math.min(MAX_PAGE_SIZE, limit * 4);
+                continue;
+            }
+            // Fewer than the platform has sent before: it sent all it has from here on.
+            if (lines.length < this.#largest)
+                return;
+            const tail = await this.#timestampFromTheOtherEnd(limit);
+            if (tail.length > 0)
+                yield tail;
+            this.#cursor.stepPast();
+            limit = pageSize;
+        }
+    }
+    /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
+    async #timestampFromTheOtherEnd(limit) {
+        const at = Date.parse(this.#cursor.at);
+        const lines = await this.#read(this.#forward ? "backward" : "forward", limit, new Date(at).toISOString(), new Date(at + 1).toISOString());
+        return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
+    }
+    #read(direction, limit, startTime, endTime) {
+        return this.#fetch({
+            ...this.#options.filters,
+            queryType: "range",
+            direction,
+            ...(startTime !== undefined ? { startTime } : {}),
+            ...(endTime !== undefined ? { endTime } : {}),
+            lineLimit: limit,
+        });
+    }
+}
+//# sourceMappingURL=page-reader.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
 
 
-/** The largest page a reader asks for when one timestamp fills a whole page. */
-const follower_MAX_PAGE_SIZE = 10_000;
 /** Between reads while lines come, and the cap it backs off to while none do, ms. */
 const STREAM_INTERVAL_MS = 2_000;
 const STREAM_MAX_INTERVAL_MS = 15_000;
 /**
- * Reads logs forward with range queries, page after page, without losing or repeating a line
- * (see `PageCursor`). A page full of one timestamp is read again with a larger page rather than
- * stall.
+ * Reads logs forward with range queries, page after page, without losing or repeating a line, and
+ * reads on past a short page (see `PageReader`).
  */
 class LogFollower {
-    #fetch;
-    #filters;
-    #pageSize;
-    #cursor;
+    #reader;
     #pacing;
     constructor(fetch, options, pacing = { clock: systemClock }) {
-        this.#fetch = fetch;
         this.#pacing = pacing;
         const { startTime, pageSize, ...filters } = options;
-        this.#filters = filters;
-        this.#cursor = new page_cursor_PageCursor(startTime, true);
-        this.#pageSize = pageSize ?? 500;
+        this.#reader = new PageReader(fetch, {
+            filters,
+            direction: "forward",
+            from: startTime,
+            pageSize: pageSize ?? 500,
+        });
     }
     /** Every line written since the last call, oldest first. */
     async next() {
         const out = [];
-        let limit = this.#pageSize;
-        for (;;) {
-            const lines = await this.#fetch({
-                ...this.#filters,
-                queryType: "range",
-                direction: "forward",
-                startTime: this.#cursor.at,
-                lineLimit: limit,
-            });
-            const fresh = this.#cursor.take(lines);
-            out.push(...fresh);
-            if (lines.length < limit)
-                return out;
-            if (fresh.length === 0) {
-                // A whole page of one timestamp, all seen: widen the page to get past it.
-                if (limit >= follower_MAX_PAGE_SIZE)
-                    return out;
-                limit = Math.min(follower_MAX_PAGE_SIZE, limit * 4);
-            }
-            else {
-                limit = this.#pageSize;
-            }
-        }
+        for await (const page of this.#reader.pages())
+            out.push(...page);
+        return out;
     }
     /**
      * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
@@ -86026,47 +86101,6 @@ function createClient(options) {
     return new CwpClient(options);
 }
 //# sourceMappingURL=client.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/logs/range.js
-
-
-/**
- * Every page of a time range, in the range's direction, with no line lost or repeated where pages
- * meet: a page that ends part-way through a timestamp is continued from that timestamp.
- */
-async function* logRangePages(fetch, options) {
-    const { startTime, endTime, direction = "forward", pageSize = 1000, ...filters } = options;
-    const forward = direction === "forward";
-    const cursor = new PageCursor(forward ? startTime : endTime, forward);
-    let first = true;
-    let limit = pageSize;
-    for (;;) {
-        // Backward pages end just after the cursor's timestamp, so its remaining lines come back.
-        const end = forward || first ? endTime : new Date(cursor.ms + 1).toISOString();
-        const lines = await fetch({
-            ...filters,
-            queryType: "range",
-            direction,
-            startTime: forward ? cursor.at : startTime,
-            endTime: end,
-            lineLimit: limit,
-        });
-        first = false;
-        const fresh = cursor.take(lines);
-        if (fresh.length > 0)
-            yield fresh;
-        if (lines.length < limit)
-            return;
-        if (fresh.length === 0) {
-            if (limit >= MAX_PAGE_SIZE)
-                return;
-            limit = Math.min(MAX_PAGE_SIZE, limit * 4);
-        }
-        else {
-            limit = pageSize;
-        }
-    }
-}
-//# sourceMappingURL=range.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/index.js
 // The spec's schemas, one module per area; exported for the emulator and for users' own checks.
 
@@ -86082,6 +86116,7 @@ async function* logRangePages(fetch, options) {
 
 //# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/index.js
+
 
 
 

@@ -234,6 +234,27 @@ export function runnerContract(spec: ContractSpec): void {
     }
 
     if (spec.logs) {
+      for (const cap of [1, 7, 100])
+        it(`streams every log line once when the platform answers at most ${cap} a request`, async () => {
+          // Pairs of lines share a timestamp, so pages of 1 or 7 end part-way through one.
+          const lines = Array.from({ length: 30 }, (_, i) => `step ${i + 1} of 30`);
+          await platform.control("POST", "outcomes", {
+            kind: spec.outcome,
+            durationSeconds: 20,
+            logLines: lines,
+            linesPerInstant: 2,
+          });
+          await platform.control("POST", "settings", { logPageCap: cap });
+          const result = await run();
+          expect(result.code, result.stdout).toBe(0);
+          const printed = result.stdout.split("\n");
+          for (const line of lines)
+            expect(
+              printed.filter((l) => l === line),
+              line,
+            ).toHaveLength(1);
+        });
+
       it("prints hostile remote log lines only inside a stop-commands block", async () => {
         await platform.control("POST", "outcomes", {
           kind: spec.outcome,

@@ -4,13 +4,12 @@ export type { Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
 export {
-  type FetchLogs,
-  type LogFilters,
   LogFollower,
   type LogFollowerOptions,
   type LogPacing,
   type LogStreamOptions,
 } from "./logs/follower.js";
+export { type FetchLogs, type LogFilters, MAX_PAGE_SIZE } from "./logs/page-reader.js";
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
 export { drillDownCount } from "./resources/billing.js";
 export type { RestartReceipt } from "./resources/services.js";

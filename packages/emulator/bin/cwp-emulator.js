@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // cwp-emulator [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
-//              [--scale TEAMSxPROJECTSxRESOURCES]
+//              [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N]
 // The first line of standard output is "cwp-emulator listening on http://HOST:PORT".
 import { parseArgs } from "node:util";
 import { startEmulator } from "../dist/index.js";
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     speed: { type: "string", default: "1" },
     "rate-limit": { type: "string", default: "1000" },
     scale: { type: "string" },
+    "log-page-cap": { type: "string" },
   },
 });
 const number = (name, value) => {
@@ -45,6 +46,9 @@ const emulator = await startEmulator({
   seed: number("seed", values.seed),
   speed: number("speed", values.speed),
   rateLimit: number("rate-limit", values["rate-limit"]),
+  ...(values["log-page-cap"] !== undefined
+    ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
+    : {}),
 });
 console.log(`cwp-emulator listening on ${emulator.url}`);
 for (const signal of ["SIGINT", "SIGTERM"])

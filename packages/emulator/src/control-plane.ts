@@ -5,6 +5,7 @@ import type { VirtualClock } from "./clock.js";
 import { type Faults, faultSchema } from "./faults.js";
 import { ApiFailure, readJsonBody } from "./http.js";
 import { notificationView } from "./notifications/store.js";
+import { applySettings, type Settings, settingsSchema } from "./settings.js";
 import { detailsOf } from "./validate.js";
 import { type Outcomes, outcomeSchema } from "./work/outcomes.js";
 import type { World } from "./world.js";
@@ -27,6 +28,7 @@ export interface ControlState {
   clock: VirtualClock;
   faults: Faults;
   outcomes: Outcomes;
+  settings: Settings;
   log: RequestLogEntry[];
   /** Sends the events that became due (after the clock moved). */
   settle(): Promise<void>;
@@ -122,6 +124,11 @@ export async function controlPlane(
     case "DELETE /_emulator/outcomes":
       state.outcomes.clear();
       return { outcomes: [] };
+    case "GET /_emulator/settings":
+      return { settings: state.settings };
+    case "POST /_emulator/settings":
+      applySettings(state.settings, parse(settingsSchema, await readJsonBody(req)));
+      return { settings: state.settings };
     case "GET /_emulator/requests":
       return { requests: state.log };
     case "DELETE /_emulator/requests":

@@ -1,4 +1,5 @@
 import { ApiFailure } from "./http.js";
+import type { Settings } from "./settings.js";
 import type { Outcomes } from "./work/outcomes.js";
 import type { Project, Token, World } from "./world.js";
 
@@ -15,6 +16,7 @@ export interface Context {
   query: URLSearchParams;
   body: unknown;
   outcomes: Outcomes;
+  settings: Readonly<Settings>;
 }
 
 export interface Route {

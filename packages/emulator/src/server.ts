@@ -10,6 +10,7 @@ import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
 import { match } from "./router.js";
 import { routes } from "./routes/index.js";
+import type { Settings } from "./settings.js";
 import { Outcomes } from "./work/outcomes.js";
 import { seedWorld, type World, type WorldScale } from "./world.js";
 
@@ -23,6 +24,8 @@ export interface EmulatorOptions {
   rateLimit?: number;
   /** A larger organisation, for benchmarks (the default is 3 teams of 3 projects). */
   scale?: WorldScale;
+  /** The most log lines one answer holds, below what `lineLimit` asks (see `Settings`). */
+  logPageCap?: number;
 }
 
 export interface RunningEmulator {
@@ -60,6 +63,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const outcomes = new Outcomes();
   let world: World = seedWorld(seed, clock.now(), options.scale);
   const log: RequestLogEntry[] = [];
+  const initialSettings: Settings = { logPageCap: options.logPageCap };
+  const settings: Settings = { ...initialSettings };
 
   // Webhook deliveries run one batch at a time, in order.
   let delivering = Promise.resolve();
@@ -82,10 +87,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults.clear();
       outcomes.clear();
       log.length = 0;
+      Object.assign(settings, initialSettings);
     },
     clock,
     faults,
     outcomes,
+    settings,
     log,
     settle,
   };
@@ -120,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       query: url.searchParams,
       body,
       outcomes,
+      settings,
     });
     sendJson(res, 200, answer);
     return body;
@@ -160,12 +168,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const method = req.method ?? "";
     const fault = faults.take(method, url.pathname);
-    if (fault?.delayMs) await sleep(fault.delayMs);
-    const acting = !fault || fault.after || (!fault.status && !fault.reset && !fault.malformed);
+    const answersInstead = fault !== undefined && Boolean(fault.status || fault.reset || fault.malformed);
+    // A delay holds the request before it acts, or with `after` holds the answer after it acted.
+    if (fault?.delayMs && !fault.after) await sleep(fault.delayMs);
+    const acting = !answersInstead || fault?.after === true;
     let status = 200;
     let body: unknown;
-    // Faults that answer in place of the platform act on a response nobody sees when `after`.
-    const sink = fault?.after ? discardingResponse(res) : res;
+    // With `after`, the platform acts on a response that is held (or, for a fault that answers in
+    // its place, never sent).
+    const held = fault?.after ? heldResponse(res) : undefined;
+    const sink = held?.response ?? res;
     if (acting) {
       try {
         body = await api(req, sink, url);
@@ -175,7 +187,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         status = failure.status;
       }
     }
-    if (fault && (fault.status || fault.reset || fault.malformed)) status = sendFault(res, fault);
+    if (fault?.after && fault.delayMs) await sleep(fault.delayMs);
+    if (fault && answersInstead) status = sendFault(res, fault);
+    else held?.release();
     log.push({
       method,
       path: url.pathname,
@@ -209,16 +223,36 @@ function parseUrl(target = "/"): URL | undefined {
   }
 }
 
-/** A response that swallows what is written to it: the request acts, the caller sees the fault. */
-function discardingResponse(res: ServerResponse): ServerResponse {
-  const headers = new Map<string, unknown>();
-  return {
-    headersSent: false,
-    setHeader: (name: string, value: unknown) => headers.set(name, value),
-    writeHead: () => undefined,
-    end: () => undefined,
+/**
+ * A response that keeps what is written to it: the request acts, and the answer reaches the caller
+ * only on `release()` (a delayed answer), or never (a fault answers instead).
+ */
+function heldResponse(res: ServerResponse): { response: ServerResponse; release(): void } {
+  const headers = new Map<string, number | string | readonly string[]>();
+  let head: { status: number; headers: Record<string, string | number> } | undefined;
+  let body: string | undefined;
+  const response = {
+    get headersSent() {
+      return head !== undefined;
+    },
+    setHeader: (name: string, value: number | string | readonly string[]) => headers.set(name, value),
+    writeHead: (status: number, more: Record<string, string | number> = {}) => {
+      head = { status, headers: more };
+    },
+    end: (text?: string) => {
+      body = text;
+    },
     get socket() {
       return res.socket;
     },
   } as unknown as ServerResponse;
+  return {
+    response,
+    release: () => {
+      if (!head || res.destroyed) return;
+      for (const [name, value] of headers) res.setHeader(name, value);
+      res.writeHead(head.status, head.headers);
+      res.end(body);
+    },
+  };
 }

@@ -11,6 +11,8 @@ export interface LogQueryParams {
   endTime?: string | undefined;
   duration?: number | undefined;
   lineLimit?: number | undefined;
+  /** The emulator's page cap: `lineLimit` is a request, not a promise (beyond-the-seed §5). */
+  pageCap?: number | undefined;
   direction?: "backward" | "forward" | undefined;
   textIncludes?: string | undefined;
   textNotIncludes?: string | undefined;
@@ -27,7 +29,7 @@ interface Line {
 const PERIOD_MS = 5000;
 const RETENTION_MS = 7 * 86_400_000;
 export const DEFAULT_LINE_LIMIT = 1000;
-/** Matches the largest page the client asks for. */
+/** The most lines one answer holds, unless a page cap (`--log-page-cap`) is lower. */
 export const MAX_LINE_LIMIT = 10_000;
 const DEFAULT_WINDOW_S = 3600;
 
@@ -83,7 +85,10 @@ function generatedText(container: Container, at: number): string {
   return `INFO GET ${path} ${n % 41 === 0 ? 404 : 200} ${ms}ms`;
 }
 
-/** Lines of running containers in [start, end), in the query's direction. */
+/**
+ * Lines of running containers in [start, end), in the query's direction: backward is forward
+ * reversed, also among the lines that share an instant.
+ */
 function* generated(
   containers: readonly Container[],
   start: number,
@@ -98,20 +103,21 @@ function* generated(
   if (last < first) return;
   for (let k = 0; k <= (last - first) / PERIOD_MS; k += 1) {
     const at = forward ? first + k * PERIOD_MS : last - k * PERIOD_MS;
-    for (const c of containers) yield { at, containerId: c.podName, text: generatedText(c, at) };
+    for (const c of forward ? containers : containers.toReversed())
+      yield { at, containerId: c.podName, text: generatedText(c, at) };
   }
 }
 
 /** Recorded lines (builds, job runs) printed by `now` within [start, end). */
 function* recorded(lines: readonly WorkLogLine[], start: number, end: number, now: number, forward: boolean) {
   const visible = lines.filter((l) => l.at <= now && l.at >= start && l.at < end);
-  visible.sort((a, b) => (forward ? a.at - b.at : b.at - a.at));
-  yield* visible;
+  visible.sort((a, b) => a.at - b.at);
+  yield* forward ? visible : visible.reverse();
 }
 
 function answer(source: Iterable<Line>, q: LogQueryParams) {
   const keep = lineFilter(q);
-  const limit = Math.min(q.lineLimit ?? DEFAULT_LINE_LIMIT, MAX_LINE_LIMIT);
+  const limit = Math.min(q.lineLimit ?? DEFAULT_LINE_LIMIT, q.pageCap ?? MAX_LINE_LIMIT, MAX_LINE_LIMIT);
   const out: Array<{ containerId: string; log: string; ts: string }> = [];
   for (const line of source) {
     if (out.length >= limit) break;

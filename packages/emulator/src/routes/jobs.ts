@@ -99,7 +99,7 @@ export const jobRoutes: Route[] = [
     const since = Math.min(ctx.now, ...runs.map((r) => r.startedAt));
     return workLogs(
       runs.flatMap((r) => r.logs),
-      q,
+      { ...q, pageCap: ctx.settings.logPageCap },
       ctx.now,
       since,
     );

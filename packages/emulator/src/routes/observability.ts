@@ -22,7 +22,7 @@ export const observabilityRoutes: Route[] = [
     const containers = containersOf(ctx.world, project).filter(
       (c) => c.owner.kind === "service" && c.owner.id === service.id,
     );
-    return containerLogs(containers, q, ctx.now);
+    return containerLogs(containers, { ...q, pageCap: ctx.settings.logPageCap }, ctx.now);
   }),
   get("/v1/logs", (ctx) => {
     const q = checkQuery(containerLogQuery, ctx.query);
@@ -38,7 +38,7 @@ export const observabilityRoutes: Route[] = [
           (q.podName === undefined || c.podName === q.podName) &&
           (q.clusterId === undefined || c.clusterId === q.clusterId),
       );
-    return containerLogs(containers, q, ctx.now);
+    return containerLogs(containers, { ...q, pageCap: ctx.settings.logPageCap }, ctx.now);
   }),
   get("/v1/projects/:projectId/services/:serviceId/metrics", (ctx) => {
     const project = visibleProject(ctx);

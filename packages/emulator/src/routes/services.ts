@@ -103,7 +103,7 @@ export const serviceRoutes: Route[] = [
     const s = service(ctx);
     const q = checkQuery(buildLogQuery, ctx.query);
     const record = buildOf(ctx, s, q.buildId);
-    return workLogs(record.logs, q, ctx.now, record.createdAt);
+    return workLogs(record.logs, { ...q, pageCap: ctx.settings.logPageCap }, ctx.now, record.createdAt);
   }),
   get("/v1/projects/:projectId/services/:serviceId/build-arguments", (ctx) => {
     const s = service(ctx);

@@ -88,7 +88,7 @@ export function startBuild(
         event: succeed ? "trigger:build:success" : "trigger:build:failure",
       },
     ]),
-    logs: spread(lines, phase(0.1), phase(0.99), container),
+    logs: spread(lines, phase(0.1), phase(0.99), container, outcome.linesPerInstant),
   };
   world.builds.push(record);
   return record;

@@ -60,7 +60,7 @@ export function startJobRun(
         event: succeed ? "trigger:job-run:success" : "trigger:job-run:failure",
       },
     ]),
-    logs: spread(lines, now + 500, end - 1, container),
+    logs: spread(lines, now + 500, end - 1, container, outcome.linesPerInstant),
   };
   world.jobRuns.push(record);
   return record;

@@ -24,6 +24,8 @@ export const outcomeSchema = z.strictObject({
   message: z.string().optional(),
   /** Log lines the work prints (builds and job runs), replacing the generated ones. */
   logLines: z.array(z.string()).max(100_000).optional(),
+  /** How many log lines share each timestamp (default 1): lines printed in the same millisecond. */
+  linesPerInstant: z.number().int().min(1).max(1000).optional(),
 });
 export type Outcome = z.infer<typeof outcomeSchema>;
 

@@ -1,0 +1,112 @@
+import type { LogLine, LogQuery } from "../schemas/observability.js";
+import { PageCursor } from "./page-cursor.js";
+
+/** The filters a reader passes through on every page (time and paging are its own). */
+export type LogFilters = Pick<
+  LogQuery,
+  "textIncludes" | "textNotIncludes" | "regexIncludes" | "regexNotIncludes"
+>;
+
+export type FetchLogs = (query: LogQuery) => Promise<LogLine[]>;
+
+/** The largest page a reader asks for when one timestamp fills a whole page. */
+export const MAX_PAGE_SIZE = 10_000;
+
+export interface PageReaderOptions {
+  filters: LogFilters;
+  direction: "forward" | "backward";
+  /** Where reading begins: inclusive going forward, exclusive going backward. */
+  from: string;
+  /** The far end of the range, if it has one: exclusive going forward, inclusive going backward. */
+  to?: string | undefined;
+  /** Lines asked for per request. */
+  pageSize: number;
+}
+
+/**
+ * Pages through logs with range queries, each page starting where the last one ended, without
+ * losing or repeating a line (see `PageCursor`), until a page brings nothing new.
+ *
+ * `lineLimit` is a request, not a promise: the platform may cap a page below it (beyond-the-seed
+ * §5), so a short page is not the end of the range. Reading on from the last timestamp costs one
+ * request more per read: the page that brings nothing new. When a page brings nothing new but is
+ * as large as any the platform has sent, it may be the platform's cap filled by lines that share
+ * the cursor's timestamp: the reader reads that timestamp once from the other end, to pick up its
+ * last lines, then steps past it. (A run of lines sharing one timestamp longer than twice the cap
+ * cannot be reached by range queries at all: its middle is out of reach of any query.)
+ */
+export class PageReader {
+  readonly #fetch: FetchLogs;
+  readonly #options: PageReaderOptions;
+  readonly #cursor: PageCursor;
+  readonly #forward: boolean;
+  /** The largest page the platform has sent: a page this large may have been cut by its cap. */
+  #largest = 0;
+
+  constructor(fetch: FetchLogs, options: PageReaderOptions) {
+    this.#fetch = fetch;
+    this.#options = options;
+    this.#forward = options.direction === "forward";
+    this.#cursor = new PageCursor(options.from, this.#forward);
+  }
+
+  /** Every new line from where the last read ended, page by page, in the reader's direction. */
+  async *pages(): AsyncGenerator<LogLine[]> {
+    const { pageSize, to } = this.#options;
+    let limit = pageSize;
+    for (;;) {
+      // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
+      const boundary = this.#cursor.boundary;
+      const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
+      const lines = await this.#read(this.#options.direction, limit, startTime, endTime);
+      this.#largest = Math.max(this.#largest, lines.length);
+      const fresh = this.#cursor.take(lines);
+      if (fresh.length > 0) {
+        yield fresh;
+        limit = pageSize;
+        continue;
+      }
+      if (lines.length === 0) return;
+      // Nothing new: every line was one already read at the cursor's timestamp.
+      if (lines.length >= limit && limit < MAX_PAGE_SIZE) {
+        // They fill the page we asked for: ask for a larger one to get past them.
+        limit = Math.min(MAX_PAGE_SIZE, limit * 4);
+        continue;
+      }
+      // Fewer than the platform has sent before: it sent all it has from here on.
+      if (lines.length < this.#largest) return;
+      const tail = await this.#timestampFromTheOtherEnd(limit);
+      if (tail.length > 0) yield tail;
+      this.#cursor.stepPast();
+      limit = pageSize;
+    }
+  }
+
+  /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
+  async #timestampFromTheOtherEnd(limit: number): Promise<LogLine[]> {
+    const at = Date.parse(this.#cursor.at);
+    const lines = await this.#read(
+      this.#forward ? "backward" : "forward",
+      limit,
+      new Date(at).toISOString(),
+      new Date(at + 1).toISOString(),
+    );
+    return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
+  }
+
+  #read(
+    direction: "forward" | "backward",
+    limit: number,
+    startTime: string | undefined,
+    endTime: string | undefined,
+  ): Promise<LogLine[]> {
+    return this.#fetch({
+      ...this.#options.filters,
+      queryType: "range",
+      direction,
+      ...(startTime !== undefined ? { startTime } : {}),
+      ...(endTime !== undefined ? { endTime } : {}),
+      lineLimit: limit,
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { MAX_LINE_LIMIT } from "./observability/logs.js";
+
+// How the emulator answers, beyond what the spec fixes: set at start (`--log-page-cap`) and through
+// POST /_emulator/settings; a reset restores the values it started with.
+
+export interface Settings {
+  /**
+   * The most log lines one answer holds, below what `lineLimit` asks: the platform may cap a page
+   * (beyond-the-seed §5). Unset: only `MAX_LINE_LIMIT`.
+   */
+  logPageCap: number | undefined;
+}
+
+export const settingsSchema = z.strictObject({
+  /** `null` removes the cap. */
+  logPageCap: z.number().int().min(1).max(MAX_LINE_LIMIT).nullable().optional(),
+});
+
+export function applySettings(settings: Settings, change: z.output<typeof settingsSchema>): void {
+  if (change.logPageCap !== undefined) settings.logPageCap = change.logPageCap ?? undefined;
+}
