@@ -83838,7 +83838,14 @@ class Addons {
     async upgrade(projectId, addonId, version, options) {
         const at = path_path `/v1/projects/${projectId}/addons/${addonId}/version`;
         const body = this.core.check(upgradeAddonBody, { version }, "POST", at, "body");
-        await this.core.call({ method: "POST", path: at, body, safety: "idempotent", response: emptyData }, options);
+        await this.core.call({
+            method: "POST",
+            path: at,
+            body,
+            safety: "idempotent",
+            checkHint: `the addon's status and version (GET ${path_path `/v1/projects/${projectId}/addons/${addonId}`})`,
+            response: emptyData,
+        }, options);
     }
     /** Waits until the addon runs at `version`; resolves to the addon when it does or when it fails. */
     waitForUpgrade(projectId, addonId, version, options = {}) {
@@ -85828,10 +85835,13 @@ class Transport {
                 ? "idempotent"
                 : "start-work");
         const base = { method: spec.method, path: spec.path };
+        /** When the request first left, for "check what was started since". */
+        let sentAt;
         for (let attempt = 0;; attempt++) {
             if (this.#remaining(spec) <= 0)
                 throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
             await this.#waitForBudget(spec, base);
+            sentAt ??= this.clock.now();
             const outcome = await this.#attempt(spec, base);
             const retriesLeft = attempt < this.#options.maxRetries;
             if (outcome.kind === "response") {
@@ -85851,18 +85861,20 @@ class Transport {
                     continue;
                 }
                 if (safety === "start-work" && (response.status >= 500 || response.status === 408)) {
-                    throw this.#outcomeUnknown(error, spec);
+                    throw this.#outcomeUnknown(error, spec, sentAt);
                 }
                 throw error;
             }
             const { error, neverSent } = outcome;
+            const ambiguous = safety === "start-work" && !neverSent;
+            // Any change aborted after it was sent (a start, an upgrade) may have been made all the same.
             if (error instanceof AbortedError)
-                throw error;
+                throw spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
             if ((safety === "idempotent" || neverSent) && retriesLeft) {
                 await this.#waitFor(this.#backoff(attempt), spec, base, error);
                 continue;
             }
-            throw safety === "start-work" && !neverSent ? this.#outcomeUnknown(error, spec) : error;
+            throw ambiguous ? this.#outcomeUnknown(error, spec, sentAt) : error;
         }
     }
     async #attempt(spec, base) {
@@ -85877,6 +85889,12 @@ class Transport {
             body = JSON.stringify(spec.body);
             headers["content-type"] = "application/json";
         }
+        if (spec.signal?.aborted)
+            return {
+                kind: "failure",
+                error: new AbortedError(`${base.method} ${base.path} was aborted before it was sent`, base),
+                neverSent: true,
+            };
         let sent = false;
         try {
             this.rateLimit.take();
@@ -85952,11 +85970,12 @@ class Transport {
             error.resetAt = this.rateLimit.state.resetAt;
         return error;
     }
-    #outcomeUnknown(error, spec) {
+    #outcomeUnknown(error, spec, sentAt) {
         const ErrorClass = error.constructor;
+        const when = sentAt === undefined ? "" : ` (the request was sent at ${new Date(sentAt).toISOString()})`;
         const check = spec.checkHint
-            ? ` Check ${spec.checkHint} before trying again.`
-            : " Check whether it took effect before trying again.";
+            ? ` Check ${spec.checkHint}${when} before trying again.`
+            : ` Check whether it took effect${when} before trying again.`;
         return new ErrorClass(`${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`, {
             method: error.method,
             path: error.path,
@@ -89410,18 +89429,37 @@ async function writeSummary(report) {
 }
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
+/** How long a start-work request may go on after a cancel, so its answer says what to abort. */
+const START_GRACE_MS = 5000;
+/** Everything after a cancel ends by then: the runner sends SIGTERM at 7.5 s and kills at about 10 s. */
+const AFTER_CANCEL_MS = 9000;
 /**
  * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
  * action is doing, so it can abort the remote work and fail clearly before it is killed.
  */
 function onCancel() {
     const controller = new AbortController();
-    const cancel = (signal) => controller.abort(new Error(`received ${signal}`));
+    const start = new AbortController();
+    let cancelledAt;
+    let grace;
+    const cancel = (signal) => {
+        if (controller.signal.aborted)
+            return;
+        cancelledAt = Date.now();
+        controller.abort(new Error(`received ${signal}`));
+        grace = setTimeout(() => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of ${signal}`)), START_GRACE_MS);
+        grace.unref();
+    };
     process.on("SIGINT", cancel);
     process.on("SIGTERM", cancel);
     return {
         signal: controller.signal,
+        startSignal: start.signal,
+        get cancelledAt() {
+            return cancelledAt;
+        },
         dispose: () => {
+            clearTimeout(grace);
             process.off("SIGINT", cancel);
             process.off("SIGTERM", cancel);
         },
@@ -89552,7 +89590,12 @@ async function runAction(action) {
         if (conn.teamId)
             info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const started = Date.now();
-        const work = await action.start({ config, client, signal: cancel.signal });
+        const work = await action.start({
+            config,
+            client,
+            signal: cancel.signal,
+            startSignal: cancel.startSignal,
+        });
         if (isFinished(work)) {
             outputs.set(work.outputs);
             if (work.success)
@@ -89575,6 +89618,10 @@ async function runAction(action) {
         }
         outputs.set(work.outputs(work.initial));
         info(`Started ${work.title}.`);
+        if (cancel.signal.aborted) {
+            await startedDuringCancel(action.name, work, config, cancel);
+            return;
+        }
         if (!config.wait) {
             const status = work.initial ? work.conclude(work.initial).status : undefined;
             await writeSummary({
@@ -89586,7 +89633,7 @@ async function runAction(action) {
             });
             return;
         }
-        await follow(action.name, work, config, cancel.signal, started, outputs);
+        await follow(action.name, work, config, cancel, started, outputs);
     }
     catch (error) {
         await fail(action.name, error, cancel.signal.aborted);
@@ -89596,7 +89643,15 @@ async function runAction(action) {
         await client?.close();
     }
 }
-async function follow(name, work, config, signal, started, outputs) {
+/** The workflow was cancelled while the start request was under way, and the work started. */
+async function startedDuringCancel(name, work, config, cancel) {
+    const aborted = await abortRemote(work, config, cancel);
+    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
+    await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+    setFailed(message);
+}
+async function follow(name, work, config, cancel, started, outputs) {
+    const { signal } = cancel;
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
         : undefined;
@@ -89647,20 +89702,24 @@ async function follow(name, work, config, signal, started, outputs) {
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
-        const aborted = await abortRemote(work, config);
+        const aborted = await abortRemote(work, config, cancel);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
         await report(timedOut ? "timed out" : "cancelled", status, message);
         setFailed(message);
     }
 }
-/** Aborts the remote work within 5 s and says what happened to it. */
-async function abortRemote(work, config) {
+/**
+ * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
+ * what happened to it.
+ */
+async function abortRemote(work, config, cancel) {
     if (!work.abort)
         return "the platform cannot abort it, so it may still be running.";
     if (!config["abort-on-cancel"])
         return "it was left running (abort-on-cancel is false).";
+    const beforeKill = cancel.cancelledAt === undefined ? ABORT_WITHIN_MS : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
     try {
-        await work.abort(AbortSignal.timeout(ABORT_WITHIN_MS));
+        await work.abort(AbortSignal.timeout(Math.max(1000, Math.min(ABORT_WITHIN_MS, beforeKill))));
         return "it was aborted on the platform.";
     }
     catch (error) {
@@ -89676,7 +89735,12 @@ async function fail(name, error, cancelled) {
     const reason = error instanceof CwpError
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
-    const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
+    const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
+    const message = unanswered
+        ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+        : cancelled
+            ? `Cancelled with the workflow: ${reason}`
+            : reason;
     await writeSummary({
         action: name,
         title: "the request failed",
@@ -89719,11 +89783,11 @@ const run = () => runAction({
         if (config["service-id"] && config["acknowledge-active-sessions"])
             throw new input_error_InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, startSignal }) {
         const projectId = config["project-id"];
         const harnessId = config["harness-id"];
         if (harnessId) {
-            await client.harnesses.restart(projectId, harnessId, { acknowledgeActiveSessions: config["acknowledge-active-sessions"] }, { signal });
+            await client.harnesses.restart(projectId, harnessId, { acknowledgeActiveSessions: config["acknowledge-active-sessions"] }, { signal: startSignal });
             const at = new Date().toISOString();
             return {
                 finished: true,
@@ -89738,7 +89802,7 @@ const run = () => runAction({
             };
         }
         const serviceId = config["service-id"];
-        const receipt = await client.services.restart(projectId, serviceId, { signal });
+        const receipt = await client.services.restart(projectId, serviceId, { signal: startSignal });
         const restartedAt = new Date(receipt.restartedAt).toISOString();
         return {
             title: `restart of service ${serviceId} in project ${projectId}`,

@@ -23,7 +23,7 @@ export const run = () =>
       if (config["service-id"] && config["acknowledge-active-sessions"])
         throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, startSignal }) {
       const projectId = config["project-id"];
       const harnessId = config["harness-id"];
       if (harnessId) {
@@ -31,7 +31,7 @@ export const run = () =>
           projectId,
           harnessId,
           { acknowledgeActiveSessions: config["acknowledge-active-sessions"] },
-          { signal },
+          { signal: startSignal },
         );
         const at = new Date().toISOString();
         return {
@@ -47,7 +47,7 @@ export const run = () =>
         };
       }
       const serviceId = config["service-id"] as string;
-      const receipt = await client.services.restart(projectId, serviceId, { signal });
+      const receipt = await client.services.restart(projectId, serviceId, { signal: startSignal });
       const restartedAt = new Date(receipt.restartedAt).toISOString();
       return {
         title: `restart of service ${serviceId} in project ${projectId}`,

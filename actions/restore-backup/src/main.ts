@@ -19,7 +19,7 @@ export const run = () =>
           "give source-project-id and source-addon-id together (for a global backup of another addon)",
         );
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, signal, startSignal }) {
       const projectId = config["project-id"];
       const addonId = config["addon-id"];
       const backupId = config["backup-id"];
@@ -55,7 +55,7 @@ export const run = () =>
           message: `Backup ${backupId} is ${backup.status}: only completed backups can be restored. Nothing was restored.`,
         };
       const { restoreId } = await client.addons.restoreBackup(projectId, addonId, backupId, source ?? {}, {
-        signal,
+        signal: startSignal,
       });
       return {
         title: `${title} (restore ${restoreId})`,

@@ -108,7 +108,7 @@ export const run = () =>
           "needs image or build-service-id to say what runs",
         );
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, startSignal }) {
       maskValues(config["runtime-environment"]);
       const projectId = config["project-id"];
       const jobId = config["job-id"];
@@ -122,7 +122,7 @@ export const run = () =>
         },
         FIELDS,
       );
-      const started = await client.jobs.run(projectId, jobId, body, { signal });
+      const started = await client.jobs.run(projectId, jobId, body, { signal: startSignal });
       return {
         title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
         rows: [

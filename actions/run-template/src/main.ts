@@ -11,10 +11,10 @@ export const run = () =>
       arguments: objectInput(),
     },
     outputs: { "run-id": "", status: "", concluded: "false" },
-    async start({ config, client, signal }) {
+    async start({ config, client, startSignal }) {
       const templateId = config["template-id"];
       const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });
-      const started = await client.templates.run(templateId, body, { signal });
+      const started = await client.templates.run(templateId, body, { signal: startSignal });
       return {
         title: `run ${started.id} of template ${templateId}`,
         initial: started,

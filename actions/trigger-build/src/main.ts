@@ -78,7 +78,7 @@ export const run = () =>
       sha: "",
       branch: "",
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, startSignal }) {
       maskValues(config["build-arguments"]);
       const projectId = config["project-id"];
       const serviceId = config["service-id"];
@@ -111,7 +111,7 @@ export const run = () =>
         FIELDS,
       );
       const build = await client.builds
-        .start(projectId, serviceId, body, { signal })
+        .start(projectId, serviceId, body, { signal: startSignal })
         .catch((error: unknown) => {
           throw refusedForKind(error, serviceId, body) ?? error;
         });

@@ -11,7 +11,7 @@ export const run = () =>
       force: booleanInput(false),
     },
     outputs: { "previous-version": "", version: "", status: "" },
-    async start({ config, client, signal }) {
+    async start({ config, client, signal, startSignal }) {
       const projectId = config["project-id"];
       const addonId = config["addon-id"];
       const target = config.version;
@@ -47,7 +47,7 @@ export const run = () =>
           success: false,
           message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set force: true to upgrade it anyway.`,
         };
-      await client.addons.upgrade(projectId, addonId, target, { signal });
+      await client.addons.upgrade(projectId, addonId, target, { signal: startSignal });
       return {
         title,
         rows,

@@ -52,6 +52,14 @@ export function onlyInsideStopCommands(stdout: string, line: string): boolean {
   return seen;
 }
 
+/** Resolves once `check` holds, looking every 25 ms; gives up (resolving) after 30 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export function runnerContract(spec: ContractSpec): void {
   const platform = useTestPlatform();
   const runs: RunResult[] = [];
@@ -135,6 +143,44 @@ export function runnerContract(spec: ContractSpec): void {
         spec.abort ? /cancelled.*aborted on the platform/ : /cancelled.*may still be running/,
       );
       await expectAborts(spec.abort ? 1 : 0);
+    });
+
+    /** Holds the start's answer `delayMs` after the platform acted on it. */
+    const holdStart = (delayMs: number) =>
+      platform.control("POST", "faults", { method: "POST", path: spec.start.path, after: true, delayMs });
+    /** Resolves once the platform holds the start (its fault was taken), for a SIGINT right then. */
+    const startIsHeld = () =>
+      until(
+        async () => ((await platform.control("GET", "faults")) as { faults: unknown[] }).faults.length === 0,
+      );
+
+    it("on SIGINT while the start is unanswered, lets it answer, then aborts what it started", async () => {
+      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+      await holdStart(2500);
+      const result = await run({}, { cancelOn: startIsHeld() });
+      expect(result.cancelledAt, "cancelled while the start was held").toBeDefined();
+      expect(result.code).toBe(1);
+      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
+      expect(failureMessage(result)).toMatch(
+        spec.abort
+          ? /Cancelled with the workflow while .+ was being started: it had started; it was aborted on the platform/
+          : /Cancelled with the workflow while .+ was being started: it had started; the platform cannot abort it/,
+      );
+      expect(await requests("POST", spec.start.path)).toHaveLength(1);
+      await expectAborts(spec.abort ? 1 : 0);
+    });
+
+    it("on SIGINT while the start stays unanswered, ends in time saying the work may have started and where to look", async () => {
+      await holdStart(15_000);
+      const result = await run({}, { cancelOn: startIsHeld() });
+      expect(result.cancelledAt, "cancelled while the start was held").toBeDefined();
+      expect(result.code).toBe(1);
+      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
+      expect(failureMessage(result)).toMatch(
+        /had no answer 5 s later: .*The outcome is unknown: the platform may have acted .*Check .+ \(the request was sent at \d{4}-\d\d-\d\dT[\d:.]+Z\)/,
+      );
+      // Never sent again (the held one is logged only once it is answered).
+      expect((await requests("POST", spec.start.path)).length).toBeLessThanOrEqual(1);
     });
 
     if (spec.abort)

@@ -15,6 +15,8 @@ export interface RunOptions {
   event?: { name: string; payload: unknown; sha?: string; ref?: string };
   /** Sends SIGINT once printed output satisfies this. */
   cancelWhen?: (printed: string) => boolean;
+  /** Sends SIGINT once this resolves (e.g. when the platform holds the start request). */
+  cancelOn?: Promise<unknown>;
   /** Called with each chunk printed (the demo shows them as they come). */
   onOutput?: (text: string) => void;
   /** Kills the process after this long (ms) as a last resort. */
@@ -98,13 +100,16 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
   let stdout = "";
   let stderr = "";
   let cancelledAt: number | undefined;
-  const check = () => {
-    if (cancelledAt === undefined && options.cancelWhen?.(stdout + stderr)) {
-      cancelledAt = Date.now();
-      child.kill("SIGINT");
-      setTimeout(() => child.exitCode === null && child.kill("SIGTERM"), 7500).unref();
-    }
+  const cancel = () => {
+    if (cancelledAt !== undefined || child.exitCode !== null) return;
+    cancelledAt = Date.now();
+    child.kill("SIGINT");
+    setTimeout(() => child.exitCode === null && child.kill("SIGTERM"), 7500).unref();
   };
+  const check = () => {
+    if (options.cancelWhen?.(stdout + stderr)) cancel();
+  };
+  options.cancelOn?.then(cancel);
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk;
     options.onOutput?.(chunk.toString());

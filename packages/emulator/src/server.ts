@@ -64,6 +64,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let world: World = seedWorld(seed, clock.now(), options.scale);
   const log: RequestLogEntry[] = [];
   const initialSettings: Settings = { logPageCap: options.logPageCap };
+  /** Counts resets: a request answered after a reset is not in the new world's log. */
+  let generation = 0;
   const settings: Settings = { ...initialSettings };
 
   // Webhook deliveries run one batch at a time, in order.
@@ -87,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults.clear();
       outcomes.clear();
       log.length = 0;
+      generation += 1;
       Object.assign(settings, initialSettings);
     },
     clock,
@@ -167,6 +170,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const method = req.method ?? "";
+    const arrivedIn = generation;
     const fault = faults.take(method, url.pathname);
     const answersInstead = fault !== undefined && Boolean(fault.status || fault.reset || fault.malformed);
     // A delay holds the request before it acts, or with `after` holds the answer after it acted.
@@ -190,6 +194,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (fault?.after && fault.delayMs) await sleep(fault.delayMs);
     if (fault && answersInstead) status = sendFault(res, fault);
     else held?.release();
+    if (arrivedIn !== generation) return;
     log.push({
       method,
       path: url.pathname,

@@ -17,7 +17,7 @@ import { formatDuration } from "../output/duration.js";
 import { maskTokensFromEnvironment } from "../output/mask.js";
 import { Outputs } from "../output/outputs.js";
 import { type SummaryReport, writeSummary } from "../output/summary.js";
-import { onCancel } from "./cancellation.js";
+import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { recentDurations } from "./history.js";
 import { LogPump } from "./log-pump.js";
 
@@ -55,7 +55,13 @@ export interface StartedWork<T> {
 export interface ActionContext<C> {
   config: C & SharedConfig;
   client: CwpClient;
+  /** Aborts at the workflow's cancel: for the reads before the work starts. */
   signal: AbortSignal;
+  /**
+   * For the one request that starts the remote work: a cancel lets it answer (within 5 s), so the
+   * kit can abort what it started instead of leaving it running with nobody told.
+   */
+  startSignal: AbortSignal;
 }
 
 export interface ActionDefinition<S extends z.ZodRawShape, T> {
@@ -98,7 +104,12 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId });
     if (conn.teamId) core.info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const started = Date.now();
-    const work = await action.start({ config, client, signal: cancel.signal });
+    const work = await action.start({
+      config,
+      client,
+      signal: cancel.signal,
+      startSignal: cancel.startSignal,
+    });
     if (isFinished(work)) {
       outputs.set(work.outputs);
       if (work.success) core.info(work.message);
@@ -117,6 +128,10 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     }
     outputs.set(work.outputs(work.initial));
     core.info(`Started ${work.title}.`);
+    if (cancel.signal.aborted) {
+      await startedDuringCancel(action.name, work, config, cancel);
+      return;
+    }
     if (!config.wait) {
       const status = work.initial ? work.conclude(work.initial).status : undefined;
       await writeSummary({
@@ -128,7 +143,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
       });
       return;
     }
-    await follow(action.name, work, config, cancel.signal, started, outputs);
+    await follow(action.name, work, config, cancel, started, outputs);
   } catch (error) {
     await fail(action.name, error, cancel.signal.aborted);
   } finally {
@@ -137,14 +152,28 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
   }
 }
 
+/** The workflow was cancelled while the start request was under way, and the work started. */
+async function startedDuringCancel<T>(
+  name: string,
+  work: StartedWork<T>,
+  config: SharedConfig,
+  cancel: Cancellation,
+): Promise<void> {
+  const aborted = await abortRemote(work, config, cancel);
+  const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
+  await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+  core.setFailed(message);
+}
+
 async function follow<T>(
   name: string,
   work: StartedWork<T>,
   config: SharedConfig,
-  signal: AbortSignal,
+  cancel: Cancellation,
   started: number,
   outputs: Outputs<string>,
 ): Promise<void> {
+  const { signal } = cancel;
   const pump = work.logs
     ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
     : undefined;
@@ -198,19 +227,28 @@ async function follow<T>(
     const why = timedOut
       ? `did not conclude within ${formatDuration(config.timeout)}`
       : "was cancelled with the workflow";
-    const aborted = await abortRemote(work, config);
+    const aborted = await abortRemote(work, config, cancel);
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
     await report(timedOut ? "timed out" : "cancelled", status, message);
     core.setFailed(message);
   }
 }
 
-/** Aborts the remote work within 5 s and says what happened to it. */
-async function abortRemote<T>(work: StartedWork<T>, config: SharedConfig): Promise<string> {
+/**
+ * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
+ * what happened to it.
+ */
+async function abortRemote<T>(
+  work: StartedWork<T>,
+  config: SharedConfig,
+  cancel: Cancellation,
+): Promise<string> {
   if (!work.abort) return "the platform cannot abort it, so it may still be running.";
   if (!config["abort-on-cancel"]) return "it was left running (abort-on-cancel is false).";
+  const beforeKill =
+    cancel.cancelledAt === undefined ? ABORT_WITHIN_MS : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
   try {
-    await work.abort(AbortSignal.timeout(ABORT_WITHIN_MS));
+    await work.abort(AbortSignal.timeout(Math.max(1000, Math.min(ABORT_WITHIN_MS, beforeKill))));
     return "it was aborted on the platform.";
   } catch (error) {
     return `aborting it failed (${(error as Error).message}): it may still be running.`;
@@ -227,7 +265,12 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     error instanceof CwpError
       ? error.message
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
-  const message = cancelled ? `Cancelled with the workflow: ${reason}` : reason;
+  const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
+  const message = unanswered
+    ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+    : cancelled
+      ? `Cancelled with the workflow: ${reason}`
+      : reason;
   await writeSummary({
     action: name,
     title: "the request failed",

@@ -35,7 +35,14 @@ export class Addons {
     const at = path`/v1/projects/${projectId}/addons/${addonId}/version`;
     const body = this.core.check(upgradeAddonBody, { version }, "POST", at, "body");
     await this.core.call(
-      { method: "POST", path: at, body, safety: "idempotent", response: emptyData },
+      {
+        method: "POST",
+        path: at,
+        body,
+        safety: "idempotent",
+        checkHint: `the addon's status and version (GET ${path`/v1/projects/${projectId}/addons/${addonId}`})`,
+        response: emptyData,
+      },
       options,
     );
   }

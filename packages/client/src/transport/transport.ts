@@ -110,10 +110,13 @@ export class Transport {
         ? "idempotent"
         : "start-work");
     const base: CwpErrorInit = { method: spec.method, path: spec.path };
+    /** When the request first left, for "check what was started since". */
+    let sentAt: number | undefined;
     for (let attempt = 0; ; attempt++) {
       if (this.#remaining(spec) <= 0)
         throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
       await this.#waitForBudget(spec, base);
+      sentAt ??= this.clock.now();
       const outcome = await this.#attempt(spec, base);
       const retriesLeft = attempt < this.#options.maxRetries;
 
@@ -132,18 +135,21 @@ export class Transport {
           continue;
         }
         if (safety === "start-work" && (response.status >= 500 || response.status === 408)) {
-          throw this.#outcomeUnknown(error, spec);
+          throw this.#outcomeUnknown(error, spec, sentAt);
         }
         throw error;
       }
 
       const { error, neverSent } = outcome;
-      if (error instanceof AbortedError) throw error;
+      const ambiguous = safety === "start-work" && !neverSent;
+      // Any change aborted after it was sent (a start, an upgrade) may have been made all the same.
+      if (error instanceof AbortedError)
+        throw spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
       if ((safety === "idempotent" || neverSent) && retriesLeft) {
         await this.#waitFor(this.#backoff(attempt), spec, base, error);
         continue;
       }
-      throw safety === "start-work" && !neverSent ? this.#outcomeUnknown(error, spec) : error;
+      throw ambiguous ? this.#outcomeUnknown(error, spec, sentAt) : error;
     }
   }
 
@@ -164,6 +170,12 @@ export class Transport {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
+    if (spec.signal?.aborted)
+      return {
+        kind: "failure",
+        error: new AbortedError(`${base.method} ${base.path} was aborted before it was sent`, base),
+        neverSent: true,
+      };
     let sent = false;
     try {
       this.rateLimit.take();
@@ -250,11 +262,12 @@ export class Transport {
     return error;
   }
 
-  #outcomeUnknown(error: CwpError, spec: RequestSpec): CwpError {
+  #outcomeUnknown(error: CwpError, spec: RequestSpec, sentAt: number | undefined): CwpError {
     const ErrorClass = error.constructor as typeof CwpError;
+    const when = sentAt === undefined ? "" : ` (the request was sent at ${new Date(sentAt).toISOString()})`;
     const check = spec.checkHint
-      ? ` Check ${spec.checkHint} before trying again.`
-      : " Check whether it took effect before trying again.";
+      ? ` Check ${spec.checkHint}${when} before trying again.`
+      : ` Check whether it took effect${when} before trying again.`;
     return new ErrorClass(
       `${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`,
       {
