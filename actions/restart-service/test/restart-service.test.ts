@@ -15,7 +15,6 @@ runnerContract({
     success: { status: "COMPLETED", "restarted-at": /^\d{4}-\d\d-\d\dT/ },
     failure: { status: "FAILED" },
   },
-  logs: false,
   malformed: [
     { inputs: { "service-id": "", "harness-id": "" }, input: "service-id" },
     { inputs: { "harness-id": "devbox" }, input: "service-id" },

@@ -15,7 +15,6 @@ runnerContract({
     success: { "restore-id": /^rst-/, status: "completed", "backup-size": /^\d+$/, "addon-version": "" },
     failure: { "restore-id": /^rst-/, status: "failed" },
   },
-  logs: false,
   malformed: [
     { inputs: { "backup-id": "" }, input: "backup-id" },
     { inputs: { "source-project-id": "platform-api" }, input: "source-addon-id" },

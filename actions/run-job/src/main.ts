@@ -154,7 +154,7 @@ export const run = () =>
                 client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }),
             }
           : {}),
-        abort: (abortSignal) => client.jobs.abortRun(projectId, jobId, started.id, { signal: abortSignal }),
+        abort: (options) => client.jobs.abortRun(projectId, jobId, started.id, options),
       };
     },
   });

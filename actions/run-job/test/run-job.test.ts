@@ -16,7 +16,7 @@ runnerContract({
     success: { "run-id": /^[0-9a-f-]{36}$/, "run-name": /^migrate-/, status: "SUCCESS", concluded: "true" },
     failure: { status: "FAILED", concluded: "true" },
   },
-  logs: true,
+  logs: { path: "/v1/projects/platform-web/jobs/migrate/logs" },
   malformed: [
     { inputs: { "job-id": "" }, input: "job-id" },
     { inputs: { "runtime-environment": "BAD KEY=1" }, input: "runtime-environment" },

@@ -30,8 +30,8 @@ export const run = () =>
         }),
         wait: (options) => client.templates.waitForRun(templateId, started.id, options),
         conclude: templateRunConclusion,
-        abort: async (abortSignal) => {
-          await client.templates.abortRun(templateId, started.id, { signal: abortSignal });
+        abort: async (options) => {
+          await client.templates.abortRun(templateId, started.id, options);
         },
       };
     },

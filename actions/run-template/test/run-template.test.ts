@@ -16,7 +16,6 @@ runnerContract({
     success: { "run-id": /^tr-/, status: "success", concluded: "true" },
     failure: { status: "failure", concluded: "true" },
   },
-  logs: false,
   malformed: [
     { inputs: { "template-id": "" }, input: "template-id" },
     { inputs: { arguments: "[1, 2, 3]" }, input: "arguments" },

@@ -149,7 +149,7 @@ export const run = () =>
                 client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
             }
           : {}),
-        abort: (abortSignal) => client.builds.abort(projectId, serviceId, build.id, { signal: abortSignal }),
+        abort: (options) => client.builds.abort(projectId, serviceId, build.id, options),
       };
     },
   });

@@ -27,7 +27,7 @@ runnerContract({
     },
     failure: { status: "FAILURE", concluded: "true", success: "false" },
   },
-  logs: true,
+  logs: { path: "/v1/projects/platform-web/services/web/build-logs" },
   malformed: [
     { inputs: { "project-id": "" }, input: "project-id" },
     { inputs: { "service-id": "web/../x" }, input: "service-id" },

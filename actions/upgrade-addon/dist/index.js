@@ -73983,13 +73983,23 @@ function parseResponse(schema, value, where) {
 
 
 
+
+/** `options` with a second signal that also stops the call (a reader's own stop). */
+function withSignal(options, signal) {
+    const signals = [options?.signal, signal].filter((s) => s !== undefined);
+    return { ...options, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
+}
 /** What every resource shares: the transport, the client's team, and checked calls. */
 class Core {
     transport;
     teamId;
-    constructor(transport, teamId) {
+    deadline;
+    constructor(transport, teamId, 
+    /** The deadline of every call that brings none of its own. */
+    deadline = undefined) {
         this.transport = transport;
         this.teamId = teamId;
+        this.deadline = deadline;
     }
     async call(op, options) {
         return (await this.exchange(op, options)).body;
@@ -73998,6 +74008,18 @@ class Core {
     async exchange(op, options) {
         const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
         const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+        try {
+            return await this.#exchange(op, fullPath, options);
+        }
+        catch (error) {
+            // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
+            if (!(error instanceof UnexpectedResponseError) || op.method === "GET")
+                throw error;
+            const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
+            throw new UnexpectedResponseError(`${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`, { ...error, outcomeUnknown: true, cause: error });
+        }
+    }
+    async #exchange(op, fullPath, options) {
         const response = await this.transport.send({
             method: op.method,
             path: fullPath,
@@ -74006,7 +74028,8 @@ class Core {
             safety: op.safety,
             checkHint: op.checkHint,
             signal: options?.signal,
-            deadline: options?.deadline,
+            deadline: options?.deadline ?? this.deadline,
+            urgent: options?.urgent,
         });
         const body = parseResponse(op.response, response.body ?? {}, {
             method: op.method,
@@ -84298,14 +84321,14 @@ class PageReader {
         this.#cursor = new PageCursor(options.from, this.#forward);
     }
     /** Every new line from where the last read ended, page by page, in the reader's direction. */
-    async *pages() {
+    async *pages(signal) {
         const { pageSize, to } = this.#options;
         let limit = pageSize;
         for (;;) {
             // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
             const boundary = this.#cursor.boundary;
             const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
-            const lines = await this.#read(this.#options.direction, limit, startTime, endTime);
+            const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
             this.#largest = Math.max(this.#largest, lines.length);
             const fresh = this.#cursor.take(lines);
             if (fresh.length > 0) {
@@ -84324,7 +84347,7 @@ class PageReader {
             // Fewer than the platform has sent before: it sent all it has from here on.
             if (lines.length < this.#largest)
                 return;
-            const tail = await this.#timestampFromTheOtherEnd(limit);
+            const tail = await this.#timestampFromTheOtherEnd(limit, signal);
             if (tail.length > 0)
                 yield tail;
             this.#cursor.stepPast();
@@ -84332,12 +84355,12 @@ class PageReader {
         }
     }
     /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
-    async #timestampFromTheOtherEnd(limit) {
+    async #timestampFromTheOtherEnd(limit, signal) {
         const at = Date.parse(this.#cursor.at);
-        const lines = await this.#read(this.#forward ? "backward" : "forward", limit, new Date(at).toISOString(), new Date(at + 1).toISOString());
+        const lines = await this.#read(this.#forward ? "backward" : "forward", limit, new Date(at).toISOString(), new Date(at + 1).toISOString(), signal);
         return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
     }
-    #read(direction, limit, startTime, endTime) {
+    #read(direction, limit, startTime, endTime, signal) {
         return this.#fetch({
             ...this.#options.filters,
             queryType: "range",
@@ -84345,7 +84368,7 @@ class PageReader {
             ...(startTime !== undefined ? { startTime } : {}),
             ...(endTime !== undefined ? { endTime } : {}),
             lineLimit: limit,
-        });
+        }, signal);
     }
 }
 //# sourceMappingURL=page-reader.js.map
@@ -84372,10 +84395,10 @@ class LogFollower {
             pageSize: pageSize ?? 500,
         });
     }
-    /** Every line written since the last call, oldest first. */
-    async next() {
+    /** Every line written since the last call, oldest first; `signal` stops the read. */
+    async next(signal) {
         const out = [];
-        for await (const page of this.#reader.pages())
+        for await (const page of this.#reader.pages(signal))
             out.push(...page);
         return out;
     }
@@ -84390,7 +84413,7 @@ class LogFollower {
         while (!options.signal.aborted) {
             let fresh = 0;
             try {
-                const lines = await this.next();
+                const lines = await this.next(options.signal);
                 fresh = lines.length;
                 if (fresh > 0)
                     options.onLines(lines);
@@ -84710,6 +84733,7 @@ function durationsOf(runs, times, succeeded) {
 
 
 
+
 /** Service builds: start, read, list, abort, logs, and waiting for a build to conclude. */
 class Builds {
     core;
@@ -84763,7 +84787,7 @@ class Builds {
     }
     /** Follows a build's logs forward; call `next()` while waiting and once more after it concludes. */
     followLogs(projectId, serviceId, buildId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, serviceId, { ...query, buildId }, options), follow, this.core.transport);
+        return new LogFollower((query, signal) => this.logs(projectId, serviceId, { ...query, buildId }, withSignal(options, signal)), follow, this.core.transport);
     }
     /**
      * Deprecated by the platform (use the service read): the build arguments the service sees.
@@ -85129,6 +85153,7 @@ const healthChecksResponse = looseObject({
 
 
 
+
 class Jobs {
     core;
     constructor(core) {
@@ -85200,7 +85225,7 @@ class Jobs {
     }
     /** Follows a run's logs forward; call `next()` while waiting and once more after it concludes. */
     followRunLogs(projectId, jobId, runId, follow, options) {
-        return new LogFollower((query) => this.logs(projectId, jobId, { ...query, runId }, options), follow, this.core.transport);
+        return new LogFollower((query, signal) => this.logs(projectId, jobId, { ...query, runId }, withSignal(options, signal)), follow, this.core.transport);
     }
     /** Polls the run until `concluded`; resolves to the final run, successful or not. */
     waitForRun(projectId, jobId, runId, options = {}) {
@@ -85342,6 +85367,7 @@ class Networking {
 
 
 
+
 /** Logs and metrics. Build and job-run logs live with builds and jobs. */
 class Observability {
     core;
@@ -85360,7 +85386,7 @@ class Observability {
             .data;
     }
     followServiceLogs(projectId, serviceId, follow, options) {
-        return new LogFollower((query) => this.serviceLogs(projectId, serviceId, query, options), follow, this.core.transport);
+        return new LogFollower((query, signal) => this.serviceLogs(projectId, serviceId, query, withSignal(options, signal)), follow, this.core.transport);
     }
     /** `metricTypes` is sent as a repeated parameter, one per type. */
     async serviceMetrics(projectId, serviceId, query = {}, options) {
@@ -85658,6 +85684,17 @@ const NEVER_CONNECTED = new Set([
     "ENETUNREACH",
     "EADDRNOTAVAIL",
     "UND_ERR_CONNECT_TIMEOUT",
+    // A TLS handshake that failed: no request was sent over it.
+    "ERR_TLS_CERT_ALTNAME_INVALID",
+    "DEPTH_ZERO_SELF_SIGNED_CERT",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "CERT_HAS_EXPIRED",
+    "CERT_NOT_YET_VALID",
+    "ERR_SSL_WRONG_VERSION_NUMBER",
+    "ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION",
+    "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE",
 ]);
 const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 function codesOf(error, seen = new Set()) {
@@ -85840,7 +85877,8 @@ class Transport {
         for (let attempt = 0;; attempt++) {
             if (this.#remaining(spec) <= 0)
                 throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
-            await this.#waitForBudget(spec, base);
+            if (!spec.urgent)
+                await this.#waitForBudget(spec, base);
             sentAt ??= this.clock.now();
             const outcome = await this.#attempt(spec, base);
             const retriesLeft = attempt < this.#options.maxRetries;
@@ -85866,19 +85904,25 @@ class Transport {
                 throw error;
             }
             const { error, neverSent } = outcome;
-            const ambiguous = safety === "start-work" && !neverSent;
-            // Any change aborted after it was sent (a start, an upgrade) may have been made all the same.
+            // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
+            // made all the same: when no attempt follows, say so.
+            const unknown = spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
             if (error instanceof AbortedError)
-                throw spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
+                throw unknown;
             if ((safety === "idempotent" || neverSent) && retriesLeft) {
-                await this.#waitFor(this.#backoff(attempt), spec, base, error);
+                try {
+                    await this.#waitFor(this.#backoff(attempt), spec, base, error);
+                }
+                catch (stopped) {
+                    throw stopped === error ? unknown : stopped;
+                }
                 continue;
             }
-            throw ambiguous ? this.#outcomeUnknown(error, spec, sentAt) : error;
+            throw unknown;
         }
     }
     async #attempt(spec, base) {
-        const timeout = Math.max(1, Math.min(this.#options.timeoutMs, this.#remaining(spec)));
+        const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
         const headers = {
             authorization: `Bearer ${this.#options.token}`,
             accept: "application/json",
@@ -85896,6 +85940,9 @@ class Transport {
                 neverSent: true,
             };
         let sent = false;
+        // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
+        // keep it alive, and the caller's deadline bounds it.
+        const timer = AbortSignal.timeout(timeout);
         try {
             this.rateLimit.take();
             const res = await (0,undici/* request */.Em)(this.#url(spec), {
@@ -85903,7 +85950,7 @@ class Transport {
                 headers,
                 body,
                 dispatcher: this.#dispatcher,
-                signal: spec.signal,
+                signal: spec.signal ? AbortSignal.any([spec.signal, timer]) : timer,
                 headersTimeout: timeout,
                 bodyTimeout: timeout,
             });
@@ -85928,7 +85975,7 @@ class Transport {
             const failure = classifyNetworkError(cause);
             const neverSent = !sent && failure.neverSent;
             const init = { ...base, cause: this.#redactedCause(cause) };
-            const error = failure.timedOut
+            const error = failure.timedOut || timer.aborted
                 ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
                 : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`, init);
             return { kind: "failure", error, neverSent };
@@ -86084,7 +86131,7 @@ class CwpClient {
     integrations;
     #core;
     constructor(options) {
-        this.#core = new Core(new Transport(options), options.teamId);
+        this.#core = new Core(new Transport(options), options.teamId, options.deadline);
         this.teams = new Teams(this.#core);
         this.projects = new Projects(this.#core);
         this.billing = new Billing(this.#core);
@@ -89497,11 +89544,11 @@ async function recentDurations(what, read) {
 
 
 const KEEP_LAST = 20;
-const MAX_DRAIN_PAGES = 50;
 /**
  * Streams remote log lines while the action waits (paced by the follower, see
  * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
- * Logs are best-effort: a failed read is reported once as a warning and never fails the step.
+ * Logs are best-effort: a failed read is reported once as a warning and never fails the step, and
+ * reading them never holds the step: a stop ends the read under way.
  */
 class LogPump {
     follower;
@@ -89522,20 +89569,29 @@ class LogPump {
             onError: (error) => this.#warn(error),
         });
     }
-    /** Stops streaming, then reads what is left after the conclusion. */
-    async drain() {
+    /** Stops streaming, and the read under way with it. */
+    stop() {
         this.#stop.abort();
+    }
+    /** Stops streaming, then reads what is left for at most `withinMs`. */
+    async drain(withinMs) {
+        this.stop();
         await this.#streaming;
-        for (let i = 0; i < MAX_DRAIN_PAGES; i += 1) {
+        if (withinMs > 0) {
+            const signal = AbortSignal.timeout(withinMs);
             try {
-                const lines = await this.follower.next();
-                if (lines.length === 0)
-                    break;
-                this.#print(lines);
+                for (;;) {
+                    const lines = await this.follower.next(signal);
+                    if (lines.length === 0)
+                        break;
+                    this.#print(lines);
+                }
             }
             catch (error) {
-                this.#warn(error);
-                break;
+                if (!signal.aborted)
+                    this.#warn(error);
+                else
+                    info(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
             }
         }
         if (this.#grouped)
@@ -89574,6 +89630,8 @@ class LogPump {
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
+/** How long the logs left after the work concluded (or was aborted) may take to read. */
+const DRAIN_WITHIN_MS = 2000;
 const isFinished = (x) => x.finished === true;
 /** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
 async function runAction(action) {
@@ -89586,10 +89644,16 @@ async function runAction(action) {
         const config = readInputs(object({ ...sharedInputs, ...action.inputs }));
         action.validate?.(config);
         const conn = connection(config);
-        client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId });
+        const started = Date.now();
+        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
+        client = createClient({
+            baseUrl: conn.baseUrl,
+            token: conn.token,
+            teamId: conn.teamId,
+            deadline: started + config.timeout,
+        });
         if (conn.teamId)
             info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
-        const started = Date.now();
         const work = await action.start({
             config,
             client,
@@ -89680,7 +89744,8 @@ async function follow(name, work, config, cancel, started, outputs) {
             },
             onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
-        await pump?.drain();
+        // A log outage never holds a concluded step: what is left is read for 2 s at most.
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
         const conclusion = work.conclude(final);
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
@@ -89691,18 +89756,22 @@ async function follow(name, work, config, cancel, started, outputs) {
             setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
     }
     catch (error) {
-        await pump?.drain();
         const timedOut = error instanceof WaitTimeoutError;
         const cancelled = error instanceof AbortedError && signal.aborted;
-        if (!timedOut && !cancelled)
+        if (!timedOut && !cancelled) {
+            pump?.stop();
             throw error;
+        }
         if (last !== undefined)
             outputs.set(work.outputs(last));
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
+        // The abort goes first; the logs get what time is left after it.
+        pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
         await report(timedOut ? "timed out" : "cancelled", status, message);
         setFailed(message);
@@ -89717,14 +89786,20 @@ async function abortRemote(work, config, cancel) {
         return "the platform cannot abort it, so it may still be running.";
     if (!config["abort-on-cancel"])
         return "it was left running (abort-on-cancel is false).";
-    const beforeKill = cancel.cancelledAt === undefined ? ABORT_WITHIN_MS : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
+    const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
     try {
-        await work.abort(AbortSignal.timeout(Math.max(1000, Math.min(ABORT_WITHIN_MS, beforeKill))));
+        await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
         return "it was aborted on the platform.";
     }
     catch (error) {
         return `aborting it failed (${error.message}): it may still be running.`;
     }
+}
+/** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
+function timeLeftAfterCancel(cancel) {
+    return cancel.cancelledAt === undefined
+        ? Number.POSITIVE_INFINITY
+        : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
 async function fail(name, error, cancelled) {
     if (error instanceof input_error_InputError || error instanceof input_error_InputErrors) {

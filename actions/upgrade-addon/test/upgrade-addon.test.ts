@@ -15,7 +15,6 @@ runnerContract({
     success: { "previous-version": "16.4", version: "17.0", status: "running" },
     failure: { "previous-version": "16.4", version: "16.4", status: "failed" },
   },
-  logs: false,
   malformed: [
     { inputs: { "addon-id": "" }, input: "addon-id" },
     { inputs: { version: "" }, input: "version" },

@@ -21,8 +21,8 @@ export interface ContractSpec {
   /** The abort request the emulator must see after a cancel or a timeout; none when the platform cannot abort the work. */
   abort?: { method: "DELETE" | "POST"; path: RegExp };
   outputs: { success: Record<string, string | RegExp>; failure: Record<string, string | RegExp> };
-  /** Whether the work prints remote logs the action streams. */
-  logs: boolean;
+  /** The remote logs the action streams while it waits (their path), if it does. */
+  logs?: { path: string };
   /** Malformed inputs, each refused naming `input`, with no request sent. */
   malformed: Array<{ inputs: Record<string, string>; input: string }>;
   /** Inputs carrying secret values that must never be printed, and those values. */
@@ -154,6 +154,62 @@ export function runnerContract(spec: ContractSpec): void {
         async () => ((await platform.control("GET", "faults")) as { faults: unknown[] }).faults.length === 0,
       );
 
+    /** Answers `path` (a prefix) with a 429 that says the hour's budget is spent for 60 s more. */
+    const budgetSpent = (path: string) =>
+      platform.control("POST", "faults", {
+        method: "GET",
+        path: `${path}*`,
+        status: 429,
+        headers: { "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "60" },
+        times: 1000,
+      });
+
+    it("says the work may have started when the start is answered 2xx with a body it cannot read", async () => {
+      await platform.control("POST", "faults", {
+        method: "POST",
+        path: spec.start.path,
+        malformed: true,
+        after: true,
+      });
+      const result = await run();
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/may have acted on it \(the outcome is unknown\)\. Check /);
+      expect(await requests("POST", spec.start.path)).toHaveLength(1);
+    });
+
+    it("ends at its timeout when the start hangs, saying the work may have started", async () => {
+      await holdStart(20_000);
+      const begun = Date.now();
+      const result = await run({ timeout: "5s" });
+      expect(result.code).toBe(1);
+      expect(result.endedAt - begun).toBeLessThan(9000);
+      expect(failureMessage(result)).toMatch(/outcome is unknown.*sent at \d{4}-/);
+    });
+
+    if (spec.abort)
+      it("with the hour's budget spent, a cancel's abort goes out at once", async () => {
+        await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+        let spent: Promise<unknown> | undefined;
+        let printed = "";
+        const refused = until(async () =>
+          (await platform.requests()).some((r) => r.status === 429 && r.path.startsWith(spec.poll)),
+        );
+        const result = await run(
+          {},
+          {
+            onOutput: (text) => {
+              printed += text;
+              if (printed.includes("Started ")) spent ??= budgetSpent(spec.poll);
+            },
+            cancelOn: refused,
+          },
+        );
+        expect(result.code).toBe(1);
+        expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
+        expect(failureMessage(result)).toMatch(/cancelled.*aborted on the platform/);
+        expect(await requests(spec.abort?.method ?? "", spec.abort?.path ?? "")).toHaveLength(1);
+      });
+
     it("on SIGINT while the start is unanswered, lets it answer, then aborts what it started", async () => {
       await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
       await holdStart(2500);
@@ -279,7 +335,38 @@ export function runnerContract(spec: ContractSpec): void {
       });
     }
 
-    if (spec.logs) {
+    const logs = spec.logs;
+    if (logs) {
+      /** Every log read hangs for a minute. */
+      const logsHang = () =>
+        platform.control("POST", "faults", {
+          method: "GET",
+          path: `${logs.path}*`,
+          delayMs: 60_000,
+          times: 1000,
+        });
+
+      it("is not held by a log endpoint that hangs once the work has concluded", async () => {
+        await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 1 });
+        await logsHang();
+        const begun = Date.now();
+        const result = await run({ timeout: "10s" });
+        expect(result.code, result.stdout).toBe(0);
+        expect(result.endedAt - begun).toBeLessThan(7000);
+        expectOutputs(result, spec.outputs.success);
+      });
+
+      if (spec.abort)
+        it("aborts first on a cancel when the log endpoint hangs, and ends before the runner kills it", async () => {
+          await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+          await logsHang();
+          const result = await run({}, { cancelWhen: (printed) => printed.includes("Started ") });
+          expect(result.code).toBe(1);
+          expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(8000);
+          expect(failureMessage(result)).toMatch(/cancelled.*aborted on the platform/);
+          await expectAborts(1);
+        });
+
       for (const cap of [1, 7, 100])
         it(`streams every log line once when the platform answers at most ${cap} a request`, async () => {
           // Pairs of lines share a timestamp, so pages of 1 or 7 end part-way through one.

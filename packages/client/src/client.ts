@@ -26,6 +26,11 @@ import {
 export interface ClientOptions extends TransportOptions {
   /** Send every request to the `/v1/teams/{teamId}/` twin (a call's own `teamId` overrides it). */
   teamId?: string | undefined;
+  /**
+   * Epoch ms: the deadline of every call that brings none of its own (a CI step's timeout). No
+   * attempt, retry, wait or response body goes past it.
+   */
+  deadline?: number | undefined;
 }
 
 export interface RawRequest extends CallOptions {
@@ -55,7 +60,7 @@ export class CwpClient {
   readonly #core: Core;
 
   constructor(options: ClientOptions) {
-    this.#core = new Core(new Transport(options), options.teamId);
+    this.#core = new Core(new Transport(options), options.teamId, options.deadline);
     this.teams = new Teams(this.#core);
     this.projects = new Projects(this.#core);
     this.billing = new Billing(this.#core);

@@ -3,12 +3,12 @@ import type { LogFollower, LogLine } from "@cwp/client";
 import { lineText, printUntrusted } from "../output/untrusted.js";
 
 const KEEP_LAST = 20;
-const MAX_DRAIN_PAGES = 50;
 
 /**
  * Streams remote log lines while the action waits (paced by the follower, see
  * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
- * Logs are best-effort: a failed read is reported once as a warning and never fails the step.
+ * Logs are best-effort: a failed read is reported once as a warning and never fails the step, and
+ * reading them never holds the step: a stop ends the read under way.
  */
 export class LogPump {
   readonly last: string[] = [];
@@ -30,18 +30,26 @@ export class LogPump {
     });
   }
 
-  /** Stops streaming, then reads what is left after the conclusion. */
-  async drain(): Promise<void> {
+  /** Stops streaming, and the read under way with it. */
+  stop(): void {
     this.#stop.abort();
+  }
+
+  /** Stops streaming, then reads what is left for at most `withinMs`. */
+  async drain(withinMs: number): Promise<void> {
+    this.stop();
     await this.#streaming;
-    for (let i = 0; i < MAX_DRAIN_PAGES; i += 1) {
+    if (withinMs > 0) {
+      const signal = AbortSignal.timeout(withinMs);
       try {
-        const lines = await this.follower.next();
-        if (lines.length === 0) break;
-        this.#print(lines);
+        for (;;) {
+          const lines = await this.follower.next(signal);
+          if (lines.length === 0) break;
+          this.#print(lines);
+        }
       } catch (error) {
-        this.#warn(error);
-        break;
+        if (!signal.aborted) this.#warn(error);
+        else core.info(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
       }
     }
     if (this.#grouped) core.endGroup();

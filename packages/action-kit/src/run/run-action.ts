@@ -1,6 +1,7 @@
 import * as core from "@actions/core";
 import {
   AbortedError,
+  type CallOptions,
   type Conclusion,
   type CwpClient,
   CwpError,
@@ -23,6 +24,8 @@ import { LogPump } from "./log-pump.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
+/** How long the logs left after the work concluded (or was aborted) may take to read. */
+const DRAIN_WITHIN_MS = 2000;
 
 type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
 
@@ -47,8 +50,11 @@ export interface StartedWork<T> {
    * gather where those runs ended; `of` names them for the log ("builds of service web").
    */
   history?: { of: string; read(signal: AbortSignal): Promise<number[]> };
-  /** Aborts the remote work (for a cancel or a timeout, when `abort-on-cancel`). */
-  abort?(signal: AbortSignal): Promise<void>;
+  /**
+   * Aborts the remote work (for a cancel or a timeout, when `abort-on-cancel`). The options carry
+   * the abort's own signal and deadline, and `urgent`: it goes out even with the budget spent.
+   */
+  abort?(options: CallOptions): Promise<void>;
 }
 
 /** What an action does with the parsed config: start its work, or settle without any. */
@@ -101,9 +107,15 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
       SharedConfig;
     action.validate?.(config);
     const conn = connection(config);
-    client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId });
-    if (conn.teamId) core.info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const started = Date.now();
+    // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
+    client = createClient({
+      baseUrl: conn.baseUrl,
+      token: conn.token,
+      teamId: conn.teamId,
+      deadline: started + config.timeout,
+    });
+    if (conn.teamId) core.info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const work = await action.start({
       config,
       client,
@@ -206,7 +218,8 @@ async function follow<T>(
           `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
         ),
     });
-    await pump?.drain();
+    // A log outage never holds a concluded step: what is left is read for 2 s at most.
+    await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
     const conclusion = work.conclude(final);
     outputs.set(work.outputs(final));
     const message = work.message?.(final);
@@ -218,16 +231,21 @@ async function follow<T>(
     else
       core.setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
   } catch (error) {
-    await pump?.drain();
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
-    if (!timedOut && !cancelled) throw error;
+    if (!timedOut && !cancelled) {
+      pump?.stop();
+      throw error;
+    }
     if (last !== undefined) outputs.set(work.outputs(last));
     const status = last !== undefined ? work.conclude(last).status : undefined;
     const why = timedOut
       ? `did not conclude within ${formatDuration(config.timeout)}`
       : "was cancelled with the workflow";
+    // The abort goes first; the logs get what time is left after it.
+    pump?.stop();
     const aborted = await abortRemote(work, config, cancel);
+    await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
     await report(timedOut ? "timed out" : "cancelled", status, message);
     core.setFailed(message);
@@ -245,14 +263,20 @@ async function abortRemote<T>(
 ): Promise<string> {
   if (!work.abort) return "the platform cannot abort it, so it may still be running.";
   if (!config["abort-on-cancel"]) return "it was left running (abort-on-cancel is false).";
-  const beforeKill =
-    cancel.cancelledAt === undefined ? ABORT_WITHIN_MS : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
+  const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
   try {
-    await work.abort(AbortSignal.timeout(Math.max(1000, Math.min(ABORT_WITHIN_MS, beforeKill))));
+    await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
     return "it was aborted on the platform.";
   } catch (error) {
     return `aborting it failed (${(error as Error).message}): it may still be running.`;
   }
+}
+
+/** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
+function timeLeftAfterCancel(cancel: Cancellation): number {
+  return cancel.cancelledAt === undefined
+    ? Number.POSITIVE_INFINITY
+    : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
 
 async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
+import { UnexpectedResponseError } from "../transport/errors.js";
 import type { HttpMethod, QueryValue, RequestSafety, Transport } from "../transport/transport.js";
 import type { Conclusion } from "../waiting/conclusions.js";
 import { pollUntilConcluded, type WaitOptions } from "../waiting/poll.js";
@@ -13,6 +14,14 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Epoch ms: no attempt starts and no retry or rate-limit wait extends past it. */
   deadline?: number | undefined;
+  /** Sent even with the rate-limit budget spent (for aborting work); see `RequestSpec.urgent`. */
+  urgent?: boolean | undefined;
+}
+
+/** `options` with a second signal that also stops the call (a reader's own stop). */
+export function withSignal(options: CallOptions | undefined, signal: AbortSignal | undefined): CallOptions {
+  const signals = [options?.signal, signal].filter((s): s is AbortSignal => s !== undefined);
+  return { ...options, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
 }
 
 export interface Operation<S extends z.ZodType> {
@@ -33,6 +42,8 @@ export class Core {
   constructor(
     readonly transport: Transport,
     readonly teamId: string | undefined,
+    /** The deadline of every call that brings none of its own. */
+    readonly deadline: number | undefined = undefined,
   ) {}
 
   async call<S extends z.ZodType>(op: Operation<S>, options?: CallOptions): Promise<z.output<S>> {
@@ -46,6 +57,24 @@ export class Core {
   ): Promise<{ body: z.output<S>; headers: IncomingHttpHeaders }> {
     const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
     const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+    try {
+      return await this.#exchange(op, fullPath, options);
+    } catch (error) {
+      // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
+      if (!(error instanceof UnexpectedResponseError) || op.method === "GET") throw error;
+      const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
+      throw new UnexpectedResponseError(
+        `${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`,
+        { ...error, outcomeUnknown: true, cause: error },
+      );
+    }
+  }
+
+  async #exchange<S extends z.ZodType>(
+    op: Operation<S>,
+    fullPath: string,
+    options: CallOptions | undefined,
+  ): Promise<{ body: z.output<S>; headers: IncomingHttpHeaders }> {
     const response = await this.transport.send({
       method: op.method,
       path: fullPath,
@@ -54,7 +83,8 @@ export class Core {
       safety: op.safety,
       checkHint: op.checkHint,
       signal: options?.signal,
-      deadline: options?.deadline,
+      deadline: options?.deadline ?? this.deadline,
+      urgent: options?.urgent,
     });
     const body = parseResponse(op.response, response.body ?? {}, {
       method: op.method,

@@ -17,7 +17,7 @@ export interface LogPacing {
 }
 
 export interface LogStreamOptions {
-  /** Streaming stops when it aborts; a read under way finishes first. */
+  /** Streaming stops when it aborts, a read under way with it. */
   signal: AbortSignal;
   onLines(lines: LogLine[]): void;
   /** A failed read; streaming goes on. */
@@ -47,10 +47,10 @@ export class LogFollower {
     });
   }
 
-  /** Every line written since the last call, oldest first. */
-  async next(): Promise<LogLine[]> {
+  /** Every line written since the last call, oldest first; `signal` stops the read. */
+  async next(signal?: AbortSignal): Promise<LogLine[]> {
     const out: LogLine[] = [];
-    for await (const page of this.#reader.pages()) out.push(...page);
+    for await (const page of this.#reader.pages(signal)) out.push(...page);
     return out;
   }
 
@@ -65,7 +65,7 @@ export class LogFollower {
     while (!options.signal.aborted) {
       let fresh = 0;
       try {
-        const lines = await this.next();
+        const lines = await this.next(options.signal);
         fresh = lines.length;
         if (fresh > 0) options.onLines(lines);
       } catch (error) {

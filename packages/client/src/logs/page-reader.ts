@@ -7,7 +7,8 @@ export type LogFilters = Pick<
   "textIncludes" | "textNotIncludes" | "regexIncludes" | "regexNotIncludes"
 >;
 
-export type FetchLogs = (query: LogQuery) => Promise<LogLine[]>;
+/** One page of logs; `signal` stops the read (a streaming reader stopping, a bounded drain). */
+export type FetchLogs = (query: LogQuery, signal?: AbortSignal) => Promise<LogLine[]>;
 
 /** The largest page a reader asks for when one timestamp fills a whole page. */
 export const MAX_PAGE_SIZE = 10_000;
@@ -51,14 +52,14 @@ export class PageReader {
   }
 
   /** Every new line from where the last read ended, page by page, in the reader's direction. */
-  async *pages(): AsyncGenerator<LogLine[]> {
+  async *pages(signal?: AbortSignal): AsyncGenerator<LogLine[]> {
     const { pageSize, to } = this.#options;
     let limit = pageSize;
     for (;;) {
       // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
       const boundary = this.#cursor.boundary;
       const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
-      const lines = await this.#read(this.#options.direction, limit, startTime, endTime);
+      const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
       this.#largest = Math.max(this.#largest, lines.length);
       const fresh = this.#cursor.take(lines);
       if (fresh.length > 0) {
@@ -75,7 +76,7 @@ export class PageReader {
       }
       // Fewer than the platform has sent before: it sent all it has from here on.
       if (lines.length < this.#largest) return;
-      const tail = await this.#timestampFromTheOtherEnd(limit);
+      const tail = await this.#timestampFromTheOtherEnd(limit, signal);
       if (tail.length > 0) yield tail;
       this.#cursor.stepPast();
       limit = pageSize;
@@ -83,13 +84,14 @@ export class PageReader {
   }
 
   /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
-  async #timestampFromTheOtherEnd(limit: number): Promise<LogLine[]> {
+  async #timestampFromTheOtherEnd(limit: number, signal: AbortSignal | undefined): Promise<LogLine[]> {
     const at = Date.parse(this.#cursor.at);
     const lines = await this.#read(
       this.#forward ? "backward" : "forward",
       limit,
       new Date(at).toISOString(),
       new Date(at + 1).toISOString(),
+      signal,
     );
     return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
   }
@@ -99,14 +101,18 @@ export class PageReader {
     limit: number,
     startTime: string | undefined,
     endTime: string | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<LogLine[]> {
-    return this.#fetch({
-      ...this.#options.filters,
-      queryType: "range",
-      direction,
-      ...(startTime !== undefined ? { startTime } : {}),
-      ...(endTime !== undefined ? { endTime } : {}),
-      lineLimit: limit,
-    });
+    return this.#fetch(
+      {
+        ...this.#options.filters,
+        queryType: "range",
+        direction,
+        ...(startTime !== undefined ? { startTime } : {}),
+        ...(endTime !== undefined ? { endTime } : {}),
+        lineLimit: limit,
+      },
+      signal,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { CallOptions, Core } from "../core/core.js";
+import { type CallOptions, type Core, withSignal } from "../core/core.js";
 import { iterateItems, type Page } from "../core/pagination.js";
 import { path } from "../core/path.js";
 import { LogFollower, type LogFollowerOptions } from "../logs/follower.js";
@@ -154,7 +154,7 @@ export class Jobs {
     options?: CallOptions,
   ): LogFollower {
     return new LogFollower(
-      (query) => this.logs(projectId, jobId, { ...query, runId }, options),
+      (query, signal) => this.logs(projectId, jobId, { ...query, runId }, withSignal(options, signal)),
       follow,
       this.core.transport,
     );

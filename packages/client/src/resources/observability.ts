@@ -1,4 +1,4 @@
-import type { CallOptions, Core } from "../core/core.js";
+import { type CallOptions, type Core, withSignal } from "../core/core.js";
 import { path } from "../core/path.js";
 import { LogFollower, type LogFollowerOptions } from "../logs/follower.js";
 import {
@@ -47,7 +47,7 @@ export class Observability {
     options?: CallOptions,
   ): LogFollower {
     return new LogFollower(
-      (query) => this.serviceLogs(projectId, serviceId, query, options),
+      (query, signal) => this.serviceLogs(projectId, serviceId, query, withSignal(options, signal)),
       follow,
       this.core.transport,
     );

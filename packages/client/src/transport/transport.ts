@@ -63,6 +63,11 @@ export interface RequestSpec {
   signal?: AbortSignal | undefined;
   /** Epoch ms after which no attempt starts and no wait extends. */
   deadline?: number | undefined;
+  /**
+   * Sent even when the rate-limit budget is spent, without waiting for the reset: for the abort
+   * of work nobody would otherwise stop (one request over budget is better than that).
+   */
+  urgent?: boolean | undefined;
 }
 
 export interface RawResponse {
@@ -115,7 +120,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (this.#remaining(spec) <= 0)
         throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
-      await this.#waitForBudget(spec, base);
+      if (!spec.urgent) await this.#waitForBudget(spec, base);
       sentAt ??= this.clock.now();
       const outcome = await this.#attempt(spec, base);
       const retriesLeft = attempt < this.#options.maxRetries;
@@ -141,15 +146,19 @@ export class Transport {
       }
 
       const { error, neverSent } = outcome;
-      const ambiguous = safety === "start-work" && !neverSent;
-      // Any change aborted after it was sent (a start, an upgrade) may have been made all the same.
-      if (error instanceof AbortedError)
-        throw spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
+      // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
+      // made all the same: when no attempt follows, say so.
+      const unknown = spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
+      if (error instanceof AbortedError) throw unknown;
       if ((safety === "idempotent" || neverSent) && retriesLeft) {
-        await this.#waitFor(this.#backoff(attempt), spec, base, error);
+        try {
+          await this.#waitFor(this.#backoff(attempt), spec, base, error);
+        } catch (stopped) {
+          throw stopped === error ? unknown : stopped;
+        }
         continue;
       }
-      throw ambiguous ? this.#outcomeUnknown(error, spec, sentAt) : error;
+      throw unknown;
     }
   }
 
@@ -159,7 +168,7 @@ export class Transport {
   ): Promise<
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
-    const timeout = Math.max(1, Math.min(this.#options.timeoutMs, this.#remaining(spec)));
+    const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#options.token}`,
       accept: "application/json",
@@ -177,6 +186,9 @@ export class Transport {
         neverSent: true,
       };
     let sent = false;
+    // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
+    // keep it alive, and the caller's deadline bounds it.
+    const timer = AbortSignal.timeout(timeout);
     try {
       this.rateLimit.take();
       const res = await request(this.#url(spec), {
@@ -184,7 +196,7 @@ export class Transport {
         headers,
         body,
         dispatcher: this.#dispatcher,
-        signal: spec.signal,
+        signal: spec.signal ? AbortSignal.any([spec.signal, timer]) : timer,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
@@ -207,12 +219,13 @@ export class Transport {
       const failure = classifyNetworkError(cause);
       const neverSent = !sent && failure.neverSent;
       const init = { ...base, cause: this.#redactedCause(cause) };
-      const error = failure.timedOut
-        ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
-        : new ConnectionError(
-            `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`,
-            init,
-          );
+      const error =
+        failure.timedOut || timer.aborted
+          ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
+          : new ConnectionError(
+              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`,
+              init,
+            );
       return { kind: "failure", error, neverSent };
     }
   }

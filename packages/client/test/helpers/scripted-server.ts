@@ -29,6 +29,8 @@ export interface Reply {
   reset?: boolean;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Send the body one byte every this many ms (a body that trickles in). */
+  trickleMs?: number;
 }
 
 type Handler = (request: Recorded, callNumber: number) => Reply | Promise<Reply>;
@@ -76,7 +78,17 @@ export async function startScriptedServer(port = 0): Promise<ScriptedServer> {
       ...reply.headers,
     };
     res.writeHead(reply.status ?? 200, headers);
-    res.end(reply.raw ?? JSON.stringify(reply.body ?? { data: {} }));
+    const answer = reply.raw ?? JSON.stringify(reply.body ?? { data: {} });
+    if (reply.trickleMs === undefined) {
+      res.end(answer);
+      return;
+    }
+    for (const char of answer) {
+      if (res.destroyed) return;
+      res.write(char);
+      await new Promise((r) => setTimeout(r, reply.trickleMs));
+    }
+    res.end();
   });
   server.listen(port, "127.0.0.1");
   await once(server, "listening");
