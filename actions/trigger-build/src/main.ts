@@ -1,4 +1,3 @@
-import * as core from "@actions/core";
 import {
   booleanInput,
   checkRequest,
@@ -7,6 +6,7 @@ import {
   optionalText,
   resourceIdInput,
   runAction,
+  say,
 } from "@cwp/action-kit";
 import {
   type Build,
@@ -85,7 +85,7 @@ export const run = () =>
       const given = config.branch ?? config["pull-request-id"] ?? config.sha ?? config["bundle-url"];
       const ref = given === undefined ? refFromEvent() : undefined;
       if (ref)
-        core.info(
+        say(
           `No branch, pull request or commit given: building ${ref.branch ? `branch ${ref.branch}` : `pull request #${ref.pullRequestId}`}${ref.sha ? ` at ${ref.sha}` : ""}, from ${ref.origin}.`,
         );
       const docker = {

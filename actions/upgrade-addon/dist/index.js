@@ -89421,6 +89421,7 @@ function formatDuration(ms) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/untrusted.js
 
+
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
 // change the layout of a summary.
 /** The text of a log line, whatever shape the platform gave it. */
@@ -89436,6 +89437,18 @@ function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
     const body = lines.flatMap((line) => line.split(/\r\n|\r|\n/)).join("\n");
     write(`::stop-commands::${token}\n${body}\n::${token}::\n`);
 }
+/**
+ * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
+ * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
+ * workflow command (`::warning::`, `::add-mask::`, ...).
+ */
+const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+/**
+ * Prints one line of the step's log. Every line the actions print goes through here (log lines
+ * through `printUntrusted`): whatever remote text it holds can never act as a workflow command.
+ * (`core.warning`, `core.setFailed` and groups escape their own text.)
+ */
+const say = (line) => info(inert(line));
 const HTML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Text safe inside HTML (`<pre>`, `<code>`). */
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => HTML[c]);
@@ -89517,6 +89530,7 @@ function onCancel() {
 
 
 
+
 /**
  * How long earlier runs of the same work took (one read), for the waiter to poll where such work
  * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
@@ -89528,7 +89542,7 @@ async function recentDurations(what, read) {
         if (durations.length > 0) {
             const sorted = [...durations].sort((a, b) => a - b);
             const median = sorted[Math.floor(sorted.length / 2)];
-            info(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+            say(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
         }
         return durations;
     }
@@ -89591,7 +89605,7 @@ class LogPump {
                 if (!signal.aborted)
                     this.#warn(error);
                 else
-                    info(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
+                    say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
             }
         }
         if (this.#grouped)
@@ -89615,6 +89629,7 @@ class LogPump {
 }
 //# sourceMappingURL=log-pump.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/run-action.js
+
 
 
 
@@ -89653,7 +89668,7 @@ async function runAction(action) {
             deadline: started + config.timeout,
         });
         if (conn.teamId)
-            info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
+            say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const work = await action.start({
             config,
             client,
@@ -89663,7 +89678,7 @@ async function runAction(action) {
         if (isFinished(work)) {
             outputs.set(work.outputs);
             if (work.success)
-                info(work.message);
+                say(work.message);
             if (work.summary !== undefined) {
                 if (process.env.GITHUB_STEP_SUMMARY)
                     await summary.addRaw(work.summary).write();
@@ -89681,7 +89696,7 @@ async function runAction(action) {
             return;
         }
         outputs.set(work.outputs(work.initial));
-        info(`Started ${work.title}.`);
+        say(`Started ${work.title}.`);
         if (cancel.signal.aborted) {
             await startedDuringCancel(action.name, work, config, cancel);
             return;
@@ -89742,7 +89757,7 @@ async function follow(name, work, config, cancel, started, outputs) {
             onPoll: (resource) => {
                 last = resource;
             },
-            onStatus: (status, resource) => info(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
+            onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
         // A log outage never holds a concluded step: what is left is read for 2 s at most.
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
@@ -89751,7 +89766,7 @@ async function follow(name, work, config, cancel, started, outputs) {
         const message = work.message?.(final);
         await report(conclusion.success ? "success" : "failure", conclusion.status, message);
         if (conclusion.success)
-            info(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
+            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
         else
             setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
     }

@@ -18,7 +18,7 @@ export { formatDuration } from "./output/duration.js";
 export { mask, maskValues } from "./output/mask.js";
 export { Outputs } from "./output/outputs.js";
 export { renderSummary, type SummaryReport, writeSummary } from "./output/summary.js";
-export { escapeCell, escapeHtml, lineText, printUntrusted } from "./output/untrusted.js";
+export { escapeCell, escapeHtml, inert, lineText, printUntrusted, say } from "./output/untrusted.js";
 export {
   type ActionContext,
   type ActionDefinition,

@@ -400,6 +400,25 @@ export function runnerContract(spec: ContractSpec): void {
       });
     }
 
+    it("prints the platform's ids, statuses and messages so that none of them acts as a workflow command", async () => {
+      await platform.control("POST", "outcomes", {
+        kind: spec.outcome,
+        durationSeconds: 5,
+        succeed: false,
+        id: "w1\n::add-mask::main",
+        status: "FAILED\n::warning::forged status",
+        message: "boom\r\n::error::forged message",
+      });
+      // A status outside the resource's vocabulary may never conclude: the timeout ends the wait.
+      const result = await run({ timeout: "4s" });
+      expect(result.code).toBe(1);
+      expect(result.stdout, "the hostile status was printed").toContain("forged status");
+      const forged = result.stdout
+        .split(/\r?\n/)
+        .filter((line) => /^\s*::(add-mask::main|warning::forged|error::forged)/.test(line));
+      expect(forged).toEqual([]);
+    });
+
     if (spec.secrets) {
       const secrets = spec.secrets;
       it("masks secret values it was given and never prints them", async () => {

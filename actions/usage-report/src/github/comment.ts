@@ -1,4 +1,4 @@
-import * as core from "@actions/core";
+import { say } from "@cwp/action-kit";
 import { MARKER } from "../render/markdown.js";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
@@ -57,7 +57,7 @@ export async function upsertPullRequestComment(
   const saved = mine
     ? await github<{ html_url?: string }>(target, "PATCH", `${base}/comments/${mine.id}`, { body })
     : await github<{ html_url?: string }>(target, "POST", `${base}/${pullNumber}/comments`, { body });
-  core.info(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
+  say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
   return saved.html_url ?? "";
 }
 
@@ -81,6 +81,6 @@ export async function upsertIssue(
         body,
         labels: [label],
       });
-  core.info(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
+  say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
   return saved.html_url ?? "";
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import * as core from "@actions/core";
 import type { LogLine } from "@cwp/client";
 
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
@@ -21,6 +22,20 @@ export function printUntrusted(
   const body = lines.flatMap((line) => line.split(/\r\n|\r|\n/)).join("\n");
   write(`::stop-commands::${token}\n${body}\n::${token}::\n`);
 }
+
+/**
+ * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
+ * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
+ * workflow command (`::warning::`, `::add-mask::`, ...).
+ */
+export const inert = (text: string) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+
+/**
+ * Prints one line of the step's log. Every line the actions print goes through here (log lines
+ * through `printUntrusted`): whatever remote text it holds can never act as a workflow command.
+ * (`core.warning`, `core.setFailed` and groups escape their own text.)
+ */
+export const say = (line: string) => core.info(inert(line));
 
 const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

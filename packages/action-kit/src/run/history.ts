@@ -1,6 +1,7 @@
 import * as core from "@actions/core";
 import { AbortedError } from "@cwp/client";
 import { formatDuration } from "../output/duration.js";
+import { say } from "../output/untrusted.js";
 
 /**
  * How long earlier runs of the same work took (one read), for the waiter to poll where such work
@@ -13,7 +14,7 @@ export async function recentDurations(what: string, read: () => Promise<number[]
     if (durations.length > 0) {
       const sorted = [...durations].sort((a, b) => a - b);
       const median = sorted[Math.floor(sorted.length / 2)] as number;
-      core.info(
+      say(
         `The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median)}).`,
       );
     }

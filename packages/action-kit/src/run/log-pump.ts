@@ -1,6 +1,6 @@
 import * as core from "@actions/core";
 import type { LogFollower, LogLine } from "@cwp/client";
-import { lineText, printUntrusted } from "../output/untrusted.js";
+import { lineText, printUntrusted, say } from "../output/untrusted.js";
 
 const KEEP_LAST = 20;
 
@@ -49,7 +49,7 @@ export class LogPump {
         }
       } catch (error) {
         if (!signal.aborted) this.#warn(error);
-        else core.info(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
+        else say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
       }
     }
     if (this.#grouped) core.endGroup();

@@ -18,6 +18,7 @@ import { formatDuration } from "../output/duration.js";
 import { maskTokensFromEnvironment } from "../output/mask.js";
 import { Outputs } from "../output/outputs.js";
 import { type SummaryReport, writeSummary } from "../output/summary.js";
+import { say } from "../output/untrusted.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { recentDurations } from "./history.js";
 import { LogPump } from "./log-pump.js";
@@ -115,7 +116,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
       teamId: conn.teamId,
       deadline: started + config.timeout,
     });
-    if (conn.teamId) core.info(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
+    if (conn.teamId) say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const work = await action.start({
       config,
       client,
@@ -124,7 +125,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     });
     if (isFinished(work)) {
       outputs.set(work.outputs);
-      if (work.success) core.info(work.message);
+      if (work.success) say(work.message);
       if (work.summary !== undefined) {
         if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(work.summary).write();
       } else
@@ -139,7 +140,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
       return;
     }
     outputs.set(work.outputs(work.initial));
-    core.info(`Started ${work.title}.`);
+    say(`Started ${work.title}.`);
     if (cancel.signal.aborted) {
       await startedDuringCancel(action.name, work, config, cancel);
       return;
@@ -214,7 +215,7 @@ async function follow<T>(
         last = resource;
       },
       onStatus: (status, resource) =>
-        core.info(
+        say(
           `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
         ),
     });
@@ -225,7 +226,7 @@ async function follow<T>(
     const message = work.message?.(final);
     await report(conclusion.success ? "success" : "failure", conclusion.status, message);
     if (conclusion.success)
-      core.info(
+      say(
         `${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`,
       );
     else

@@ -62,7 +62,7 @@ export function restoreBackup(
   // A snapshot brings the addon back to the version it was taken at.
   const version = source.backup.sourceType === "snapshot" ? source.backup.addonVersion : before.versionTag;
   const restore: Restore = {
-    id: shortIdFor("rst-", world.seed, `restore:${world.restores.length}`),
+    id: outcome.id ?? shortIdFor("rst-", world.seed, `restore:${world.restores.length}`),
     backup: { projectId: source.addon.projectId, addonId: source.addon.id, backupId: source.backup.id },
     target: { projectId: target.projectId, addonId: target.id },
     requestedAt: now,

@@ -41,7 +41,8 @@ export function startBuild(
   now: number,
   outcome: Outcome,
 ): BuildRecord {
-  const id = slugFor(world.seed, `build:${world.builds.length}:${service.projectId}/${service.id}`);
+  const id =
+    outcome.id ?? slugFor(world.seed, `build:${world.builds.length}:${service.projectId}/${service.id}`);
   const pullRequestId = body.pullRequestId === undefined ? null : Number(body.pullRequestId);
   const branch = body.branch ?? null;
   const sha = body.sha ?? latestCommit(branch ?? `pull/${pullRequestId ?? "main"}`);

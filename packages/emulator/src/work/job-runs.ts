@@ -32,7 +32,7 @@ export function startJobRun(
   outcome: Outcome,
 ): JobRunRecord {
   const n = world.jobRuns.length;
-  const id = uuidFor(world.seed, `run:${n}:${job.projectId}/${job.id}`);
+  const id = outcome.id ?? uuidFor(world.seed, `run:${n}:${job.projectId}/${job.id}`);
   const end = now + durationMs(outcome, DEFAULT_SECONDS);
   const succeed = outcome.succeed ?? (outcome.status === undefined || outcome.status === "SUCCESS");
   const runName = `${job.id}-${id.slice(0, 8)}`;

@@ -22,6 +22,11 @@ export const outcomeSchema = z.strictObject({
   /** An explicit final status (e.g. `CRASHED` for a build, `not-supported` for a restore). */
   status: z.string().min(1).optional(),
   message: z.string().optional(),
+  /**
+   * The id the work gets (builds, job runs, template runs, restores) instead of a generated one:
+   * any text, for clients that must cope with whatever the platform answers.
+   */
+  id: z.string().min(1).max(1000).optional(),
   /** Log lines the work prints (builds and job runs), replacing the generated ones. */
   logLines: z.array(z.string()).max(100_000).optional(),
   /** How many log lines share each timestamp (default 1): lines printed in the same millisecond. */

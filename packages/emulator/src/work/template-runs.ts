@@ -28,7 +28,8 @@ export function startTemplateRun(
   now: number,
   outcome: Outcome,
 ): TemplateRunRecord {
-  const id = shortIdFor("tr-", world.seed, `template-run:${world.templateRuns.length}:${template.id}`);
+  const id =
+    outcome.id ?? shortIdFor("tr-", world.seed, `template-run:${world.templateRuns.length}:${template.id}`);
   const end = now + durationMs(outcome, DEFAULT_SECONDS);
   const succeed = outcome.succeed ?? (outcome.status === undefined || outcome.status === "success");
   const at = (fraction: number) => now + (end - now) * fraction;
