@@ -75,6 +75,23 @@ describe("run-job: what runs", () => {
     ]);
   });
 
+  it("masks the values that can be secrets, and not 1, true or dev", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "job-id": "migrate",
+        wait: "false",
+        "runtime-environment": "WORKERS=1\nDEBUG=true\nMODE=dev\nRATIO=0.75\nDB_PASSWORD=pw-9f2k-secret",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const masks = result.stdout.split("\n").filter((l) => l.startsWith("::add-mask::"));
+    expect(masks).toContain("::add-mask::pw-9f2k-secret");
+    for (const plain of ["1", "true", "dev", "0.75"]) expect(masks).not.toContain(`::add-mask::${plain}`);
+  });
+
   it("takes DATABASE_URL-style keys (underscores) in the runtime environment, end to end", async () => {
     await platform.reset();
     const result = await runBundle(actionDir, {

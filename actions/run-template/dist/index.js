@@ -85998,20 +85998,23 @@ class Transport {
     #httpError(response, base) {
         const body = response.body;
         const platformError = typeof body === "object" && body !== null ? body.error : undefined;
+        // A server may echo the request back, the Authorization header with it: the token is
+        // redacted from every part of the error, not only its message.
         const serverMessage = typeof platformError?.message === "string" ? this.#redact(platformError.message) : undefined;
-        const errorId = typeof platformError?.id === "string" ? platformError.id : undefined;
+        const errorId = typeof platformError?.id === "string" ? this.#redact(platformError.id) : undefined;
+        const details = this.#redactDeep(platformError?.details);
         const ErrorClass = errorClassForStatus(response.status);
         const message = [
             `${base.method} ${base.path} failed with ${response.status}`,
             serverMessage ? `: ${serverMessage}` : "",
-            describeDetails(platformError?.details),
+            describeDetails(details),
             errorId ? ` (error id ${errorId})` : "",
         ].join("");
         const error = new ErrorClass(message, {
             ...base,
             status: response.status,
             errorId,
-            details: platformError?.details,
+            details,
         });
         if (error instanceof RateLimitError)
             error.resetAt = this.rateLimit.state.resetAt;
@@ -86076,6 +86079,16 @@ class Transport {
     }
     #redact(text) {
         return text.split(this.#options.token).join("***");
+    }
+    /** Any JSON value with the token redacted from every string in it, keys included. */
+    #redactDeep(value) {
+        if (typeof value === "string")
+            return this.#redact(value);
+        if (Array.isArray(value))
+            return value.map((v) => this.#redactDeep(v));
+        if (typeof value === "object" && value !== null)
+            return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.#redact(k), this.#redactDeep(v)]));
+        return value;
     }
     /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
     #redactedCause(cause) {
@@ -89366,13 +89379,29 @@ function connection(config) {
 //# sourceMappingURL=shared.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/mask.js
 
+// What is masked is also redacted: the runner masks exact strings in the log, but a secret echoed
+// back in an error, or re-encoded by escaping (`_` as `&#95;` in a summary), would slip past it.
+// So every text the actions print or write goes through `redact` first.
+/** Every value masked so far, longest first (so a secret inside another is not half-redacted). */
+let masked = [];
 /** Masks a secret before anything else is printed; every line of a multi-line value on its own. */
 function mask(value) {
     if (!value)
         return;
-    for (const line of value.split(/\r?\n/))
-        if (line.trim().length > 0)
-            core_setSecret(line);
+    for (const line of value.split(/\r?\n/)) {
+        if (line.trim().length === 0)
+            continue;
+        core_setSecret(line);
+        if (!masked.includes(line))
+            masked = [...masked, line].sort((a, b) => b.length - a.length);
+    }
+}
+/** `text` with every masked value replaced by `***`. */
+function redact(text) {
+    let out = text;
+    for (const secret of masked)
+        out = out.split(secret).join("***");
+    return out;
 }
 /**
  * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
@@ -89383,10 +89412,23 @@ function maskTokensFromEnvironment() {
         if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
             mask(value?.trim());
 }
-/** Masks every value of a map (runtime environment values, build arguments). */
+/**
+ * Whether a value of a map can be a secret. Masking `1`, `true` or `prod` would turn every later
+ * `1` in the job's log into `***`, so values shorter than 4 characters, booleans and plain numbers
+ * are not masked.
+ */
+function canBeSecret(value) {
+    return (value.trim().length >= 4 &&
+        !/^(true|false|yes|no|on|off)$/i.test(value.trim()) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(value.trim()));
+}
+/** Masks every value of a map that can be a secret (runtime environment values, build arguments). */
 function maskValues(values) {
-    for (const value of Object.values(values ?? {}))
-        mask(typeof value === "string" ? value : JSON.stringify(value));
+    for (const value of Object.values(values ?? {})) {
+        const text = typeof value === "string" ? value : JSON.stringify(value);
+        if (canBeSecret(text))
+            mask(text);
+    }
 }
 //# sourceMappingURL=mask.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/outputs.js
@@ -89422,6 +89464,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/untrusted.js
 
 
+
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
 // change the layout of a summary.
 /** The text of a log line, whatever shape the platform gave it. */
@@ -89445,10 +89488,14 @@ function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
 const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
 /**
  * Prints one line of the step's log. Every line the actions print goes through here (log lines
- * through `printUntrusted`): whatever remote text it holds can never act as a workflow command.
- * (`core.warning`, `core.setFailed` and groups escape their own text.)
+ * through `printUntrusted`): whatever remote text it holds can never act as a workflow command,
+ * and no masked value shows, even one echoed back by the platform.
  */
-const say = (line) => info(inert(line));
+const say = (line) => info(inert(redact(line)));
+/** Warns (a `::warning::` annotation, its text escaped by the runner's rules), masked values redacted. */
+const warn = (message) => warning(redact(message));
+/** Fails the step with an `::error::` annotation, masked values redacted. */
+const failWith = (message) => setFailed(redact(message));
 const HTML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Text safe inside HTML (`<pre>`, `<code>`). */
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => HTML[c]);
@@ -89461,9 +89508,26 @@ const escapeCell = (text) => escapeHtml(text)
 
 
 
+
+/**
+ * GitHub drops a job summary over 1 MiB (and the failure it reported with it): every text is cut
+ * to a size, saying how much was cut.
+ */
+const MAX_CELL = 2000;
+const MAX_LOG_LINE = 1000;
+/** `text` cut to `max` characters, saying how many more there were. */
+function clip(text, max) {
+    return text.length <= max ? text : `${text.slice(0, max)} … (${text.length - max} more characters cut)`;
+}
 const MARK = { success: "✅", failure: "❌", started: "▶️", cancelled: "⏹️", "timed out": "⌛" };
-/** The job summary: what ran, where, its final status, duration and ids; untrusted text escaped. */
+/**
+ * The job summary: what ran, where, its final status, duration and ids; masked values redacted
+ * before anything is escaped (escaping would re-encode a secret past the runner's masking), then
+ * untrusted text escaped.
+ */
 function renderSummary(report) {
+    const cell = (text) => escapeCell(clip(redact(text), MAX_CELL));
+    const html = (text) => escapeHtml(clip(redact(text), MAX_LOG_LINE));
     const rows = [
         ...report.rows,
         ["Status", report.status],
@@ -89471,14 +89535,14 @@ function renderSummary(report) {
         ["Message", report.message],
     ].filter((row) => row[1] !== undefined && row[1] !== "");
     const lines = [
-        `### ${MARK[report.outcome]} ${escapeCell(report.action)}: ${escapeCell(report.title)} (${report.outcome})`,
+        `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
         "",
         "| | |",
         "|---|---|",
-        ...rows.map(([label, value]) => `| ${escapeCell(label)} | ${escapeCell(value)} |`),
+        ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
     ];
     if (report.lastLines && report.lastLines.length > 0) {
-        lines.push("", `<details open><summary>Last ${report.lastLines.length} log lines</summary>`, "", `<pre>${report.lastLines.map(escapeHtml).join("\n")}</pre>`, "", "</details>");
+        lines.push("", `<details open><summary>Last ${report.lastLines.length} log lines</summary>`, "", `<pre>${report.lastLines.map(html).join("\n")}</pre>`, "", "</details>");
     }
     return `${lines.join("\n")}\n`;
 }
@@ -89623,7 +89687,7 @@ class LogPump {
     }
     #warn(error) {
         if (!this.#warned)
-            warning(`Could not read the logs (the step goes on): ${error.message}`);
+            warn(`Could not read the logs (the step goes on): ${error.message}`);
         this.#warned = true;
     }
 }
@@ -89681,7 +89745,7 @@ async function runAction(action) {
                 say(work.message);
             if (work.summary !== undefined) {
                 if (process.env.GITHUB_STEP_SUMMARY)
-                    await summary.addRaw(work.summary).write();
+                    await summary.addRaw(redact(work.summary)).write();
             }
             else
                 await writeSummary({
@@ -89692,7 +89756,7 @@ async function runAction(action) {
                     message: work.message,
                 });
             if (!work.success)
-                setFailed(work.message);
+                failWith(work.message);
             return;
         }
         outputs.set(work.outputs(work.initial));
@@ -89727,7 +89791,7 @@ async function startedDuringCancel(name, work, config, cancel) {
     const aborted = await abortRemote(work, config, cancel);
     const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
     await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
-    setFailed(message);
+    failWith(message);
 }
 async function follow(name, work, config, cancel, started, outputs) {
     const { signal } = cancel;
@@ -89768,7 +89832,7 @@ async function follow(name, work, config, cancel, started, outputs) {
         if (conclusion.success)
             say(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
         else
-            setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+            failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
     }
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;
@@ -89789,7 +89853,7 @@ async function follow(name, work, config, cancel, started, outputs) {
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
         await report(timedOut ? "timed out" : "cancelled", status, message);
-        setFailed(message);
+        failWith(message);
     }
 }
 /**
@@ -89818,7 +89882,7 @@ function timeLeftAfterCancel(cancel) {
 }
 async function fail(name, error, cancelled) {
     if (error instanceof InputError || error instanceof InputErrors) {
-        setFailed(`${error.message}\nNothing was sent to the platform.`);
+        failWith(`${error.message}\nNothing was sent to the platform.`);
         return;
     }
     // The client's messages already name the request, the status and the platform's error id.
@@ -89838,7 +89902,7 @@ async function fail(name, error, cancelled) {
         rows: [],
         message,
     });
-    setFailed(message);
+    failWith(message);
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map

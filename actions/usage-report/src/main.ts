@@ -2,8 +2,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import * as core from "@actions/core";
-import { eventPayload, runAction } from "@cwp/action-kit";
+import { eventPayload, runAction, warn } from "@cwp/action-kit";
 import { collect, type GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -119,13 +118,13 @@ export const run = () =>
 
       const over = report.budget?.state === "over";
       if (report.budget?.state === "warning")
-        core.warning(
+        warn(
           `Spent ${report.budget.usedPercent?.toFixed(1)}% of the budget of ${formatMoney(report.budget.amount, report.currency)}.`,
         );
       const message = over
         ? `Spent ${formatMoney(report.total, report.currency)}, over the budget of ${formatMoney(report.budget?.amount ?? Decimal.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%).`
         : `Spent ${formatMoney(report.total, report.currency)} in ${period.label}; the report is in ${dir} (${report.requests} requests).`;
-      if (over && !config["fail-on-budget-exceeded"]) core.warning(message);
+      if (over && !config["fail-on-budget-exceeded"]) warn(message);
       return {
         finished: true,
         title: `cost report for ${period.label}`,

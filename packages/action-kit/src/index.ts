@@ -15,10 +15,19 @@ export {
 export { checkRequest, readInputs } from "./inputs/read.js";
 export { sharedInputs } from "./inputs/shared.js";
 export { formatDuration } from "./output/duration.js";
-export { mask, maskValues } from "./output/mask.js";
+export { canBeSecret, mask, maskValues, redact } from "./output/mask.js";
 export { Outputs } from "./output/outputs.js";
 export { renderSummary, type SummaryReport, writeSummary } from "./output/summary.js";
-export { escapeCell, escapeHtml, inert, lineText, printUntrusted, say } from "./output/untrusted.js";
+export {
+  escapeCell,
+  escapeHtml,
+  failWith,
+  inert,
+  lineText,
+  printUntrusted,
+  say,
+  warn,
+} from "./output/untrusted.js";
 export {
   type ActionContext,
   type ActionDefinition,

@@ -367,6 +367,21 @@ export function runnerContract(spec: ContractSpec): void {
           await expectAborts(1);
         });
 
+      it("keeps the job summary of a failure small when its log lines are huge, saying what was cut", async () => {
+        await platform.control("POST", "outcomes", {
+          kind: spec.outcome,
+          durationSeconds: 5,
+          succeed: false,
+          // Nine lines of 100 kB (the control plane takes a body of 1 MiB at most).
+          logLines: Array.from({ length: 9 }, (_, i) => `line ${i} ${"x".repeat(100_000)}`),
+        });
+        const result = await run();
+        expect(result.code).toBe(1);
+        expect(result.summary).toContain("log lines");
+        expect(result.summary).toContain("more characters cut");
+        expect(Buffer.byteLength(result.summary)).toBeLessThan(64 * 1024);
+      });
+
       for (const cap of [1, 7, 100])
         it(`streams every log line once when the platform answers at most ${cap} a request`, async () => {
           // Pairs of lines share a timestamp, so pages of 1 or 7 end part-way through one.
@@ -417,6 +432,28 @@ export function runnerContract(spec: ContractSpec): void {
         .split(/\r?\n/)
         .filter((line) => /^\s*::(add-mask::main|warning::forged|error::forged)/.test(line));
       expect(forged).toEqual([]);
+    });
+
+    it("never shows the token or a secret value that an error from the platform echoes back", async () => {
+      const echoed = [platform.tokens.org, ...(spec.secrets?.values ?? [])];
+      const echo = echoed.join(" | ");
+      await platform.control("POST", "faults", {
+        method: "POST",
+        path: spec.start.path,
+        status: 400,
+        body: {
+          error: {
+            status: 400,
+            message: `invalid request: Authorization: Bearer ${platform.tokens.org}; body ${echo}`,
+            id: `err_${platform.tokens.org}`,
+            details: { "headers.authorization": [`Bearer ${platform.tokens.org}`], [`body.${echo}`]: [echo] },
+          },
+        },
+      });
+      const result = await run(spec.secrets?.inputs ?? {});
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toContain("failed with 400");
+      expect(leakedSecrets(result, echoed)).toEqual([]);
     });
 
     if (spec.secrets) {

@@ -137,8 +137,25 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
 }
 
 /**
- * Secrets that appear in anything the step printed or wrote, other than the `::add-mask::`
- * commands that tell the runner to hide them.
+ * A secret as escaping may have re-encoded it past the runner's exact-string masking: as written,
+ * with every punctuation character as an HTML entity (`&#95;` for `_`), HTML-escaped, and
+ * percent-escaped as workflow command data.
+ */
+function encodings(secret: string): string[] {
+  const entities = secret.replace(/[^A-Za-z0-9 ]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = secret
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+  const data = secret.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return [...new Set([secret, entities, html, data])];
+}
+
+/**
+ * Secrets that appear in anything the step printed or wrote, also re-encoded by escaping, other
+ * than the `::add-mask::` commands that tell the runner to hide them.
  */
 export function leakedSecrets(result: RunResult, secrets: readonly string[]): string[] {
   const printed = `${result.stdout}\n${result.stderr}`
@@ -146,5 +163,5 @@ export function leakedSecrets(result: RunResult, secrets: readonly string[]): st
     .filter((line) => !line.startsWith("::add-mask::"))
     .join("\n");
   const everything = `${printed}\n${result.summary}\n${JSON.stringify(result.outputs)}`;
-  return secrets.filter((secret) => everything.includes(secret));
+  return secrets.filter((secret) => encodings(secret).some((form) => everything.includes(form)));
 }

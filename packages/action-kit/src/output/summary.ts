@@ -1,5 +1,6 @@
 import * as core from "@actions/core";
 import { formatDuration } from "./duration.js";
+import { redact } from "./mask.js";
 import { escapeCell, escapeHtml } from "./untrusted.js";
 
 export interface SummaryReport {
@@ -15,10 +16,28 @@ export interface SummaryReport {
   lastLines?: readonly string[] | undefined;
 }
 
+/**
+ * GitHub drops a job summary over 1 MiB (and the failure it reported with it): every text is cut
+ * to a size, saying how much was cut.
+ */
+const MAX_CELL = 2000;
+const MAX_LOG_LINE = 1000;
+
+/** `text` cut to `max` characters, saying how many more there were. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)} … (${text.length - max} more characters cut)`;
+}
+
 const MARK = { success: "✅", failure: "❌", started: "▶️", cancelled: "⏹️", "timed out": "⌛" } as const;
 
-/** The job summary: what ran, where, its final status, duration and ids; untrusted text escaped. */
+/**
+ * The job summary: what ran, where, its final status, duration and ids; masked values redacted
+ * before anything is escaped (escaping would re-encode a secret past the runner's masking), then
+ * untrusted text escaped.
+ */
 export function renderSummary(report: SummaryReport): string {
+  const cell = (text: string) => escapeCell(clip(redact(text), MAX_CELL));
+  const html = (text: string) => escapeHtml(clip(redact(text), MAX_LOG_LINE));
   const rows = [
     ...report.rows,
     ["Status", report.status],
@@ -26,18 +45,18 @@ export function renderSummary(report: SummaryReport): string {
     ["Message", report.message],
   ].filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");
   const lines = [
-    `### ${MARK[report.outcome]} ${escapeCell(report.action)}: ${escapeCell(report.title)} (${report.outcome})`,
+    `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
     "",
     "| | |",
     "|---|---|",
-    ...rows.map(([label, value]) => `| ${escapeCell(label)} | ${escapeCell(value)} |`),
+    ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
   ];
   if (report.lastLines && report.lastLines.length > 0) {
     lines.push(
       "",
       `<details open><summary>Last ${report.lastLines.length} log lines</summary>`,
       "",
-      `<pre>${report.lastLines.map(escapeHtml).join("\n")}</pre>`,
+      `<pre>${report.lastLines.map(html).join("\n")}</pre>`,
       "",
       "</details>",
     );

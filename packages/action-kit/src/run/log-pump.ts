@@ -1,6 +1,6 @@
 import * as core from "@actions/core";
 import type { LogFollower, LogLine } from "@cwp/client";
-import { lineText, printUntrusted, say } from "../output/untrusted.js";
+import { lineText, printUntrusted, say, warn } from "../output/untrusted.js";
 
 const KEEP_LAST = 20;
 
@@ -67,8 +67,7 @@ export class LogPump {
   }
 
   #warn(error: unknown): void {
-    if (!this.#warned)
-      core.warning(`Could not read the logs (the step goes on): ${(error as Error).message}`);
+    if (!this.#warned) warn(`Could not read the logs (the step goes on): ${(error as Error).message}`);
     this.#warned = true;
   }
 }

@@ -15,10 +15,10 @@ import { InputError, InputErrors } from "../inputs/input-error.js";
 import { readInputs } from "../inputs/read.js";
 import { connection, sharedInputs } from "../inputs/shared.js";
 import { formatDuration } from "../output/duration.js";
-import { maskTokensFromEnvironment } from "../output/mask.js";
+import { maskTokensFromEnvironment, redact } from "../output/mask.js";
 import { Outputs } from "../output/outputs.js";
 import { type SummaryReport, writeSummary } from "../output/summary.js";
-import { say } from "../output/untrusted.js";
+import { failWith, say } from "../output/untrusted.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { recentDurations } from "./history.js";
 import { LogPump } from "./log-pump.js";
@@ -127,7 +127,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
       outputs.set(work.outputs);
       if (work.success) say(work.message);
       if (work.summary !== undefined) {
-        if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(work.summary).write();
+        if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(work.summary)).write();
       } else
         await writeSummary({
           action: action.name,
@@ -136,7 +136,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
           rows: work.rows,
           message: work.message,
         });
-      if (!work.success) core.setFailed(work.message);
+      if (!work.success) failWith(work.message);
       return;
     }
     outputs.set(work.outputs(work.initial));
@@ -175,7 +175,7 @@ async function startedDuringCancel<T>(
   const aborted = await abortRemote(work, config, cancel);
   const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
   await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
-  core.setFailed(message);
+  failWith(message);
 }
 
 async function follow<T>(
@@ -229,8 +229,7 @@ async function follow<T>(
       say(
         `${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`,
       );
-    else
-      core.setFailed(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+    else failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
@@ -249,7 +248,7 @@ async function follow<T>(
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
     await report(timedOut ? "timed out" : "cancelled", status, message);
-    core.setFailed(message);
+    failWith(message);
   }
 }
 
@@ -282,7 +281,7 @@ function timeLeftAfterCancel(cancel: Cancellation): number {
 
 async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {
   if (error instanceof InputError || error instanceof InputErrors) {
-    core.setFailed(`${error.message}\nNothing was sent to the platform.`);
+    failWith(`${error.message}\nNothing was sent to the platform.`);
     return;
   }
   // The client's messages already name the request, the status and the platform's error id.
@@ -303,7 +302,7 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     rows: [],
     message,
   });
-  core.setFailed(message);
+  failWith(message);
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

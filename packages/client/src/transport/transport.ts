@@ -255,21 +255,24 @@ export class Transport {
       | { error?: { message?: unknown; id?: unknown; details?: unknown } }
       | undefined;
     const platformError = typeof body === "object" && body !== null ? body.error : undefined;
+    // A server may echo the request back, the Authorization header with it: the token is
+    // redacted from every part of the error, not only its message.
     const serverMessage =
       typeof platformError?.message === "string" ? this.#redact(platformError.message) : undefined;
-    const errorId = typeof platformError?.id === "string" ? platformError.id : undefined;
+    const errorId = typeof platformError?.id === "string" ? this.#redact(platformError.id) : undefined;
+    const details = this.#redactDeep(platformError?.details);
     const ErrorClass = errorClassForStatus(response.status);
     const message = [
       `${base.method} ${base.path} failed with ${response.status}`,
       serverMessage ? `: ${serverMessage}` : "",
-      describeDetails(platformError?.details),
+      describeDetails(details),
       errorId ? ` (error id ${errorId})` : "",
     ].join("");
     const error = new ErrorClass(message, {
       ...base,
       status: response.status,
       errorId,
-      details: platformError?.details,
+      details,
     });
     if (error instanceof RateLimitError) error.resetAt = this.rateLimit.state.resetAt;
     return error;
@@ -347,6 +350,17 @@ export class Transport {
 
   #redact(text: string): string {
     return text.split(this.#options.token).join("***");
+  }
+
+  /** Any JSON value with the token redacted from every string in it, keys included. */
+  #redactDeep(value: unknown): unknown {
+    if (typeof value === "string") return this.#redact(value);
+    if (Array.isArray(value)) return value.map((v) => this.#redactDeep(v));
+    if (typeof value === "object" && value !== null)
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [this.#redact(k), this.#redactDeep(v)]),
+      );
+    return value;
   }
 
   /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
