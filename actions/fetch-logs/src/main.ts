@@ -67,7 +67,12 @@ export const run = () =>
     async start({ config, client, signal }) {
       // `timeout` bounds the whole read; a cancel stops it.
       const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
-      const range = timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
+      // A build's logs cover its own life unless a time is given; other logs the last hour.
+      const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
+      const range =
+        noTime && source.ownRange
+          ? await source.ownRange()
+          : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
       const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
       const limit = config["line-limit"] ?? 10_000;
       const format = config.format ?? "text";

@@ -1,5 +1,5 @@
 import { InputError } from "@cwp/action-kit";
-import type { CallOptions, CwpClient, FetchLogs } from "@cwp/client";
+import { type CallOptions, type CwpClient, type FetchLogs, parseTimestamp } from "@cwp/client";
 
 // Which logs to read: a service's, a build's (service-id with build-id), or any container's.
 
@@ -12,12 +12,18 @@ export interface LogSourceInputs {
   "cluster-id"?: string | undefined;
 }
 
+export interface LogSource {
+  title: string;
+  fetch: FetchLogs;
+  /** The range the source's own life covers (a build's), when no time is given. */
+  ownRange?: () => Promise<{ startTime: string; endTime: string }>;
+}
+
+/** A minute either side of a build's life: its first and last lines are printed within it. */
+const BUILD_MARGIN_MS = 60_000;
+
 /** `options` (signal, deadline) go with every page request. */
-export function logSource(
-  client: CwpClient,
-  config: LogSourceInputs,
-  options: CallOptions,
-): { title: string; fetch: FetchLogs } {
+export function logSource(client: CwpClient, config: LogSourceInputs, options: CallOptions): LogSource {
   const projectId = config["project-id"];
   const serviceId = config["service-id"];
   const container = config["container-name"] ?? config["pod-name"] ?? config["cluster-id"];
@@ -35,6 +41,15 @@ export function logSource(
       return {
         title: `logs of build ${buildId} of service ${serviceId} in project ${projectId}`,
         fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
+        ownRange: async () => {
+          const build = await client.builds.get(projectId, serviceId, buildId, options);
+          const created = parseTimestamp(build.createdAt) ?? Date.now();
+          const concluded = parseTimestamp(build.buildConcludedAt) ?? Date.now();
+          return {
+            startTime: new Date(created - BUILD_MARGIN_MS).toISOString(),
+            endTime: new Date(Math.max(concluded, created) + BUILD_MARGIN_MS).toISOString(),
+          };
+        },
       };
     return {
       title: `logs of service ${serviceId} in project ${projectId}`,

@@ -269,3 +269,33 @@ describe("fetch-logs: a slow or failing platform", () => {
     expect(result.stdout).toMatch(/::error::Cancelled with the workflow/);
   });
 });
+
+describe("fetch-logs: a build that ran long ago", () => {
+  // An emulator of its own: this test moves its clock three hours on, for good.
+  const old = useTestPlatform({ speed: 0 });
+
+  it("reads a build's whole log by its own time range, however long ago it ran", async () => {
+    await old.reset();
+    const lines = Array.from({ length: 10 }, (_, i) => `step ${i + 1} of a two-hour build`);
+    await old.control("POST", "outcomes", { kind: "build", durationSeconds: 7200, logLines: lines });
+    const started = await fetch(`${old.url}/v1/projects/platform-web/services/web/build`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${old.tokens.org}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: "main" }),
+    });
+    const { data: build } = (await started.json()) as { data: { id: string } };
+    await old.control("POST", "clock", { advanceSeconds: 3 * 3600 });
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...old.connection(),
+        "project-id": "platform-web",
+        "service-id": "web",
+        "build-id": build.id,
+        "fail-on-regex": "two-hour",
+      },
+    });
+    expect(result.outputs.lines).toBe("10");
+    expect(result.outputs.matched).toBe("true");
+    expect(result.code).toBe(1);
+  });
+});

@@ -21,6 +21,9 @@ runnerContract({
     { inputs: { "job-id": "" }, input: "job-id" },
     { inputs: { "runtime-environment": "BAD KEY=1" }, input: "runtime-environment" },
     { inputs: { "runtime-environment": '{"A": 1}' }, input: "runtime-environment" },
+    { inputs: { "runtime-environment": '{"A": "1", "A": "2"}' }, input: "runtime-environment" },
+    { inputs: { "runtime-environment": "A=1\nA=2" }, input: "runtime-environment" },
+    { inputs: { "runtime-environment": "__proto__=x" }, input: "runtime-environment" },
     { inputs: { image: "ghcr.io/acme/app:1", "build-service-id": "image-builder" }, input: "image" },
     { inputs: { image: "not an image!" }, input: "image" },
     { inputs: { "build-service-id": "image-builder", "build-sha": "abc" }, input: "build-sha" },
@@ -73,6 +76,22 @@ describe("run-job: what runs", () => {
       },
       { deployment: { internal: { id: "image-builder", buildSHA: "latest" } } },
     ]);
+  });
+
+  it("takes keys such as toString and constructor like any other", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "job-id": "migrate",
+        wait: "false",
+        "runtime-environment": "toString=one\nconstructor=two",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const [start] = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(start?.body).toEqual({ runtimeEnvironment: { toString: "one", constructor: "two" } });
   });
 
   it("masks the values that can be secrets, and not 1, true or dev", async () => {

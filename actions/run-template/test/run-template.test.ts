@@ -30,11 +30,11 @@ describe("run-template: a release gate", () => {
     "template-id": "release",
   });
 
-  it("takes arguments as JSON, YAML or KEY=VALUE lines", async () => {
+  it("takes arguments as JSON, YAML or KEY=VALUE lines; YAML keeps what was written as text", async () => {
     await platform.reset();
     for (const args of [
       '{"version": "1.2.3", "replicas": 3}',
-      "version: 1.2.3\nreplicas: 3",
+      "version: 1.10\nreplicas: 0012\nflags:\n  canary: true",
       "version=1.2.3\nreplicas=3",
     ])
       expect(
@@ -43,7 +43,7 @@ describe("run-template: a release gate", () => {
     const bodies = (await platform.requests()).filter((r) => r.method === "POST").map((r) => r.body);
     expect(bodies).toEqual([
       { arguments: { version: "1.2.3", replicas: 3 } },
-      { arguments: { version: "1.2.3", replicas: 3 } },
+      { arguments: { version: "1.10", replicas: "0012", flags: { canary: "true" } } },
       { arguments: { version: "1.2.3", replicas: "3" } },
     ]);
   });

@@ -85890,6 +85890,8 @@ class Transport {
             const retriesLeft = attempt < this.#options.maxRetries;
             if (outcome.kind === "response") {
                 const { response } = outcome;
+                if (response.status >= 300 && response.status < 400)
+                    throw this.#redirected(response, base);
                 if (response.status < 400)
                     return response;
                 const error = this.#httpError(response, base);
@@ -86015,6 +86017,7 @@ class Transport {
             serverMessage ? `: ${serverMessage}` : "",
             describeDetails(details),
             errorId ? ` (error id ${errorId})` : "",
+            this.#hint(response.status),
         ].join("");
         const error = new ErrorClass(message, {
             ...base,
@@ -86025,6 +86028,24 @@ class Transport {
         if (error instanceof RateLimitError)
             error.resetAt = this.rateLimit.state.resetAt;
         return error;
+    }
+    /** What to do about a status, where the status alone does not say. */
+    #hint(status) {
+        if (status === 401)
+            return ". Check the API token: it is missing, wrong, expired or for another account.";
+        if (status === 429) {
+            const resetAt = this.rateLimit.state.resetAt;
+            const seconds = resetAt === undefined ? undefined : Math.max(0, Math.ceil((resetAt - this.clock.now()) / 1000));
+            return seconds === undefined
+                ? ". The account's hourly request limit is spent."
+                : `. The account's hourly request limit is spent; it resets in ${seconds} s.`;
+        }
+        return "";
+    }
+    /** A 3xx: the platform answers its API directly, so the base URL points somewhere else. */
+    #redirected(response, base) {
+        const location = response.headers.location;
+        return new ApiError(`${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`, { ...base, status: response.status });
     }
     #outcomeUnknown(error, spec, sentAt) {
         const ErrorClass = error.constructor;
@@ -86255,13 +86276,14 @@ const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const MAX_DURATION_MS = 72 * 3_600_000;
 /** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
 const durationInput = (fallback) => schemas_string().transform((s, ctx) => {
-    const v = s.trim() || fallback;
+    // `1h 30m` as the actions print durations, or `1h30m`.
+    const v = (s.trim() || fallback).replace(/\s+/g, "");
     const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
     const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
     if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
         ctx.addIssue({
             code: "custom",
-            message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
+            message: "must be a duration such as 90s, 30m, 2h or 1h 30m (at most 72h)",
         });
         return NEVER;
     }
@@ -86301,22 +86323,50 @@ function keyValueLines(text) {
         if (eq <= 0)
             return `line ${i + 1} is not KEY=VALUE`;
         const key = line.slice(0, eq).trim();
+        if (key === PROTO)
+            return UNSENDABLE;
         if (out.has(key))
             return `key ${key} is given twice`;
         out.set(key, line.slice(eq + 1));
     }
     return Object.fromEntries(out);
 }
+/** The one key a JavaScript object cannot carry as data: refused, rather than silently dropped. */
+const PROTO = "__proto__";
+const UNSENDABLE = "the key __proto__ cannot be sent";
+/**
+ * The first top-level key given twice in a JSON object, if any: `JSON.parse` keeps the last one
+ * silently, where KEY=VALUE lines refuse a repeated key; one rule for both.
+ */
+function repeatedKey(text) {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    if (!isMap(doc.contents))
+        return undefined;
+    const seen = new Set();
+    for (const { key } of doc.contents.items) {
+        const name = String(isScalar(key) ? key.value : key);
+        if (seen.has(name))
+            return name;
+        seen.add(name);
+    }
+    return undefined;
+}
 function jsonObject(text) {
+    let value;
     try {
-        const value = JSON.parse(text);
-        if (value === null || typeof value !== "object" || Array.isArray(value))
-            return "the JSON must be an object";
-        return value;
+        value = JSON.parse(text);
     }
     catch {
         return "is not valid JSON";
     }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        return "the JSON must be an object";
+    const twice = repeatedKey(text);
+    if (twice !== undefined)
+        return `key ${twice} is given twice`;
+    if (Object.hasOwn(value, PROTO))
+        return UNSENDABLE;
+    return value;
 }
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
 const keyValueInput = () => z.string().transform((s, ctx) => {
@@ -86335,7 +86385,10 @@ const keyValueInput = () => z.string().transform((s, ctx) => {
     }
     return parsed;
 });
-/** An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. */
+/**
+ * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
+ * YAML and KEY=VALUE values are text, as written.
+ */
 const objectInput = () => z.string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
@@ -86355,7 +86408,8 @@ const objectInput = () => z.string().transform((s, ctx) => {
             return parsed;
     }
     try {
-        const value = parseYaml(v);
+        // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
+        const value = parseYaml(v, { schema: "failsafe" });
         if (value !== null && typeof value === "object" && !Array.isArray(value))
             return value;
     }
@@ -89381,6 +89435,9 @@ function connection(config) {
     }
     if (url.protocol !== "https:" && url.protocol !== "http:")
         throw new input_error_InputError("api-url", "must be an http or https URL");
+    // Paths are appended to it: a query or a fragment would swallow them.
+    if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
+        throw new input_error_InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
     return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
 }
 //# sourceMappingURL=shared.js.map

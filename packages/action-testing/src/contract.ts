@@ -303,8 +303,8 @@ export function runnerContract(spec: ContractSpec): void {
       },
     );
 
-    it("returns once started when wait is false", async () => {
-      const result = await run({ wait: "false" });
+    it("returns once started when wait is false (timeout in the format the actions print)", async () => {
+      const result = await run({ wait: "false", timeout: "1h 30m" });
       expect(result.code).toBe(0);
       if ("concluded" in result.outputs) expect(result.outputs.concluded).toBe("false");
       expect(result.summary).toContain("started");
@@ -322,6 +322,8 @@ export function runnerContract(spec: ContractSpec): void {
       { inputs: { timeout: "soon" }, input: "timeout" },
       { inputs: { wait: "maybe" }, input: "wait" },
       { inputs: { "api-url": "ftp://example.com" }, input: "api-url" },
+      { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url" },
+      { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url" },
       { inputs: { "api-token": "" }, input: "api-token" },
       { inputs: { "team-id": "not a team" }, input: "team-id" },
       ...spec.malformed,

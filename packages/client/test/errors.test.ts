@@ -118,3 +118,33 @@ describe("the token", () => {
     }
   });
 });
+
+describe("errors that say what to do", () => {
+  it("a redirect names where it points and the base URL to check, instead of a body that does not match", async () => {
+    t.server.on("GET", "/v1/projects", () => ({
+      status: 302,
+      headers: { location: "https://login.example.com/" },
+    }));
+    const error = (await t.client.projects.list().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain("was redirected (302 to https://login.example.com/)");
+    expect(error.message).toContain("api-url");
+  });
+
+  it("a 401 says to check the token", async () => {
+    t.server.on("GET", "/v1/projects", () => ({ status: 401, body: errorBody(401, "bad token") }));
+    const error = (await t.client.projects.list().catch((e: unknown) => e)) as AuthenticationError;
+    expect(error.message).toContain("Check the API token");
+  });
+
+  it("a 429 says when the limit resets", async () => {
+    t.server.on("GET", "/v1/projects", () => ({
+      status: 429,
+      headers: { "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "42" },
+      body: errorBody(429, "rate limit exceeded"),
+    }));
+    const error = (await t.client.projects.list().catch((e: unknown) => e)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toMatch(/resets in (41|42) s/);
+  });
+});

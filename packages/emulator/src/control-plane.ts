@@ -96,7 +96,13 @@ export async function controlPlane(
       return { now: new Date(state.clock.now()).toISOString() };
     case "POST /_emulator/clock": {
       const { advanceSeconds } = parse(
-        z.strictObject({ advanceSeconds: z.number().min(0) }),
+        // At most ten years at a time: time stays a date a client can read.
+        z.strictObject({
+          advanceSeconds: z
+            .number()
+            .min(0)
+            .max(10 * 366 * 86_400),
+        }),
         await readJsonBody(req),
       );
       state.clock.advance(advanceSeconds);

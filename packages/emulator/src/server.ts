@@ -219,10 +219,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-/** The request target as a URL; paths such as `//host/x` stay paths. */
+/**
+ * The request target as a URL; paths such as `//host/x` stay paths. A target with dot segments
+ * (`/v1/projects/%2e%2e/...`) is refused rather than resolved: resolving it could lead an API path
+ * to the control plane.
+ */
 function parseUrl(target = "/"): URL | undefined {
+  const path = target.startsWith("/") ? target : `/${target}`;
+  const segments = path.split("?")[0]?.split("/") ?? [];
+  if (segments.some((s) => /^(\.|%2e){1,2}$/i.test(s))) return undefined;
   try {
-    return new URL(`http://emulator${target.startsWith("/") ? target : `/${target}`}`);
+    return new URL(`http://emulator${path}`);
   } catch {
     return undefined;
   }

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "./helpers.js";
@@ -178,5 +180,67 @@ describe("robustness", () => {
     const fixtures = (await emu.control("GET", "fixtures")).body;
     expect(fixtures.projects).toHaveLength(9);
     for (const addon of fixtures.addons) expect(addon.versions).toContain(addon.version);
+  });
+});
+
+describe("the control plane's edges", () => {
+  /** A request with its target exactly as written (fetch would resolve dot segments first). */
+  const raw = (path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(emu.url);
+      const req = httpRequest({ host: hostname, port, path, method: "GET" }, (res) => {
+        let body = "";
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("refuses an API path with dot segments instead of resolving it to the control plane", async () => {
+    for (const path of [
+      "/v1/projects/%2e%2e/%2e%2e/_emulator/fixtures",
+      "/v1/projects/../../_emulator/fixtures",
+    ]) {
+      const answer = await raw(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body).not.toContain("tokens");
+    }
+  });
+
+  it("refuses a clock advance too large to read, without applying it", async () => {
+    const before = (await emu.control("GET", "clock")).body as { now: string };
+    const refused = await fetch(`${emu.url}/_emulator/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"advanceSeconds": 1e300}',
+    });
+    expect(refused.status).toBe(400);
+    const after = (await emu.control("GET", "clock")).body as { now: string };
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBeLessThan(60_000);
+    expect((await emu.api("GET", "/v1/projects")).status).toBe(200);
+  });
+
+  it("answers the README's control-plane examples as written", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const block = /## Control plane\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const json = /^J='([^']*)'/m.exec(block)?.[1];
+    const commands = block.split("\n").filter((line) => line.startsWith("curl "));
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    for (const command of commands) {
+      const path = /\$E(\/\S+)/.exec(command)?.[1] ?? "";
+      const body = / -d '([^']*)'/.exec(command)?.[1];
+      const headers =
+        command.includes('-H "$J"') && json ? { [json.split(": ")[0] ?? ""]: json.split(": ")[1] ?? "" } : {};
+      const answer = await fetch(`${emu.url}${path}`, {
+        method: command.includes("-XPOST") ? "POST" : "GET",
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
+      expect(answer.status, command).toBe(200);
+    }
+    await emu.control("POST", "reset");
   });
 });

@@ -1,5 +1,5 @@
 import { REF_PATTERN } from "@cwp/client";
-import { parse as parseYaml } from "yaml";
+import { isMap, isScalar, parseDocument, parse as parseYaml } from "yaml";
 import { z } from "zod";
 
 // Schemas for raw input strings (the runner passes every input as text, "" when unset). Messages
@@ -41,13 +41,14 @@ const MAX_DURATION_MS = 72 * 3_600_000;
 /** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
 export const durationInput = (fallback: string) =>
   z.string().transform((s, ctx) => {
-    const v = s.trim() || fallback;
+    // `1h 30m` as the actions print durations, or `1h30m`.
+    const v = (s.trim() || fallback).replace(/\s+/g, "");
     const parts = [...v.matchAll(/(\d+)(ms|s|m|h)/g)];
     const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNITS_MS[unit ?? "s"] ?? 0), 0);
     if (parts.map((p) => p[0]).join("") !== v || ms <= 0 || ms > MAX_DURATION_MS) {
       ctx.addIssue({
         code: "custom",
-        message: "must be a duration such as 90s, 30m, 2h or 1h30m (at most 72h)",
+        message: "must be a duration such as 90s, 30m, 2h or 1h 30m (at most 72h)",
       });
       return z.NEVER;
     }
@@ -91,21 +92,46 @@ function keyValueLines(text: string): Record<string, string> | string {
     const eq = line.indexOf("=");
     if (eq <= 0) return `line ${i + 1} is not KEY=VALUE`;
     const key = line.slice(0, eq).trim();
+    if (key === PROTO) return UNSENDABLE;
     if (out.has(key)) return `key ${key} is given twice`;
     out.set(key, line.slice(eq + 1));
   }
   return Object.fromEntries(out);
 }
 
+/** The one key a JavaScript object cannot carry as data: refused, rather than silently dropped. */
+const PROTO = "__proto__";
+const UNSENDABLE = "the key __proto__ cannot be sent";
+
+/**
+ * The first top-level key given twice in a JSON object, if any: `JSON.parse` keeps the last one
+ * silently, where KEY=VALUE lines refuse a repeated key; one rule for both.
+ */
+function repeatedKey(text: string): string | undefined {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (!isMap(doc.contents)) return undefined;
+  const seen = new Set<string>();
+  for (const { key } of doc.contents.items) {
+    const name = String(isScalar(key) ? key.value : key);
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 function jsonObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value))
-      return "the JSON must be an object";
-    return value as Record<string, unknown>;
+    value = JSON.parse(text);
   } catch {
     return "is not valid JSON";
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return "the JSON must be an object";
+  const twice = repeatedKey(text);
+  if (twice !== undefined) return `key ${twice} is given twice`;
+  if (Object.hasOwn(value, PROTO)) return UNSENDABLE;
+  return value as Record<string, unknown>;
 }
 
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
@@ -126,7 +152,10 @@ export const keyValueInput = () =>
     return parsed as Record<string, string>;
   });
 
-/** An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. */
+/**
+ * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
+ * YAML and KEY=VALUE values are text, as written.
+ */
 export const objectInput = () =>
   z.string().transform((s, ctx) => {
     const v = s.trim();
@@ -146,7 +175,8 @@ export const objectInput = () =>
       if (typeof parsed !== "string") return parsed as Record<string, unknown>;
     }
     try {
-      const value: unknown = parseYaml(v);
+      // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
+      const value: unknown = parseYaml(v, { schema: "failsafe" });
       if (value !== null && typeof value === "object" && !Array.isArray(value))
         return value as Record<string, unknown>;
     } catch {}

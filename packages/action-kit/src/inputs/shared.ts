@@ -44,5 +44,8 @@ export function connection(config: {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     throw new InputError("api-url", "must be an http or https URL");
+  // Paths are appended to it: a query or a fragment would swallow them.
+  if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
+    throw new InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
   return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
 }

@@ -5,6 +5,7 @@ import { classifyNetworkError } from "./classify.js";
 import { type Clock, systemClock } from "./clock.js";
 import {
   AbortedError,
+  ApiError,
   ConnectionError,
   CwpError,
   type CwpErrorInit,
@@ -127,6 +128,7 @@ export class Transport {
 
       if (outcome.kind === "response") {
         const { response } = outcome;
+        if (response.status >= 300 && response.status < 400) throw this.#redirected(response, base);
         if (response.status < 400) return response;
         const error = this.#httpError(response, base);
         if (response.status === 429) {
@@ -267,6 +269,7 @@ export class Transport {
       serverMessage ? `: ${serverMessage}` : "",
       describeDetails(details),
       errorId ? ` (error id ${errorId})` : "",
+      this.#hint(response.status),
     ].join("");
     const error = new ErrorClass(message, {
       ...base,
@@ -276,6 +279,29 @@ export class Transport {
     });
     if (error instanceof RateLimitError) error.resetAt = this.rateLimit.state.resetAt;
     return error;
+  }
+
+  /** What to do about a status, where the status alone does not say. */
+  #hint(status: number): string {
+    if (status === 401) return ". Check the API token: it is missing, wrong, expired or for another account.";
+    if (status === 429) {
+      const resetAt = this.rateLimit.state.resetAt;
+      const seconds =
+        resetAt === undefined ? undefined : Math.max(0, Math.ceil((resetAt - this.clock.now()) / 1000));
+      return seconds === undefined
+        ? ". The account's hourly request limit is spent."
+        : `. The account's hourly request limit is spent; it resets in ${seconds} s.`;
+    }
+    return "";
+  }
+
+  /** A 3xx: the platform answers its API directly, so the base URL points somewhere else. */
+  #redirected(response: RawResponse, base: CwpErrorInit): CwpError {
+    const location = response.headers.location;
+    return new ApiError(
+      `${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`,
+      { ...base, status: response.status },
+    );
   }
 
   #outcomeUnknown(error: CwpError, spec: RequestSpec, sentAt: number | undefined): CwpError {
