@@ -387,6 +387,23 @@ describe("usage-report: inputs and the platform", () => {
     ).toBe(true);
   });
 
+  it("ends at its timeout when the usage list trickles in, instead of minutes later", async () => {
+    await platform.reset();
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/billing/usage",
+      status: 200,
+      body: { data: { usage: [] }, pad: "x".repeat(2000) },
+      trickleMs: 20,
+      times: 100,
+    });
+    const begun = Date.now();
+    const { result } = await report({ formats: "json", timeout: "5s" });
+    expect(result.code).toBe(1);
+    expect(result.endedAt - begun).toBeLessThan(9000);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/usage/);
+  });
+
   it("reads through 429s and 5xx", async () => {
     await platform.reset();
     await platform.control("POST", "faults", [

@@ -16,6 +16,8 @@ export const faultSchema = z.strictObject({
   reset: z.boolean().optional(),
   /** Answer 200 with a body that is not JSON. */
   malformed: z.boolean().optional(),
+  /** Send the fault's answer one character every this many ms (a body that trickles in). */
+  trickleMs: z.number().int().min(1).max(60_000).optional(),
   after: z.boolean().optional(),
   times: z.number().int().min(1).max(1_000_000).default(1),
 });

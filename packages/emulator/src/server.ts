@@ -136,7 +136,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return body;
   }
 
-  function sendFault(res: ServerResponse, fault: Fault): number {
+  /** Writes `text` one character every `ms`, until it is sent or the caller hangs up. */
+  async function trickle(res: ServerResponse, status: number, text: string, ms: number): Promise<void> {
+    res.writeHead(status, { "content-type": "application/json" });
+    for (const char of text) {
+      if (res.destroyed) return;
+      res.write(char);
+      await sleep(ms);
+    }
+    res.end();
+  }
+
+  async function sendFault(res: ServerResponse, fault: Fault): Promise<number> {
     if (fault.reset) {
       res.socket?.destroy();
       return 0;
@@ -148,7 +159,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const status = fault.status ?? 503;
     for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
-    if (fault.body !== undefined) sendJson(res, status, fault.body);
+    if (fault.trickleMs !== undefined)
+      await trickle(res, status, JSON.stringify(fault.body ?? { data: {} }), fault.trickleMs);
+    else if (fault.body !== undefined) sendJson(res, status, fault.body);
     else sendFailure(res, new ApiFailure(status, "injected fault"));
     return status;
   }
@@ -192,7 +205,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
     }
     if (fault?.after && fault.delayMs) await sleep(fault.delayMs);
-    if (fault && answersInstead) status = sendFault(res, fault);
+    if (fault && answersInstead) status = await sendFault(res, fault);
     else held?.release();
     if (arrivedIn !== generation) return;
     log.push({
