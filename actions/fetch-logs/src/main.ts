@@ -4,12 +4,14 @@ import { join } from "node:path";
 import {
   booleanInput,
   choiceInput,
+  defineAction,
   durationInput,
+  host,
   InputError,
   integerInput,
   lineText,
   optionalText,
-  printUntrusted,
+  redact,
   runAction,
 } from "@cwp/action-kit";
 import { type LogLine, logRangePages } from "@cwp/client";
@@ -32,109 +34,112 @@ const record = (line: LogLine, format: "text" | "jsonl") =>
     ? `${JSON.stringify({ ts: line.ts, containerId: line.containerId, log: line.log })}\n`
     : `${line.ts} ${line.containerId} ${lineText(line).replace(/\r?\n/g, "\\n")}\n`;
 
-export const run = () =>
-  runAction({
-    name: "fetch-logs",
-    inputs: {
-      "project-id": optionalText(),
-      "service-id": optionalText(),
-      "build-id": optionalText(),
-      "container-name": optionalText(),
-      "pod-name": optionalText(),
-      "cluster-id": optionalText(),
-      "start-time": optionalText(),
-      "end-time": optionalText(),
-      duration: optionalText().pipe(durationInput("1h").optional()),
-      "line-limit": integerInput(10_000),
-      direction: choiceInput(["forward", "backward"], "forward"),
-      "text-includes": optionalText(),
-      "text-not-includes": optionalText(),
-      "regex-includes": optionalText(),
-      "regex-not-includes": optionalText(),
-      "output-file": optionalText(),
-      format: choiceInput(["text", "jsonl"], "text"),
-      print: booleanInput(true),
-      "fail-on-regex": optionalText(),
-    },
-    outputs: { file: "", lines: "0", "first-timestamp": "", "last-timestamp": "", matched: "false" },
-    validate(config) {
-      if ((config["line-limit"] ?? 0) > MAX_LINES)
-        throw new InputError("line-limit", `must be at most ${MAX_LINES}`);
-      regexInput(config["regex-includes"], "regex-includes");
-      regexInput(config["regex-not-includes"], "regex-not-includes");
-      regexInput(config["fail-on-regex"], "fail-on-regex");
-    },
-    async start({ config, client, signal }) {
-      // `timeout` bounds the whole read; a cancel stops it.
-      const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
-      // A build's logs cover its own life unless a time is given; other logs the last hour.
-      const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
-      const range =
-        noTime && source.ownRange
-          ? await source.ownRange()
-          : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
-      const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
-      const limit = config["line-limit"] ?? 10_000;
-      const format = config.format ?? "text";
-      const file =
-        config["output-file"] ??
-        join(
-          process.env.RUNNER_TEMP ?? ".",
-          `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`,
-        );
-      const out = createWriteStream(file, { encoding: "utf8" });
-      let count = 0;
-      let first: string | undefined;
-      let last: string | undefined;
-      let firstMatch: LogLine | undefined;
-      const filters = {
-        ...(config["text-includes"] ? { textIncludes: config["text-includes"] } : {}),
-        ...(config["text-not-includes"] ? { textNotIncludes: config["text-not-includes"] } : {}),
-        ...(config["regex-includes"] ? { regexIncludes: config["regex-includes"] } : {}),
-        ...(config["regex-not-includes"] ? { regexNotIncludes: config["regex-not-includes"] } : {}),
-      };
-      for await (const page of logRangePages(source.fetch, {
-        ...range,
-        ...filters,
-        direction: config.direction ?? "forward",
-        pageSize: Math.min(limit, 5000),
-      })) {
-        const lines = page.slice(0, limit - count);
-        for (const line of lines) {
-          if (!out.write(record(line, format))) await once(out, "drain");
-          if (gate && !firstMatch && gate.test(lineText(line))) firstMatch = line;
-        }
-        if (config.print) printUntrusted(lines.map((l) => `${l.ts} ${l.containerId} ${lineText(l)}`));
-        first ??= lines[0]?.ts;
-        last = lines.at(-1)?.ts ?? last;
-        count += lines.length;
-        if (count >= limit) break;
+export const definition = defineAction({
+  name: "fetch-logs",
+  inputs: {
+    "project-id": optionalText(),
+    "service-id": optionalText(),
+    "build-id": optionalText(),
+    "container-name": optionalText(),
+    "pod-name": optionalText(),
+    "cluster-id": optionalText(),
+    "start-time": optionalText(),
+    "end-time": optionalText(),
+    duration: optionalText().pipe(durationInput("1h").optional()),
+    "line-limit": integerInput(10_000),
+    direction: choiceInput(["forward", "backward"], "forward"),
+    "text-includes": optionalText(),
+    "text-not-includes": optionalText(),
+    "regex-includes": optionalText(),
+    "regex-not-includes": optionalText(),
+    "output-file": optionalText(),
+    format: choiceInput(["text", "jsonl"], "text"),
+    print: booleanInput(true),
+    "fail-on-regex": optionalText(),
+  },
+  outputs: { file: "", lines: "0", "first-timestamp": "", "last-timestamp": "", matched: "false" },
+  validate(config) {
+    if ((config["line-limit"] ?? 0) > MAX_LINES)
+      throw new InputError("line-limit", `must be at most ${MAX_LINES}`);
+    regexInput(config["regex-includes"], "regex-includes");
+    regexInput(config["regex-not-includes"], "regex-not-includes");
+    regexInput(config["fail-on-regex"], "fail-on-regex");
+  },
+  async start({ config, client, signal }) {
+    // `timeout` bounds the whole read; a cancel stops it.
+    const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
+    // A build's logs cover its own life unless a time is given; other logs the last hour.
+    const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
+    const range =
+      noTime && source.ownRange
+        ? await source.ownRange()
+        : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
+    const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
+    const limit = config["line-limit"] ?? 10_000;
+    const format = config.format ?? "text";
+    const file =
+      config["output-file"] ??
+      join(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
+    const out = createWriteStream(file, { encoding: "utf8" });
+    let count = 0;
+    let first: string | undefined;
+    let last: string | undefined;
+    let firstMatch: LogLine | undefined;
+    const filters = {
+      ...(config["text-includes"] ? { textIncludes: config["text-includes"] } : {}),
+      ...(config["text-not-includes"] ? { textNotIncludes: config["text-not-includes"] } : {}),
+      ...(config["regex-includes"] ? { regexIncludes: config["regex-includes"] } : {}),
+      ...(config["regex-not-includes"] ? { regexNotIncludes: config["regex-not-includes"] } : {}),
+    };
+    for await (const page of logRangePages(source.fetch, {
+      ...range,
+      ...filters,
+      direction: config.direction ?? "forward",
+      pageSize: Math.min(limit, 5000),
+    })) {
+      const lines = page.slice(0, limit - count);
+      for (const line of lines) {
+        if (!out.write(record(line, format))) await once(out, "drain");
+        if (gate && !firstMatch && gate.test(lineText(line))) firstMatch = line;
       }
-      out.end();
-      await once(out, "finish");
-      const matched = firstMatch !== undefined;
-      const message = matched
-        ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`
-        : `Read ${count} line(s) of the ${source.title} into ${file}.`;
-      return {
-        finished: true,
-        title: source.title,
-        rows: [
-          ["Range", `${range.startTime} to ${range.endTime}`],
-          ["Lines", String(count)],
-          ["File", file],
-          ["First", first],
-          ["Last", last],
-        ],
-        outputs: {
-          file,
-          lines: count,
-          "first-timestamp": first ?? "",
-          "last-timestamp": last ?? "",
-          matched,
-        },
-        success: !matched,
-        message,
-      };
-    },
-  });
+      if (config.print)
+        host().logLines(
+          source.title,
+          lines.map((l) => redact(`${l.ts} ${l.containerId} ${lineText(l)}`)),
+        );
+      first ??= lines[0]?.ts;
+      last = lines.at(-1)?.ts ?? last;
+      count += lines.length;
+      if (count >= limit) break;
+    }
+    if (config.print && count > 0) host().endLogs();
+    out.end();
+    await once(out, "finish");
+    const matched = firstMatch !== undefined;
+    const message = matched
+      ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`
+      : `Read ${count} line(s) of the ${source.title} into ${file}.`;
+    return {
+      finished: true,
+      title: source.title,
+      rows: [
+        ["Range", `${range.startTime} to ${range.endTime}`],
+        ["Lines", String(count)],
+        ["File", file],
+        ["First", first],
+        ["Last", last],
+      ],
+      outputs: {
+        file,
+        lines: count,
+        "first-timestamp": first ?? "",
+        "last-timestamp": last ?? "",
+        matched,
+      },
+      success: !matched,
+      message,
+    };
+  },
+});
+
+export const run = () => runAction(definition);

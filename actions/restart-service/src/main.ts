@@ -1,5 +1,6 @@
 import {
   booleanInput,
+  defineAction,
   InputError,
   optionalResourceIdInput,
   resourceIdInput,
@@ -7,68 +8,69 @@ import {
 } from "@cwp/action-kit";
 import { restartConclusion, type Service } from "@cwp/client";
 
-export const run = () =>
-  runAction({
-    name: "restart-service",
-    inputs: {
-      "project-id": resourceIdInput(),
-      "service-id": optionalResourceIdInput(),
-      "harness-id": optionalResourceIdInput(),
-      "acknowledge-active-sessions": booleanInput(false),
-    },
-    outputs: { status: "", "restarted-at": "" },
-    validate(config) {
-      if ((config["service-id"] === undefined) === (config["harness-id"] === undefined))
-        throw new InputError("service-id", "give exactly one of service-id and harness-id");
-      if (config["service-id"] && config["acknowledge-active-sessions"])
-        throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
-    },
-    async start({ config, client, startSignal }) {
-      const projectId = config["project-id"];
-      const harnessId = config["harness-id"];
-      if (harnessId) {
-        await client.harnesses.restart(
-          projectId,
-          harnessId,
-          { acknowledgeActiveSessions: config["acknowledge-active-sessions"] },
-          { signal: startSignal },
-        );
-        const at = new Date().toISOString();
-        return {
-          finished: true,
-          title: `restart of harness ${harnessId} in project ${projectId}`,
-          rows: [
-            ["Project", projectId],
-            ["Harness", harnessId],
-          ],
-          outputs: { status: "RESTARTED", "restarted-at": at },
-          success: true,
-          message: `Harness ${harnessId} restarted (the platform reports no rollout to wait for).`,
-        };
-      }
-      const serviceId = config["service-id"] as string;
-      const receipt = await client.services.restart(projectId, serviceId, { signal: startSignal });
-      const restartedAt = new Date(receipt.restartedAt).toISOString();
+export const definition = defineAction({
+  name: "restart-service",
+  inputs: {
+    "project-id": resourceIdInput(),
+    "service-id": optionalResourceIdInput(),
+    "harness-id": optionalResourceIdInput(),
+    "acknowledge-active-sessions": booleanInput(false),
+  },
+  outputs: { status: "", "restarted-at": "" },
+  validate(config) {
+    if ((config["service-id"] === undefined) === (config["harness-id"] === undefined))
+      throw new InputError("service-id", "give exactly one of service-id and harness-id");
+    if (config["service-id"] && config["acknowledge-active-sessions"])
+      throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
+  },
+  async start({ config, client, startSignal }) {
+    const projectId = config["project-id"];
+    const harnessId = config["harness-id"];
+    if (harnessId) {
+      await client.harnesses.restart(
+        projectId,
+        harnessId,
+        { acknowledgeActiveSessions: config["acknowledge-active-sessions"] },
+        { signal: startSignal },
+      );
+      const at = new Date().toISOString();
       return {
-        title: `restart of service ${serviceId} in project ${projectId}`,
+        finished: true,
+        title: `restart of harness ${harnessId} in project ${projectId}`,
         rows: [
           ["Project", projectId],
-          ["Service", serviceId],
-          ["Restarted at", restartedAt],
+          ["Harness", harnessId],
         ],
-        outputs: (s: Service | undefined) => ({
-          status: s ? restartConclusion(s, receipt.restartedAt).status : undefined,
-          "restarted-at": restartedAt,
-        }),
-        wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
-        conclude: (s: Service) => restartConclusion(s, receipt.restartedAt),
-        // Right after a restart the deployment still shows the previous rollout's state.
-        describeStatus: (status: string, s: Service) =>
-          restartConclusion(s, receipt.restartedAt).concluded ||
-          status === "IN_PROGRESS" ||
-          status === "PENDING"
-            ? status
-            : `waiting for the new rollout (the previous one shows ${status})`,
+        outputs: { status: "RESTARTED", "restarted-at": at },
+        success: true,
+        message: `Harness ${harnessId} restarted (the platform reports no rollout to wait for).`,
       };
-    },
-  });
+    }
+    const serviceId = config["service-id"] as string;
+    const receipt = await client.services.restart(projectId, serviceId, { signal: startSignal });
+    const restartedAt = new Date(receipt.restartedAt).toISOString();
+    return {
+      title: `restart of service ${serviceId} in project ${projectId}`,
+      rows: [
+        ["Project", projectId],
+        ["Service", serviceId],
+        ["Restarted at", restartedAt],
+      ],
+      outputs: (s: Service | undefined) => ({
+        status: s ? restartConclusion(s, receipt.restartedAt).status : undefined,
+        "restarted-at": restartedAt,
+      }),
+      wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
+      conclude: (s: Service) => restartConclusion(s, receipt.restartedAt),
+      // Right after a restart the deployment still shows the previous rollout's state.
+      describeStatus: (status: string, s: Service) =>
+        restartConclusion(s, receipt.restartedAt).concluded ||
+        status === "IN_PROGRESS" ||
+        status === "PENDING"
+          ? status
+          : `waiting for the new rollout (the previous one shows ${status})`,
+    };
+  },
+});
+
+export const run = () => runAction(definition);

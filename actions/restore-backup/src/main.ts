@@ -1,68 +1,69 @@
-import { InputError, optionalText, resourceIdInput, runAction } from "@cwp/action-kit";
+import { defineAction, InputError, optionalText, resourceIdInput, runAction } from "@cwp/action-kit";
 import { type Restore, restoreConclusion } from "@cwp/client";
 
-export const run = () =>
-  runAction({
-    name: "restore-backup",
-    inputs: {
-      "project-id": resourceIdInput(),
-      "addon-id": resourceIdInput(),
-      "backup-id": resourceIdInput(),
-      "source-project-id": optionalText(),
-      "source-addon-id": optionalText(),
-    },
-    outputs: { "restore-id": "", status: "", "backup-size": "", "addon-version": "" },
-    validate(config) {
-      if ((config["source-project-id"] === undefined) !== (config["source-addon-id"] === undefined))
-        throw new InputError(
-          config["source-project-id"] === undefined ? "source-project-id" : "source-addon-id",
-          "give source-project-id and source-addon-id together (for a global backup of another addon)",
-        );
-    },
-    async start({ config, client, signal, startSignal }) {
-      const projectId = config["project-id"];
-      const addonId = config["addon-id"];
-      const backupId = config["backup-id"];
-      const source = config["source-project-id"]
-        ? { sourceProjectId: config["source-project-id"], sourceAddonId: config["source-addon-id"] as string }
-        : undefined;
-      const backup = await client.addons.getBackup(
-        source?.sourceProjectId ?? projectId,
-        source?.sourceAddonId ?? addonId,
-        backupId,
-        {
-          signal,
-        },
+export const definition = defineAction({
+  name: "restore-backup",
+  inputs: {
+    "project-id": resourceIdInput(),
+    "addon-id": resourceIdInput(),
+    "backup-id": resourceIdInput(),
+    "source-project-id": optionalText(),
+    "source-addon-id": optionalText(),
+  },
+  outputs: { "restore-id": "", status: "", "backup-size": "", "addon-version": "" },
+  validate(config) {
+    if ((config["source-project-id"] === undefined) !== (config["source-addon-id"] === undefined))
+      throw new InputError(
+        config["source-project-id"] === undefined ? "source-project-id" : "source-addon-id",
+        "give source-project-id and source-addon-id together (for a global backup of another addon)",
       );
-      const title = `restore of backup ${backupId} into addon ${addonId} in project ${projectId}`;
-      const snapshotVersion =
-        backup.config.source?.type === "snapshot" ? backup.config.addonVersion : undefined;
-      const rows: Array<[string, string | undefined]> = [
-        ["Project", projectId],
-        ["Addon", addonId],
-        ["Backup", `${backupId}${source ? ` (from ${source.sourceProjectId}/${source.sourceAddonId})` : ""}`],
-        ["Backup size", `${backup.config.size} bytes`],
-        ["Restores to version", snapshotVersion],
-      ];
-      const facts = { "backup-size": backup.config.size, "addon-version": snapshotVersion ?? "" };
-      if (backup.status !== "completed")
-        return {
-          finished: true,
-          title,
-          rows,
-          outputs: facts,
-          success: false,
-          message: `Backup ${backupId} is ${backup.status}: only completed backups can be restored. Nothing was restored.`,
-        };
-      const { restoreId } = await client.addons.restoreBackup(projectId, addonId, backupId, source ?? {}, {
-        signal: startSignal,
-      });
+  },
+  async start({ config, client, signal, startSignal }) {
+    const projectId = config["project-id"];
+    const addonId = config["addon-id"];
+    const backupId = config["backup-id"];
+    const source = config["source-project-id"]
+      ? { sourceProjectId: config["source-project-id"], sourceAddonId: config["source-addon-id"] as string }
+      : undefined;
+    const backup = await client.addons.getBackup(
+      source?.sourceProjectId ?? projectId,
+      source?.sourceAddonId ?? addonId,
+      backupId,
+      {
+        signal,
+      },
+    );
+    const title = `restore of backup ${backupId} into addon ${addonId} in project ${projectId}`;
+    const snapshotVersion =
+      backup.config.source?.type === "snapshot" ? backup.config.addonVersion : undefined;
+    const rows: Array<[string, string | undefined]> = [
+      ["Project", projectId],
+      ["Addon", addonId],
+      ["Backup", `${backupId}${source ? ` (from ${source.sourceProjectId}/${source.sourceAddonId})` : ""}`],
+      ["Backup size", `${backup.config.size} bytes`],
+      ["Restores to version", snapshotVersion],
+    ];
+    const facts = { "backup-size": backup.config.size, "addon-version": snapshotVersion ?? "" };
+    if (backup.status !== "completed")
       return {
-        title: `${title} (restore ${restoreId})`,
-        rows: [...rows, ["Restore", restoreId]],
-        outputs: (r: Restore | undefined) => ({ ...facts, "restore-id": restoreId, status: r?.status }),
-        wait: (options) => client.addons.waitForRestore(projectId, addonId, backupId, restoreId, options),
-        conclude: restoreConclusion,
+        finished: true,
+        title,
+        rows,
+        outputs: facts,
+        success: false,
+        message: `Backup ${backupId} is ${backup.status}: only completed backups can be restored. Nothing was restored.`,
       };
-    },
-  });
+    const { restoreId } = await client.addons.restoreBackup(projectId, addonId, backupId, source ?? {}, {
+      signal: startSignal,
+    });
+    return {
+      title: `${title} (restore ${restoreId})`,
+      rows: [...rows, ["Restore", restoreId]],
+      outputs: (r: Restore | undefined) => ({ ...facts, "restore-id": restoreId, status: r?.status }),
+      wait: (options) => client.addons.waitForRestore(projectId, addonId, backupId, restoreId, options),
+      conclude: restoreConclusion,
+    };
+  },
+});
+
+export const run = () => runAction(definition);

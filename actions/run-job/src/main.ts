@@ -1,6 +1,7 @@
 import {
   booleanInput,
   checkRequest,
+  defineAction,
   InputError,
   keyValueInput,
   maskValues,
@@ -71,90 +72,90 @@ function deployment(config: Config): RunJobBody["deployment"] {
   return undefined;
 }
 
-export const run = () =>
-  runAction({
-    name: "run-job",
-    inputs: {
-      "project-id": resourceIdInput(),
-      "job-id": resourceIdInput(),
-      "runtime-environment": keyValueInput(),
-      image: optionalText(),
-      "registry-credentials": optionalText(),
-      "build-service-id": optionalText(),
-      "build-sha": optionalText(),
-      "build-branch": optionalText(),
-      entrypoint: optionalText(),
-      command: optionalText(),
-      "deployment-plan": optionalText(),
-      logs: booleanInput(true),
-    },
-    outputs: { "run-id": "", "run-name": "", status: "", concluded: "false" },
-    validate(config) {
-      if (config.image && config["build-service-id"])
-        throw new InputError(
-          "image",
-          "give image (an external image) or build-service-id (a built commit), not both",
-        );
-      if (!config.image && config["registry-credentials"])
-        throw new InputError("registry-credentials", "only applies with image");
-      if (!config["build-service-id"] && (config["build-sha"] || config["build-branch"]))
-        throw new InputError(
-          config["build-sha"] ? "build-sha" : "build-branch",
-          "only applies with build-service-id",
-        );
-      if (!config.image && !config["build-service-id"] && (config.entrypoint || config.command))
-        throw new InputError(
-          config.entrypoint ? "entrypoint" : "command",
-          "needs image or build-service-id to say what runs",
-        );
-    },
-    async start({ config, client, startSignal }) {
-      maskValues(config["runtime-environment"]);
-      const projectId = config["project-id"];
-      const jobId = config["job-id"];
-      const chosen = deployment(config);
-      const body = checkRequest(
-        runJobBody,
-        {
-          ...(config["runtime-environment"] ? { runtimeEnvironment: config["runtime-environment"] } : {}),
-          ...(config["deployment-plan"] ? { billing: { deploymentPlan: config["deployment-plan"] } } : {}),
-          ...(chosen ? { deployment: chosen } : {}),
-        },
-        FIELDS,
+export const definition = defineAction({
+  name: "run-job",
+  inputs: {
+    "project-id": resourceIdInput(),
+    "job-id": resourceIdInput(),
+    "runtime-environment": keyValueInput(),
+    image: optionalText(),
+    "registry-credentials": optionalText(),
+    "build-service-id": optionalText(),
+    "build-sha": optionalText(),
+    "build-branch": optionalText(),
+    entrypoint: optionalText(),
+    command: optionalText(),
+    "deployment-plan": optionalText(),
+    logs: booleanInput(true),
+  },
+  outputs: { "run-id": "", "run-name": "", status: "", concluded: "false" },
+  validate(config) {
+    if (config.image && config["build-service-id"])
+      throw new InputError(
+        "image",
+        "give image (an external image) or build-service-id (a built commit), not both",
       );
-      const started = await client.jobs.run(projectId, jobId, body, { signal: startSignal });
-      return {
-        title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
-        rows: [
-          ["Project", projectId],
-          ["Job", jobId],
-          ["Run", started.id],
-          ["Run name", started.runName],
-          [
-            "Image",
-            config.image ??
-              (config["build-service-id"] ? `built by ${config["build-service-id"]}` : undefined),
-          ],
+    if (!config.image && config["registry-credentials"])
+      throw new InputError("registry-credentials", "only applies with image");
+    if (!config["build-service-id"] && (config["build-sha"] || config["build-branch"]))
+      throw new InputError(
+        config["build-sha"] ? "build-sha" : "build-branch",
+        "only applies with build-service-id",
+      );
+    if (!config.image && !config["build-service-id"] && (config.entrypoint || config.command))
+      throw new InputError(
+        config.entrypoint ? "entrypoint" : "command",
+        "needs image or build-service-id to say what runs",
+      );
+  },
+  async start({ config, client, startSignal }) {
+    maskValues(config["runtime-environment"]);
+    const projectId = config["project-id"];
+    const jobId = config["job-id"];
+    const chosen = deployment(config);
+    const body = checkRequest(
+      runJobBody,
+      {
+        ...(config["runtime-environment"] ? { runtimeEnvironment: config["runtime-environment"] } : {}),
+        ...(config["deployment-plan"] ? { billing: { deploymentPlan: config["deployment-plan"] } } : {}),
+        ...(chosen ? { deployment: chosen } : {}),
+      },
+      FIELDS,
+    );
+    const started = await client.jobs.run(projectId, jobId, body, { signal: startSignal });
+    return {
+      title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
+      rows: [
+        ["Project", projectId],
+        ["Job", jobId],
+        ["Run", started.id],
+        ["Run name", started.runName],
+        [
+          "Image",
+          config.image ?? (config["build-service-id"] ? `built by ${config["build-service-id"]}` : undefined),
         ],
-        outputs: (r: JobRun | undefined) => ({
-          "run-id": started.id,
-          "run-name": started.runName,
-          status: r?.status,
-          concluded: r?.concluded,
-        }),
-        wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
-        history: {
-          of: `runs of job ${jobId}`,
-          read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
-        },
-        conclude: jobRunConclusion,
-        ...(config.logs
-          ? {
-              logs: (startTime: string) =>
-                client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }),
-            }
-          : {}),
-        abort: (options) => client.jobs.abortRun(projectId, jobId, started.id, options),
-      };
-    },
-  });
+      ],
+      outputs: (r: JobRun | undefined) => ({
+        "run-id": started.id,
+        "run-name": started.runName,
+        status: r?.status,
+        concluded: r?.concluded,
+      }),
+      wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
+      history: {
+        of: `runs of job ${jobId}`,
+        read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
+      },
+      conclude: jobRunConclusion,
+      ...(config.logs
+        ? {
+            logs: (startTime: string) =>
+              client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }),
+          }
+        : {}),
+      abort: (options) => client.jobs.abortRun(projectId, jobId, started.id, options),
+    };
+  },
+});
+
+export const run = () => runAction(definition);

@@ -1,38 +1,39 @@
-import { checkRequest, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
+import { checkRequest, defineAction, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
 import { runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
 
 // A release gate: the step passes only when the template run concludes `success`.
 
-export const run = () =>
-  runAction({
-    name: "run-template",
-    inputs: {
-      "template-id": resourceIdInput(),
-      arguments: objectInput(),
-    },
-    outputs: { "run-id": "", status: "", concluded: "false" },
-    async start({ config, client, startSignal }) {
-      const templateId = config["template-id"];
-      const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });
-      const started = await client.templates.run(templateId, body, { signal: startSignal });
-      return {
-        title: `run ${started.id} of template ${templateId}`,
-        initial: started,
-        rows: [
-          ["Template", templateId],
-          ["Run", started.id],
-          ["Arguments", Object.keys(config.arguments).join(", ") || "(none)"],
-        ],
-        outputs: (r: TemplateRun | undefined) => ({
-          "run-id": started.id,
-          status: r?.status,
-          concluded: r?.concluded,
-        }),
-        wait: (options) => client.templates.waitForRun(templateId, started.id, options),
-        conclude: templateRunConclusion,
-        abort: async (options) => {
-          await client.templates.abortRun(templateId, started.id, options);
-        },
-      };
-    },
-  });
+export const definition = defineAction({
+  name: "run-template",
+  inputs: {
+    "template-id": resourceIdInput(),
+    arguments: objectInput(),
+  },
+  outputs: { "run-id": "", status: "", concluded: "false" },
+  async start({ config, client, startSignal }) {
+    const templateId = config["template-id"];
+    const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });
+    const started = await client.templates.run(templateId, body, { signal: startSignal });
+    return {
+      title: `run ${started.id} of template ${templateId}`,
+      initial: started,
+      rows: [
+        ["Template", templateId],
+        ["Run", started.id],
+        ["Arguments", Object.keys(config.arguments).join(", ") || "(none)"],
+      ],
+      outputs: (r: TemplateRun | undefined) => ({
+        "run-id": started.id,
+        status: r?.status,
+        concluded: r?.concluded,
+      }),
+      wait: (options) => client.templates.waitForRun(templateId, started.id, options),
+      conclude: templateRunConclusion,
+      abort: async (options) => {
+        await client.templates.abortRun(templateId, started.id, options);
+      },
+    };
+  },
+});
+
+export const run = () => runAction(definition);

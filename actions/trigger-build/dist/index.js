@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9305);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9435);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9305:
+/***/ 9435:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73605,45 +73605,78 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
+// UNUSED EXPORTS: definition
 
-/** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
-function eventPayload() {
-    const file = process.env.GITHUB_EVENT_PATH;
-    if (!file)
-        return {};
-    try {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, "utf8"));
-    }
-    catch {
-        return {};
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/secrets.js
+// What is masked is also redacted: a runner masks exact strings in the log, but a secret echoed
+// back in an error, or re-encoded by escaping (`_` as `&#95;` in a summary), would slip past it,
+// and a terminal masks nothing. So every text the engine hands a host goes through `redact` first.
+/** Every value masked so far, longest first (so a secret inside another is not half-redacted). */
+let masked = [];
+let onMask = () => { };
+/** Where masked values go as well (the GitHub host tells the runner). */
+function onMasked(listener) {
+    onMask = listener;
+    for (const secret of masked)
+        listener(secret);
+}
+/** Masks a secret before anything else is printed; every line of a multi-line value on its own. */
+function mask(value) {
+    if (!value)
+        return;
+    for (const line of value.split(/\r?\n/)) {
+        if (line.trim().length === 0 || masked.includes(line))
+            continue;
+        masked = [...masked, line].sort((a, b) => b.length - a.length);
+        onMask(line);
     }
 }
-//# sourceMappingURL=event.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
-/** A bad input: names the input and what is allowed, never its value (it may be a secret). */
-class InputError extends Error {
-    input;
-    reason;
-    name = "InputError";
-    constructor(input, reason) {
-        super(`Input "${input}": ${reason}`);
-        this.input = input;
-        this.reason = reason;
+/** `text` with every masked value replaced by `***`. */
+function redact(text) {
+    let out = text;
+    for (const secret of masked)
+        out = out.split(secret).join("***");
+    return out;
+}
+/**
+ * Whether a value of a map can be a secret. Masking `1`, `true` or `dev` would turn every later
+ * `1` in the job's log into `***`, so values shorter than 4 characters, booleans and plain numbers
+ * are not masked.
+ */
+function canBeSecret(value) {
+    const v = value.trim();
+    return v.length >= 4 && !/^(true|false|yes|no|on|off)$/i.test(v) && !/^[-+]?\d+(\.\d+)?$/.test(v);
+}
+/** Masks every value of a map that can be a secret (runtime environment values, build arguments). */
+function maskValues(values) {
+    for (const value of Object.values(values ?? {})) {
+        const text = typeof value === "string" ? value : JSON.stringify(value);
+        if (canBeSecret(text))
+            mask(text);
     }
 }
-/** Several bad inputs at once, so a user fixes them in one go. */
-class InputErrors extends Error {
-    errors;
-    name = "InputErrors";
-    constructor(errors) {
-        super(errors.map((e) => e.message).join("\n"));
-        this.errors = errors;
-    }
+//# sourceMappingURL=secrets.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
+
+let current;
+/** The host everything after this speaks to (set once by the runner of an action). */
+function useHost(host) {
+    current = host;
 }
-//# sourceMappingURL=input-error.js.map
+function host() {
+    if (!current)
+        throw new Error("no host: run actions through runAction (GitHub) or the cwp CLI");
+    return current;
+}
+/** A status line, masked values redacted. */
+const say = (line) => host().info(redact(line));
+/** A debugging line, masked values redacted. */
+const host_debug = (line) => host().debug(redact(line));
+/** A warning, masked values redacted. */
+const warn = (message) => host().warn(redact(message));
+/** Ends the step unsuccessfully, masked values redacted. */
+const failWith = (message, kind = "failed") => host().fail(redact(message), kind);
+//# sourceMappingURL=host.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
 // Errors by meaning. None of them ever holds the token: they are built from the method, the path,
 // the response status and the response's error body only.
@@ -86232,6 +86265,62 @@ function createClient(options) {
 
 
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
+/** A bad input: names the input and what is allowed, never its value (it may be a secret). */
+class InputError extends Error {
+    input;
+    reason;
+    name = "InputError";
+    constructor(input, reason) {
+        super(`Input "${input}": ${reason}`);
+        this.input = input;
+        this.reason = reason;
+    }
+}
+/** Several bad inputs at once, so a user fixes them in one go. */
+class InputErrors extends Error {
+    errors;
+    name = "InputErrors";
+    constructor(errors) {
+        super(errors.map((e) => e.message).join("\n"));
+        this.errors = errors;
+    }
+}
+//# sourceMappingURL=input-error.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
+
+/**
+ * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
+ * together, each naming the input and what is allowed; nothing has been sent when this throws.
+ */
+function readInputs(schema, read) {
+    const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
+    const result = schema.safeParse(raw);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => new InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
+    throw new InputErrors(errors);
+}
+/**
+ * Checks a request built from inputs against the client's schema, naming the input a failing
+ * field came from (`fields` maps a field path prefix to its input).
+ */
+function checkRequest(schema, value, fields) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => {
+        const path = issue.path.map(String).join(".");
+        const prefix = Object.keys(fields)
+            .filter((f) => path === f || path.startsWith(`${f}.`))
+            .sort((a, b) => b.length - a.length)[0];
+        const input = prefix ? fields[prefix] : path || "(inputs)";
+        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
+        return new InputError(input, `${issue.message}${rest}`);
+    });
+    throw new InputErrors(errors);
+}
+//# sourceMappingURL=read.js.map
 // EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8293);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/parsers.js
@@ -86411,6 +86500,493 @@ const objectInput = () => z.string().transform((s, ctx) => {
     return z.NEVER;
 });
 //# sourceMappingURL=parsers.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
+
+
+
+
+/** The inputs every action has (architecture: "Inputs shared by every action"). */
+const sharedInputs = {
+    "api-token": optionalText(),
+    "api-url": optionalText(),
+    "team-id": optionalText().pipe(schemas_string()
+        .regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)")
+        .optional()),
+    wait: booleanInput(true),
+    timeout: durationInput("30m"),
+    "abort-on-cancel": booleanInput(true),
+};
+/** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
+function connection(config) {
+    const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
+    if (!token)
+        throw new InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
+    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
+    if (!baseUrl)
+        throw new InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
+    let url;
+    try {
+        url = new URL(baseUrl);
+    }
+    catch {
+        throw new InputError("api-url", "must be an http or https URL");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+        throw new InputError("api-url", "must be an http or https URL");
+    // Paths are appended to it: a query or a fragment would swallow them.
+    if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
+        throw new InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
+    return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
+}
+//# sourceMappingURL=shared.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/cancellation.js
+/** How long a start-work request may go on after a cancel, so its answer says what to abort. */
+const START_GRACE_MS = 5000;
+/** Everything after a cancel ends by then: the runner sends SIGTERM at 7.5 s and kills at about 10 s. */
+const AFTER_CANCEL_MS = 9000;
+/**
+ * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
+ * action is doing, so it can abort the remote work and fail clearly before it is killed.
+ */
+function onCancel() {
+    const controller = new AbortController();
+    const start = new AbortController();
+    let cancelledAt;
+    let grace;
+    const cancel = (signal) => {
+        if (controller.signal.aborted)
+            return;
+        cancelledAt = Date.now();
+        controller.abort(new Error(`received ${signal}`));
+        grace = setTimeout(() => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of ${signal}`)), START_GRACE_MS);
+        grace.unref();
+    };
+    process.on("SIGINT", cancel);
+    process.on("SIGTERM", cancel);
+    return {
+        signal: controller.signal,
+        startSignal: start.signal,
+        get cancelledAt() {
+            return cancelledAt;
+        },
+        dispose: () => {
+            clearTimeout(grace);
+            process.off("SIGINT", cancel);
+            process.off("SIGTERM", cancel);
+        },
+    };
+}
+//# sourceMappingURL=cancellation.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/duration.js
+/** `1h 2m 3s` style, for status lines and summaries. */
+function formatDuration(ms) {
+    const total = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    return [h ? `${h}h` : "", h || m ? `${m}m` : "", `${s}s`].filter(Boolean).join(" ");
+}
+//# sourceMappingURL=duration.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/history.js
+
+
+
+/**
+ * How long earlier runs of the same work took (one read), for the waiter to poll where such work
+ * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
+ * debug line. `what` names the runs in the log ("builds of service web").
+ */
+async function recentDurations(what, read) {
+    try {
+        const durations = await read();
+        if (durations.length > 0) {
+            const sorted = [...durations].sort((a, b) => a - b);
+            const median = sorted[Math.floor(sorted.length / 2)];
+            say(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+        }
+        return durations;
+    }
+    catch (error) {
+        if (error instanceof AbortedError)
+            throw error;
+        host_debug(`No history of ${what}: ${error.message}`);
+        return [];
+    }
+}
+//# sourceMappingURL=history.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/log-pump.js
+
+
+const KEEP_LAST = 20;
+/** The text of a log line, whatever shape the platform gave it. */
+const lineText = (line) => typeof line.log === "string" ? line.log : JSON.stringify(line.log);
+/**
+ * Streams remote log lines while the action waits (paced by the follower, see
+ * `LogFollower.stream`) to the host, which prints them so that no line can act. Logs are
+ * best-effort: a failed read is reported once as a warning and never fails the step, and reading
+ * them never holds the step: a stop ends the read under way.
+ */
+class LogPump {
+    follower;
+    title;
+    last = [];
+    #stop = new AbortController();
+    #streaming = Promise.resolve();
+    #warned = false;
+    #printed = false;
+    constructor(follower, title) {
+        this.follower = follower;
+        this.title = title;
+    }
+    start() {
+        this.#streaming = this.follower.stream({
+            signal: this.#stop.signal,
+            onLines: (lines) => this.#print(lines),
+            onError: (error) => this.#warn(error),
+        });
+    }
+    /** Stops streaming, and the read under way with it. */
+    stop() {
+        this.#stop.abort();
+    }
+    /** Stops streaming, then reads what is left for at most `withinMs`. */
+    async drain(withinMs) {
+        this.stop();
+        await this.#streaming;
+        if (withinMs > 0) {
+            const signal = AbortSignal.timeout(withinMs);
+            try {
+                for (;;) {
+                    const lines = await this.follower.next(signal);
+                    if (lines.length === 0)
+                        break;
+                    this.#print(lines);
+                }
+            }
+            catch (error) {
+                if (!signal.aborted)
+                    this.#warn(error);
+                else
+                    say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
+            }
+        }
+        if (this.#printed)
+            host().endLogs();
+    }
+    #print(batch) {
+        const lines = batch.map((line) => redact(lineText(line)));
+        host().logLines(this.title, lines);
+        this.#printed = true;
+        this.last.push(...lines);
+        this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
+    }
+    #warn(error) {
+        if (!this.#warned)
+            warn(`Could not read the logs (the step goes on): ${error.message}`);
+        this.#warned = true;
+    }
+}
+//# sourceMappingURL=log-pump.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/outputs.js
+
+/**
+ * Step outputs: every one written at the start with its default, so a step that fails early still
+ * has them all, then updated as facts become known. Each output keeps the type of its default
+ * (`"false"` a boolean, `"0"` a number, else text), so a terminal's JSON carries true types.
+ */
+class Outputs {
+    #types;
+    constructor(defaults) {
+        this.#types = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [
+            name,
+            value === "true" || value === "false"
+                ? "boolean"
+                : /^-?\d+(\.\d+)?$/.test(value)
+                    ? "number"
+                    : "string",
+        ]));
+        this.set(defaults);
+    }
+    set(values) {
+        const typed = {};
+        for (const [name, value] of Object.entries(values)) {
+            if (value === undefined)
+                continue;
+            const type = this.#types[name] ?? "string";
+            typed[name] =
+                type === "boolean"
+                    ? value === true || value === "true"
+                    : type === "number"
+                        ? Number(value)
+                        : String(value);
+        }
+        if (Object.keys(typed).length > 0)
+            host().outputs(typed);
+    }
+}
+//# sourceMappingURL=outputs.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
+
+
+
+
+
+
+
+
+
+
+
+
+/** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
+const ABORT_WITHIN_MS = 5000;
+/** How long the logs left after the work concluded (or was aborted) may take to read. */
+const DRAIN_WITHIN_MS = 2000;
+/** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
+const defineAction = (action) => action;
+const isFinished = (x) => x.finished === true;
+/** The inputs every action has and its own, as one schema (the CLI's flags are their names). */
+const inputsOf = (action) => object({ ...sharedInputs, ...action.inputs });
+/**
+ * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
+ * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
+ * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner.
+ */
+async function runWork(action, raw, 
+/** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
+cancel = onCancel()) {
+    const outputs = new Outputs(action.outputs);
+    let client;
+    try {
+        const config = readInputs(inputsOf(action), raw);
+        action.validate?.(config);
+        const conn = connection(config);
+        mask(conn.token);
+        const started = Date.now();
+        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
+        client = createClient({
+            baseUrl: conn.baseUrl,
+            token: conn.token,
+            teamId: conn.teamId,
+            deadline: started + config.timeout,
+        });
+        if (conn.teamId)
+            say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
+        const work = await action.start({
+            config,
+            client,
+            signal: cancel.signal,
+            startSignal: cancel.startSignal,
+        });
+        if (isFinished(work)) {
+            outputs.set(work.outputs);
+            if (work.success)
+                say(work.message);
+            if (work.summary !== undefined)
+                await host().rawReport(redact(work.summary));
+            else
+                await host().report({
+                    action: action.name,
+                    title: work.title,
+                    outcome: work.success ? "success" : "failure",
+                    rows: work.rows,
+                    message: work.message,
+                });
+            if (!work.success)
+                failWith(work.message);
+            return;
+        }
+        outputs.set(work.outputs(work.initial));
+        say(`Started ${work.title}.`);
+        if (cancel.signal.aborted) {
+            await startedDuringCancel(action.name, work, config, cancel);
+            return;
+        }
+        if (!config.wait) {
+            const status = work.initial ? work.conclude(work.initial).status : undefined;
+            await host().report({
+                action: action.name,
+                title: work.title,
+                outcome: "started",
+                status,
+                rows: work.rows,
+            });
+            return;
+        }
+        await follow(action.name, work, config, cancel, started, outputs);
+    }
+    catch (error) {
+        await fail(action.name, error, cancel.signal.aborted);
+    }
+    finally {
+        cancel.dispose();
+        await client?.close();
+    }
+}
+/** The workflow was cancelled while the start request was under way, and the work started. */
+async function startedDuringCancel(name, work, config, cancel) {
+    const aborted = await abortRemote(work, config, cancel);
+    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
+    await host().report({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+    failWith(message, "cancelled");
+}
+async function follow(name, work, config, cancel, started, outputs) {
+    const { signal } = cancel;
+    const pump = work.logs
+        ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
+        : undefined;
+    pump?.start();
+    let last = work.initial;
+    const report = (outcome, status, message) => host().report({
+        action: name,
+        title: work.title,
+        outcome,
+        status,
+        rows: work.rows,
+        durationMs: Date.now() - started,
+        message,
+        lastLines: outcome === "success" ? undefined : pump?.last,
+    });
+    try {
+        const history = work.history;
+        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
+        const final = await work.wait({
+            deadline: started + config.timeout,
+            startedAt: started,
+            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
+            signal,
+            onPoll: (resource) => {
+                last = resource;
+            },
+            onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
+        });
+        // A log outage never holds a concluded step: what is left is read for 2 s at most.
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+        const conclusion = work.conclude(final);
+        outputs.set(work.outputs(final));
+        const message = work.message?.(final);
+        await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+        if (conclusion.success)
+            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
+        else
+            failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+    }
+    catch (error) {
+        const timedOut = error instanceof WaitTimeoutError;
+        const cancelled = error instanceof AbortedError && signal.aborted;
+        if (!timedOut && !cancelled) {
+            pump?.stop();
+            throw error;
+        }
+        if (last !== undefined)
+            outputs.set(work.outputs(last));
+        const status = last !== undefined ? work.conclude(last).status : undefined;
+        const why = timedOut
+            ? `did not conclude within ${formatDuration(config.timeout)}`
+            : "was cancelled with the workflow";
+        // The abort goes first; the logs get what time is left after it.
+        pump?.stop();
+        const aborted = await abortRemote(work, config, cancel);
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
+        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
+        await report(timedOut ? "timed out" : "cancelled", status, message);
+        failWith(message, timedOut ? "timeout" : "cancelled");
+    }
+}
+/**
+ * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
+ * what happened to it.
+ */
+async function abortRemote(work, config, cancel) {
+    if (!work.abort)
+        return "the platform cannot abort it, so it may still be running.";
+    if (!config["abort-on-cancel"])
+        return "it was left running (abort-on-cancel is false).";
+    const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
+    try {
+        await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+        return "it was aborted on the platform.";
+    }
+    catch (error) {
+        return `aborting it failed (${error.message}): it may still be running.`;
+    }
+}
+/** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
+function timeLeftAfterCancel(cancel) {
+    return cancel.cancelledAt === undefined
+        ? Number.POSITIVE_INFINITY
+        : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
+}
+async function fail(name, error, cancelled) {
+    if (error instanceof InputError || error instanceof InputErrors) {
+        failWith(`${error.message}\nNothing was sent to the platform.`, "input");
+        return;
+    }
+    // The client's messages already name the request, the status and the platform's error id.
+    const reason = error instanceof CwpError
+        ? error.message
+        : `Unexpected error: ${error?.message ?? String(error)}`;
+    const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
+    const message = unanswered
+        ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+        : cancelled
+            ? `Cancelled with the workflow: ${reason}`
+            : reason;
+    await host().report({
+        action: name,
+        title: "the request failed",
+        outcome: cancelled ? "cancelled" : "failure",
+        rows: [],
+        message,
+    });
+    failWith(message, failureKind(error, cancelled));
+}
+/** How a failed request ends the step: a cancel, an unknown outcome, the deadline, or refused. */
+function failureKind(error, cancelled) {
+    if (cancelled)
+        return "cancelled";
+    if (error instanceof CwpError && error.outcomeUnknown)
+        return "unknown";
+    if (error instanceof WaitTimeoutError)
+        return "timeout";
+    return "failed";
+}
+const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+//# sourceMappingURL=run-work.js.map
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
+
+/** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
+function eventPayload() {
+    const file = process.env.GITHUB_EVENT_PATH;
+    if (!file)
+        return {};
+    try {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, "utf8"));
+    }
+    catch {
+        return {};
+    }
+}
+//# sourceMappingURL=event.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
+// The host-free engine: everything between "inputs read" and "outcome known" (start, history,
+// waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
+// here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
+
+
+
+
+
+
+
+
+
+
+
+//# sourceMappingURL=engine.js.map
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/utils.js
@@ -87807,7 +88383,7 @@ const _summary = new Summary();
  * @deprecated use `core.summary`
  */
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
+const summary_summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/path-utils.js
 
@@ -89356,176 +89932,12 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
-
-
-/** Raw strings of the inputs a shape names, read as the runner passes them (`INPUT_<NAME>`). */
-function rawInputs(names) {
-    return Object.fromEntries(names.map((name) => [name, getInput(name, { trimWhitespace: false })]));
-}
-/**
- * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
- * together, each naming the input and what is allowed; nothing has been sent when this throws.
- */
-function readInputs(schema) {
-    const raw = rawInputs(Object.keys(schema.shape));
-    const result = schema.safeParse(raw);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => new InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
-    throw new InputErrors(errors);
-}
-/**
- * Checks a request built from inputs against the client's schema, naming the input a failing
- * field came from (`fields` maps a field path prefix to its input).
- */
-function checkRequest(schema, value, fields) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => {
-        const path = issue.path.map(String).join(".");
-        const prefix = Object.keys(fields)
-            .filter((f) => path === f || path.startsWith(`${f}.`))
-            .sort((a, b) => b.length - a.length)[0];
-        const input = prefix ? fields[prefix] : path || "(inputs)";
-        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
-        return new InputError(input, `${issue.message}${rest}`);
-    });
-    throw new InputErrors(errors);
-}
-//# sourceMappingURL=read.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
-
-
-
-
-/** The inputs every action has (architecture: "Inputs shared by every action"). */
-const sharedInputs = {
-    "api-token": optionalText(),
-    "api-url": optionalText(),
-    "team-id": optionalText().pipe(schemas_string()
-        .regex(ID_PATTERN, "must be a team id (letters and digits in groups joined by hyphens)")
-        .optional()),
-    wait: booleanInput(true),
-    timeout: durationInput("30m"),
-    "abort-on-cancel": booleanInput(true),
-};
-/** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
-function connection(config) {
-    const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
-    if (!token)
-        throw new InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
-    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
-    if (!baseUrl)
-        throw new InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
-    let url;
-    try {
-        url = new URL(baseUrl);
-    }
-    catch {
-        throw new InputError("api-url", "must be an http or https URL");
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:")
-        throw new InputError("api-url", "must be an http or https URL");
-    // Paths are appended to it: a query or a fragment would swallow them.
-    if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
-        throw new InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
-    return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
-}
-//# sourceMappingURL=shared.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/mask.js
-
-// What is masked is also redacted: the runner masks exact strings in the log, but a secret echoed
-// back in an error, or re-encoded by escaping (`_` as `&#95;` in a summary), would slip past it.
-// So every text the actions print or write goes through `redact` first.
-/** Every value masked so far, longest first (so a secret inside another is not half-redacted). */
-let masked = [];
-/** Masks a secret before anything else is printed; every line of a multi-line value on its own. */
-function mask(value) {
-    if (!value)
-        return;
-    for (const line of value.split(/\r?\n/)) {
-        if (line.trim().length === 0)
-            continue;
-        core_setSecret(line);
-        if (!masked.includes(line))
-            masked = [...masked, line].sort((a, b) => b.length - a.length);
-    }
-}
-/** `text` with every masked value replaced by `***`. */
-function redact(text) {
-    let out = text;
-    for (const secret of masked)
-        out = out.split(secret).join("***");
-    return out;
-}
-/**
- * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
- * straight from the environment, before inputs are even parsed, so that no message can show them.
- */
-function maskTokensFromEnvironment() {
-    for (const [name, value] of Object.entries(process.env))
-        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
-            mask(value?.trim());
-}
-/**
- * Whether a value of a map can be a secret. Masking `1`, `true` or `prod` would turn every later
- * `1` in the job's log into `***`, so values shorter than 4 characters, booleans and plain numbers
- * are not masked.
- */
-function canBeSecret(value) {
-    return (value.trim().length >= 4 &&
-        !/^(true|false|yes|no|on|off)$/i.test(value.trim()) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(value.trim()));
-}
-/** Masks every value of a map that can be a secret (runtime environment values, build arguments). */
-function maskValues(values) {
-    for (const value of Object.values(values ?? {})) {
-        const text = typeof value === "string" ? value : JSON.stringify(value);
-        if (canBeSecret(text))
-            mask(text);
-    }
-}
-//# sourceMappingURL=mask.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/outputs.js
-
-/**
- * Step outputs: every one written at the start with its default, so a step that fails early still
- * has them all, then updated as facts become known.
- */
-class Outputs {
-    constructor(defaults) {
-        this.set(defaults);
-    }
-    set(values) {
-        for (const [name, value] of Object.entries(values)) {
-            if (value !== undefined)
-                setOutput(name, String(value));
-        }
-    }
-}
-//# sourceMappingURL=outputs.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/duration.js
-/** `1h 2m 3s` style, for status lines and summaries. */
-function formatDuration(ms) {
-    const total = Math.max(0, Math.round(ms / 1000));
-    const h = Math.floor(total / 3600);
-    const m = Math.floor((total % 3600) / 60);
-    const s = total % 60;
-    return [h ? `${h}h` : "", h || m ? `${m}m` : "", `${s}s`].filter(Boolean).join(" ");
-}
-//# sourceMappingURL=duration.js.map
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/untrusted.js
-
-
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/untrusted.js
 
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
 // change the layout of a summary.
-/** The text of a log line, whatever shape the platform gave it. */
-const lineText = (line) => typeof line.log === "string" ? line.log : JSON.stringify(line.log);
 /**
  * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
  * guess, so `::add-mask::`, `::error::` or a forged `::stop-commands::` in a line do nothing.
@@ -89543,16 +89955,6 @@ function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
  * workflow command (`::warning::`, `::add-mask::`, ...).
  */
 const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
-/**
- * Prints one line of the step's log. Every line the actions print goes through here (log lines
- * through `printUntrusted`): whatever remote text it holds can never act as a workflow command,
- * and no masked value shows, even one echoed back by the platform.
- */
-const say = (line) => info(inert(redact(line)));
-/** Warns (a `::warning::` annotation, its text escaped by the runner's rules), masked values redacted. */
-const warn = (message) => warning(redact(message));
-/** Fails the step with an `::error::` annotation, masked values redacted. */
-const failWith = (message) => setFailed(redact(message));
 const HTML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Text safe inside HTML (`<pre>`, `<code>`). */
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => HTML[c]);
@@ -89561,8 +89963,7 @@ const escapeCell = (text) => escapeHtml(text)
     .replace(/[|`*_[\]\\#~!]/g, (c) => `&#${c.charCodeAt(0)};`)
     .replace(/\r?\n|\r/g, " ");
 //# sourceMappingURL=untrusted.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/output/summary.js
-
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
 
 
 
@@ -89603,374 +90004,83 @@ function renderSummary(report) {
     }
     return `${lines.join("\n")}\n`;
 }
-async function writeSummary(report) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
-        return;
-    await summary.addRaw(renderSummary(report)).write();
-}
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/cancellation.js
-/** How long a start-work request may go on after a cancel, so its answer says what to abort. */
-const START_GRACE_MS = 5000;
-/** Everything after a cancel ends by then: the runner sends SIGTERM at 7.5 s and kills at about 10 s. */
-const AFTER_CANCEL_MS = 9000;
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
+
+
+
 /**
- * The runner cancels a step with SIGINT, then SIGTERM 7.5 s later. Either one aborts what the
- * action is doing, so it can abort the remote work and fail clearly before it is killed.
+ * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
+ * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
+ * block, step outputs and the job summary.
  */
-function onCancel() {
-    const controller = new AbortController();
-    const start = new AbortController();
-    let cancelledAt;
-    let grace;
-    const cancel = (signal) => {
-        if (controller.signal.aborted)
-            return;
-        cancelledAt = Date.now();
-        controller.abort(new Error(`received ${signal}`));
-        grace = setTimeout(() => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of ${signal}`)), START_GRACE_MS);
-        grace.unref();
+function githubHost() {
+    let group;
+    const summary = async (markdown) => {
+        if (process.env.GITHUB_STEP_SUMMARY)
+            await summary_summary.addRaw(markdown).write();
     };
-    process.on("SIGINT", cancel);
-    process.on("SIGTERM", cancel);
     return {
-        signal: controller.signal,
-        startSignal: start.signal,
-        get cancelledAt() {
-            return cancelledAt;
+        info: (line) => info(inert(line)),
+        debug: (line) => core_debug(line),
+        // Annotations escape their own text (line breaks as %0A): it cannot start a command.
+        warn: (message) => warning(message),
+        fail: (message) => setFailed(message),
+        logLines: (title, lines) => {
+            if (group !== title) {
+                if (group !== undefined)
+                    endGroup();
+                startGroup(title);
+                group = title;
+            }
+            printUntrusted(lines);
         },
-        dispose: () => {
-            clearTimeout(grace);
-            process.off("SIGINT", cancel);
-            process.off("SIGTERM", cancel);
+        endLogs: () => {
+            if (group !== undefined)
+                endGroup();
+            group = undefined;
         },
+        outputs: (values) => {
+            for (const [name, value] of Object.entries(values))
+                setOutput(name, String(value));
+        },
+        report: (report) => summary(renderSummary(report)),
+        rawReport: summary,
     };
 }
-//# sourceMappingURL=cancellation.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/history.js
+//# sourceMappingURL=host.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/run-action.js
+
+
 
 
 
 
 /**
- * How long earlier runs of the same work took (one read), for the waiter to poll where such work
- * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
- * debug line. `what` names the runs in the log ("builds of service web").
+ * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
+ * straight from the environment, before inputs are even parsed, so that no message can show them.
  */
-async function recentDurations(what, read) {
-    try {
-        const durations = await read();
-        if (durations.length > 0) {
-            const sorted = [...durations].sort((a, b) => a - b);
-            const median = sorted[Math.floor(sorted.length / 2)];
-            say(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
-        }
-        return durations;
-    }
-    catch (error) {
-        if (error instanceof AbortedError)
-            throw error;
-        core_debug(`No history of ${what}: ${error.message}`);
-        return [];
-    }
+function maskTokensFromEnvironment() {
+    for (const [name, value] of Object.entries(process.env))
+        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
+            mask(value?.trim());
 }
-//# sourceMappingURL=history.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/log-pump.js
-
-
-const KEEP_LAST = 20;
 /**
- * Streams remote log lines while the action waits (paced by the follower, see
- * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
- * Logs are best-effort: a failed read is reported once as a warning and never fails the step, and
- * reading them never holds the step: a stop ends the read under way.
+ * Runs an action as the runner expects: inputs from `INPUT_<NAME>`, exit code 0 on success, 1 with
+ * a clear message otherwise.
  */
-class LogPump {
-    follower;
-    title;
-    last = [];
-    #stop = new AbortController();
-    #streaming = Promise.resolve();
-    #warned = false;
-    #grouped = false;
-    constructor(follower, title) {
-        this.follower = follower;
-        this.title = title;
-    }
-    start() {
-        this.#streaming = this.follower.stream({
-            signal: this.#stop.signal,
-            onLines: (lines) => this.#print(lines),
-            onError: (error) => this.#warn(error),
-        });
-    }
-    /** Stops streaming, and the read under way with it. */
-    stop() {
-        this.#stop.abort();
-    }
-    /** Stops streaming, then reads what is left for at most `withinMs`. */
-    async drain(withinMs) {
-        this.stop();
-        await this.#streaming;
-        if (withinMs > 0) {
-            const signal = AbortSignal.timeout(withinMs);
-            try {
-                for (;;) {
-                    const lines = await this.follower.next(signal);
-                    if (lines.length === 0)
-                        break;
-                    this.#print(lines);
-                }
-            }
-            catch (error) {
-                if (!signal.aborted)
-                    this.#warn(error);
-                else
-                    say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
-            }
-        }
-        if (this.#grouped)
-            endGroup();
-    }
-    #print(batch) {
-        const lines = batch.map(lineText);
-        if (!this.#grouped) {
-            startGroup(this.title);
-            this.#grouped = true;
-        }
-        printUntrusted(lines);
-        this.last.push(...lines);
-        this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
-    }
-    #warn(error) {
-        if (!this.#warned)
-            warn(`Could not read the logs (the step goes on): ${error.message}`);
-        this.#warned = true;
-    }
-}
-//# sourceMappingURL=log-pump.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/run/run-action.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
-const ABORT_WITHIN_MS = 5000;
-/** How long the logs left after the work concluded (or was aborted) may take to read. */
-const DRAIN_WITHIN_MS = 2000;
-const isFinished = (x) => x.finished === true;
-/** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
 async function runAction(action) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
+    useHost(githubHost());
+    onMasked((secret) => core_setSecret(secret));
     maskTokensFromEnvironment();
-    const outputs = new Outputs(action.outputs);
-    let client;
-    try {
-        const config = readInputs(object({ ...sharedInputs, ...action.inputs }));
-        action.validate?.(config);
-        const conn = connection(config);
-        const started = Date.now();
-        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
-        client = createClient({
-            baseUrl: conn.baseUrl,
-            token: conn.token,
-            teamId: conn.teamId,
-            deadline: started + config.timeout,
-        });
-        if (conn.teamId)
-            say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
-        const work = await action.start({
-            config,
-            client,
-            signal: cancel.signal,
-            startSignal: cancel.startSignal,
-        });
-        if (isFinished(work)) {
-            outputs.set(work.outputs);
-            if (work.success)
-                say(work.message);
-            if (work.summary !== undefined) {
-                if (process.env.GITHUB_STEP_SUMMARY)
-                    await summary.addRaw(redact(work.summary)).write();
-            }
-            else
-                await writeSummary({
-                    action: action.name,
-                    title: work.title,
-                    outcome: work.success ? "success" : "failure",
-                    rows: work.rows,
-                    message: work.message,
-                });
-            if (!work.success)
-                failWith(work.message);
-            return;
-        }
-        outputs.set(work.outputs(work.initial));
-        say(`Started ${work.title}.`);
-        if (cancel.signal.aborted) {
-            await startedDuringCancel(action.name, work, config, cancel);
-            return;
-        }
-        if (!config.wait) {
-            const status = work.initial ? work.conclude(work.initial).status : undefined;
-            await writeSummary({
-                action: action.name,
-                title: work.title,
-                outcome: "started",
-                status,
-                rows: work.rows,
-            });
-            return;
-        }
-        await follow(action.name, work, config, cancel, started, outputs);
-    }
-    catch (error) {
-        await fail(action.name, error, cancel.signal.aborted);
-    }
-    finally {
-        cancel.dispose();
-        await client?.close();
-    }
+    await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel);
 }
-/** The workflow was cancelled while the start request was under way, and the work started. */
-async function startedDuringCancel(name, work, config, cancel) {
-    const aborted = await abortRemote(work, config, cancel);
-    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
-    await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
-    failWith(message);
-}
-async function follow(name, work, config, cancel, started, outputs) {
-    const { signal } = cancel;
-    const pump = work.logs
-        ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
-        : undefined;
-    pump?.start();
-    let last = work.initial;
-    const report = (outcome, status, message) => writeSummary({
-        action: name,
-        title: work.title,
-        outcome,
-        status,
-        rows: work.rows,
-        durationMs: Date.now() - started,
-        message,
-        lastLines: outcome === "success" ? undefined : pump?.last,
-    });
-    try {
-        const history = work.history;
-        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
-        const final = await work.wait({
-            deadline: started + config.timeout,
-            startedAt: started,
-            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
-            signal,
-            onPoll: (resource) => {
-                last = resource;
-            },
-            onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
-        });
-        // A log outage never holds a concluded step: what is left is read for 2 s at most.
-        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
-        const conclusion = work.conclude(final);
-        outputs.set(work.outputs(final));
-        const message = work.message?.(final);
-        await report(conclusion.success ? "success" : "failure", conclusion.status, message);
-        if (conclusion.success)
-            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
-        else
-            failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
-    }
-    catch (error) {
-        const timedOut = error instanceof WaitTimeoutError;
-        const cancelled = error instanceof AbortedError && signal.aborted;
-        if (!timedOut && !cancelled) {
-            pump?.stop();
-            throw error;
-        }
-        if (last !== undefined)
-            outputs.set(work.outputs(last));
-        const status = last !== undefined ? work.conclude(last).status : undefined;
-        const why = timedOut
-            ? `did not conclude within ${formatDuration(config.timeout)}`
-            : "was cancelled with the workflow";
-        // The abort goes first; the logs get what time is left after it.
-        pump?.stop();
-        const aborted = await abortRemote(work, config, cancel);
-        await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
-        await report(timedOut ? "timed out" : "cancelled", status, message);
-        failWith(message);
-    }
-}
-/**
- * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
- * what happened to it.
- */
-async function abortRemote(work, config, cancel) {
-    if (!work.abort)
-        return "the platform cannot abort it, so it may still be running.";
-    if (!config["abort-on-cancel"])
-        return "it was left running (abort-on-cancel is false).";
-    const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
-    try {
-        await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
-        return "it was aborted on the platform.";
-    }
-    catch (error) {
-        return `aborting it failed (${error.message}): it may still be running.`;
-    }
-}
-/** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
-function timeLeftAfterCancel(cancel) {
-    return cancel.cancelledAt === undefined
-        ? Number.POSITIVE_INFINITY
-        : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
-}
-async function fail(name, error, cancelled) {
-    if (error instanceof InputError || error instanceof InputErrors) {
-        failWith(`${error.message}\nNothing was sent to the platform.`);
-        return;
-    }
-    // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError
-        ? error.message
-        : `Unexpected error: ${error?.message ?? String(error)}`;
-    const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
-    const message = unanswered
-        ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
-        : cancelled
-            ? `Cancelled with the workflow: ${reason}`
-            : reason;
-    await writeSummary({
-        action: name,
-        title: "the request failed",
-        outcome: cancelled ? "cancelled" : "failure",
-        rows: [],
-        message,
-    });
-    failWith(message);
-}
-const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
-
-
-
-
-
-
-
+// What actions import: input parsers, the engine's helpers, and `runAction` for the GitHub runner.
+// The host-free engine alone (for the cwp CLI) is `@cwp/action-kit/engine`.
 
 
 
@@ -90036,7 +90146,7 @@ function refusedForKind(error, serviceId, body) {
         return undefined;
     return new ValidationError(`Service ${serviceId} is a build service: it builds from a branch or a pull request, so set the input "branch" or "pull-request-id" (with "sha" to pin the commit). Nothing was started. (${error.message})`, error);
 }
-const run = () => runAction({
+const definition = defineAction({
     name: "trigger-build",
     inputs: {
         "project-id": resourceIdInput(),
@@ -90128,6 +90238,7 @@ const run = () => runAction({
         };
     },
 });
+const run = () => runAction(definition);
 
 
 /***/ }),

@@ -1,6 +1,7 @@
 import {
   booleanInput,
   checkRequest,
+  defineAction,
   keyValueInput,
   maskValues,
   optionalText,
@@ -51,105 +52,106 @@ function refusedForKind(error: unknown, serviceId: string, body: StartBuildBody)
   );
 }
 
-export const run = () =>
-  runAction({
-    name: "trigger-build",
-    inputs: {
-      "project-id": resourceIdInput(),
-      "service-id": resourceIdInput(),
-      branch: optionalText(),
-      "pull-request-id": optionalText().pipe(
-        z.string().regex(/^\d+$/, "must be a pull request number").optional(),
-      ),
-      sha: optionalText(),
-      "bundle-url": optionalText(),
-      "build-arguments": keyValueInput(),
-      "dockerfile-path": optionalText(),
-      "docker-work-dir": optionalText(),
-      "dockerfile-target": optionalText(),
-      logs: booleanInput(true),
-    },
-    outputs: {
-      "build-id": "",
-      status: "",
-      concluded: "false",
-      success: "false",
-      image: "",
-      sha: "",
-      branch: "",
-    },
-    async start({ config, client, startSignal }) {
-      maskValues(config["build-arguments"]);
-      const projectId = config["project-id"];
-      const serviceId = config["service-id"];
-      const given = config.branch ?? config["pull-request-id"] ?? config.sha ?? config["bundle-url"];
-      const ref = given === undefined ? refFromEvent() : undefined;
-      if (ref)
-        say(
-          `No branch, pull request or commit given: building ${ref.branch ? `branch ${ref.branch}` : `pull request #${ref.pullRequestId}`}${ref.sha ? ` at ${ref.sha}` : ""}, from ${ref.origin}.`,
-        );
-      const docker = {
-        ...(config["dockerfile-path"] ? { dockerFilePath: config["dockerfile-path"] } : {}),
-        ...(config["docker-work-dir"] ? { dockerWorkDir: config["docker-work-dir"] } : {}),
-        ...(config["dockerfile-target"] ? { dockerfileTarget: config["dockerfile-target"] } : {}),
-      };
-      const overrides = {
-        ...(config["build-arguments"] ? { buildArguments: config["build-arguments"] } : {}),
-        ...(Object.keys(docker).length > 0 ? { docker } : {}),
-      };
-      const body = checkRequest(
-        startBuildBody,
-        {
-          ...(config["bundle-url"] ? { bundleUrl: config["bundle-url"] } : {}),
-          ...((ref?.branch ?? config.branch) ? { branch: ref?.branch ?? config.branch } : {}),
-          ...((ref?.pullRequestId ?? config["pull-request-id"]) !== undefined
-            ? { pullRequestId: ref?.pullRequestId ?? config["pull-request-id"] }
-            : {}),
-          ...((ref?.sha ?? config.sha) ? { sha: ref?.sha ?? config.sha } : {}),
-          ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
-        } satisfies StartBuildBody,
-        FIELDS,
+export const definition = defineAction({
+  name: "trigger-build",
+  inputs: {
+    "project-id": resourceIdInput(),
+    "service-id": resourceIdInput(),
+    branch: optionalText(),
+    "pull-request-id": optionalText().pipe(
+      z.string().regex(/^\d+$/, "must be a pull request number").optional(),
+    ),
+    sha: optionalText(),
+    "bundle-url": optionalText(),
+    "build-arguments": keyValueInput(),
+    "dockerfile-path": optionalText(),
+    "docker-work-dir": optionalText(),
+    "dockerfile-target": optionalText(),
+    logs: booleanInput(true),
+  },
+  outputs: {
+    "build-id": "",
+    status: "",
+    concluded: "false",
+    success: "false",
+    image: "",
+    sha: "",
+    branch: "",
+  },
+  async start({ config, client, startSignal }) {
+    maskValues(config["build-arguments"]);
+    const projectId = config["project-id"];
+    const serviceId = config["service-id"];
+    const given = config.branch ?? config["pull-request-id"] ?? config.sha ?? config["bundle-url"];
+    const ref = given === undefined ? refFromEvent() : undefined;
+    if (ref)
+      say(
+        `No branch, pull request or commit given: building ${ref.branch ? `branch ${ref.branch}` : `pull request #${ref.pullRequestId}`}${ref.sha ? ` at ${ref.sha}` : ""}, from ${ref.origin}.`,
       );
-      const build = await client.builds
-        .start(projectId, serviceId, body, { signal: startSignal })
-        .catch((error: unknown) => {
-          throw refusedForKind(error, serviceId, body) ?? error;
-        });
-      const where = `service ${serviceId} in project ${projectId}`;
-      return {
-        title: `build ${build.id} of ${where}`,
-        initial: build,
-        rows: [
-          ["Project", projectId],
-          ["Service", serviceId],
-          ["Build", build.id],
-          ["Branch", build.branch ?? undefined],
-          ["Pull request", build.pullRequestId == null ? undefined : `#${build.pullRequestId}`],
-          ["Commit", build.sha ?? undefined],
-        ],
-        outputs: (b: Build | undefined) => ({
-          "build-id": build.id,
-          status: b?.status,
-          concluded: b?.concluded ?? false,
-          success: b ? buildConclusion(b).success : false,
-          image: b?.registry?.uri ?? undefined,
-          sha: b?.sha ?? undefined,
-          branch: b?.branch ?? undefined,
-        }),
-        wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
-        history: {
-          of: `builds of service ${serviceId}`,
-          read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
-        },
-        conclude: buildConclusion,
-        message: (b: Build) => b.message ?? undefined,
-        ...(config.logs
-          ? {
-              logs: (startTime: string) =>
-                client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
-            }
+    const docker = {
+      ...(config["dockerfile-path"] ? { dockerFilePath: config["dockerfile-path"] } : {}),
+      ...(config["docker-work-dir"] ? { dockerWorkDir: config["docker-work-dir"] } : {}),
+      ...(config["dockerfile-target"] ? { dockerfileTarget: config["dockerfile-target"] } : {}),
+    };
+    const overrides = {
+      ...(config["build-arguments"] ? { buildArguments: config["build-arguments"] } : {}),
+      ...(Object.keys(docker).length > 0 ? { docker } : {}),
+    };
+    const body = checkRequest(
+      startBuildBody,
+      {
+        ...(config["bundle-url"] ? { bundleUrl: config["bundle-url"] } : {}),
+        ...((ref?.branch ?? config.branch) ? { branch: ref?.branch ?? config.branch } : {}),
+        ...((ref?.pullRequestId ?? config["pull-request-id"]) !== undefined
+          ? { pullRequestId: ref?.pullRequestId ?? config["pull-request-id"] }
           : {}),
-        abort: (options) => client.builds.abort(projectId, serviceId, build.id, options),
-      };
-    },
-  });
+        ...((ref?.sha ?? config.sha) ? { sha: ref?.sha ?? config.sha } : {}),
+        ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+      } satisfies StartBuildBody,
+      FIELDS,
+    );
+    const build = await client.builds
+      .start(projectId, serviceId, body, { signal: startSignal })
+      .catch((error: unknown) => {
+        throw refusedForKind(error, serviceId, body) ?? error;
+      });
+    const where = `service ${serviceId} in project ${projectId}`;
+    return {
+      title: `build ${build.id} of ${where}`,
+      initial: build,
+      rows: [
+        ["Project", projectId],
+        ["Service", serviceId],
+        ["Build", build.id],
+        ["Branch", build.branch ?? undefined],
+        ["Pull request", build.pullRequestId == null ? undefined : `#${build.pullRequestId}`],
+        ["Commit", build.sha ?? undefined],
+      ],
+      outputs: (b: Build | undefined) => ({
+        "build-id": build.id,
+        status: b?.status,
+        concluded: b?.concluded ?? false,
+        success: b ? buildConclusion(b).success : false,
+        image: b?.registry?.uri ?? undefined,
+        sha: b?.sha ?? undefined,
+        branch: b?.branch ?? undefined,
+      }),
+      wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
+      history: {
+        of: `builds of service ${serviceId}`,
+        read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
+      },
+      conclude: buildConclusion,
+      message: (b: Build) => b.message ?? undefined,
+      ...(config.logs
+        ? {
+            logs: (startTime: string) =>
+              client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
+          }
+        : {}),
+      abort: (options) => client.builds.abort(projectId, serviceId, build.id, options),
+    };
+  },
+});
+
+export const run = () => runAction(definition);

@@ -1,63 +1,64 @@
-import { booleanInput, requiredText, resourceIdInput, runAction } from "@cwp/action-kit";
+import { booleanInput, defineAction, requiredText, resourceIdInput, runAction } from "@cwp/action-kit";
 import { type Addon, addonUpgradeConclusion } from "@cwp/client";
 
-export const run = () =>
-  runAction({
-    name: "upgrade-addon",
-    inputs: {
-      "project-id": resourceIdInput(),
-      "addon-id": resourceIdInput(),
-      version: requiredText(),
-      force: booleanInput(false),
-    },
-    outputs: { "previous-version": "", version: "", status: "" },
-    async start({ config, client, signal, startSignal }) {
-      const projectId = config["project-id"];
-      const addonId = config["addon-id"];
-      const target = config.version;
-      const title = `upgrade of addon ${addonId} in project ${projectId} to ${target}`;
-      const addon = await client.addons.get(projectId, addonId, { signal });
-      const previous = addon.spec.config?.versionTag ?? "";
-      const rows: Array<[string, string | undefined]> = [
-        ["Project", projectId],
-        ["Addon", addonId],
-        ["Previous version", previous],
-        ["Version", target],
-      ];
-      const outputs = (a: Addon | undefined) => ({
-        "previous-version": previous,
-        version: a?.spec.config?.versionTag ?? previous,
-        status: a?.status ?? addon.status,
-      });
-      if (previous === target)
-        return {
-          finished: true,
-          title,
-          rows,
-          outputs: outputs(addon),
-          success: true,
-          message: `Addon ${addonId} already runs ${target}: nothing to upgrade.`,
-        };
-      if (addon.status !== "running" && !config.force)
-        return {
-          finished: true,
-          title,
-          rows,
-          outputs: outputs(addon),
-          success: false,
-          message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set force: true to upgrade it anyway.`,
-        };
-      await client.addons.upgrade(projectId, addonId, target, { signal: startSignal });
+export const definition = defineAction({
+  name: "upgrade-addon",
+  inputs: {
+    "project-id": resourceIdInput(),
+    "addon-id": resourceIdInput(),
+    version: requiredText(),
+    force: booleanInput(false),
+  },
+  outputs: { "previous-version": "", version: "", status: "" },
+  async start({ config, client, signal, startSignal }) {
+    const projectId = config["project-id"];
+    const addonId = config["addon-id"];
+    const target = config.version;
+    const title = `upgrade of addon ${addonId} in project ${projectId} to ${target}`;
+    const addon = await client.addons.get(projectId, addonId, { signal });
+    const previous = addon.spec.config?.versionTag ?? "";
+    const rows: Array<[string, string | undefined]> = [
+      ["Project", projectId],
+      ["Addon", addonId],
+      ["Previous version", previous],
+      ["Version", target],
+    ];
+    const outputs = (a: Addon | undefined) => ({
+      "previous-version": previous,
+      version: a?.spec.config?.versionTag ?? previous,
+      status: a?.status ?? addon.status,
+    });
+    if (previous === target)
       return {
+        finished: true,
         title,
         rows,
-        outputs,
-        wait: (options) => client.addons.waitForUpgrade(projectId, addonId, target, options),
-        conclude: (a: Addon) => addonUpgradeConclusion(a, target),
-        message: (a: Addon) =>
-          addonUpgradeConclusion(a, target).success
-            ? undefined
-            : `the addon reports ${a.status} at version ${a.spec.config?.versionTag ?? "unknown"}`,
+        outputs: outputs(addon),
+        success: true,
+        message: `Addon ${addonId} already runs ${target}: nothing to upgrade.`,
       };
-    },
-  });
+    if (addon.status !== "running" && !config.force)
+      return {
+        finished: true,
+        title,
+        rows,
+        outputs: outputs(addon),
+        success: false,
+        message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set force: true to upgrade it anyway.`,
+      };
+    await client.addons.upgrade(projectId, addonId, target, { signal: startSignal });
+    return {
+      title,
+      rows,
+      outputs,
+      wait: (options) => client.addons.waitForUpgrade(projectId, addonId, target, options),
+      conclude: (a: Addon) => addonUpgradeConclusion(a, target),
+      message: (a: Addon) =>
+        addonUpgradeConclusion(a, target).success
+          ? undefined
+          : `the addon reports ${a.status} at version ${a.spec.config?.versionTag ?? "unknown"}`,
+    };
+  },
+});
+
+export const run = () => runAction(definition);

@@ -1,37 +1,6 @@
-export { eventPayload } from "./inputs/event.js";
-export { InputError, InputErrors } from "./inputs/input-error.js";
-export {
-  booleanInput,
-  choiceInput,
-  durationInput,
-  integerInput,
-  keyValueInput,
-  objectInput,
-  optionalResourceIdInput,
-  optionalText,
-  requiredText,
-  resourceIdInput,
-} from "./inputs/parsers.js";
-export { checkRequest, readInputs } from "./inputs/read.js";
-export { sharedInputs } from "./inputs/shared.js";
-export { formatDuration } from "./output/duration.js";
-export { canBeSecret, mask, maskValues, redact } from "./output/mask.js";
-export { Outputs } from "./output/outputs.js";
-export { renderSummary, type SummaryReport, writeSummary } from "./output/summary.js";
-export {
-  escapeCell,
-  escapeHtml,
-  failWith,
-  inert,
-  lineText,
-  printUntrusted,
-  say,
-  warn,
-} from "./output/untrusted.js";
-export {
-  type ActionContext,
-  type ActionDefinition,
-  type Finished,
-  runAction,
-  type StartedWork,
-} from "./run/run-action.js";
+// What actions import: input parsers, the engine's helpers, and `runAction` for the GitHub runner.
+// The host-free engine alone (for the cwp CLI) is `@cwp/action-kit/engine`.
+export * from "./engine.js";
+export { runAction } from "./github/run-action.js";
+export { renderSummary } from "./github/summary.js";
+export { escapeCell, escapeHtml, inert, printUntrusted } from "./github/untrusted.js";

@@ -204,6 +204,7 @@ export function runnerContract(spec: ContractSpec): void {
             cancelOn: refused,
           },
         );
+        await spent;
         expect(result.code).toBe(1);
         expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
         expect(failureMessage(result)).toMatch(/cancelled.*aborted on the platform/);

@@ -1,18 +1,18 @@
-import * as core from "@actions/core";
 import type { z } from "zod";
 import { InputError, InputErrors } from "./input-error.js";
 
-/** Raw strings of the inputs a shape names, read as the runner passes them (`INPUT_<NAME>`). */
-function rawInputs(names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, core.getInput(name, { trimWhitespace: false })]));
-}
+/**
+ * An input's raw text by name ("" when not given), as the host reads it: the runner's
+ * `INPUT_<NAME>` variables, or a command line's flags.
+ */
+export type RawInputs = (name: string) => string;
 
 /**
  * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
  * together, each naming the input and what is allowed; nothing has been sent when this throws.
  */
-export function readInputs<S extends z.ZodObject>(schema: S): z.output<S> {
-  const raw = rawInputs(Object.keys(schema.shape));
+export function readInputs<S extends z.ZodObject>(schema: S, read: RawInputs): z.output<S> {
+  const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const errors = result.error.issues.map(

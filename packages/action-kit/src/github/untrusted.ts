@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
-import * as core from "@actions/core";
-import type { LogLine } from "@cwp/client";
-import { redact } from "./mask.js";
 
 // Remote text is untrusted: a log line must never act as a workflow command, and must never
 // change the layout of a summary.
-
-/** The text of a log line, whatever shape the platform gave it. */
-export const lineText = (line: LogLine) =>
-  typeof line.log === "string" ? line.log : JSON.stringify(line.log);
 
 /**
  * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
@@ -30,19 +23,6 @@ export function printUntrusted(
  * workflow command (`::warning::`, `::add-mask::`, ...).
  */
 export const inert = (text: string) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
-
-/**
- * Prints one line of the step's log. Every line the actions print goes through here (log lines
- * through `printUntrusted`): whatever remote text it holds can never act as a workflow command,
- * and no masked value shows, even one echoed back by the platform.
- */
-export const say = (line: string) => core.info(inert(redact(line)));
-
-/** Warns (a `::warning::` annotation, its text escaped by the runner's rules), masked values redacted. */
-export const warn = (message: string) => core.warning(redact(message));
-
-/** Fails the step with an `::error::` annotation, masked values redacted. */
-export const failWith = (message: string) => core.setFailed(redact(message));
 
 const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

@@ -1,4 +1,3 @@
-import * as core from "@actions/core";
 import {
   AbortedError,
   type CallOptions,
@@ -12,23 +11,22 @@ import {
 } from "@cwp/client";
 import { z } from "zod";
 import { InputError, InputErrors } from "../inputs/input-error.js";
-import { readInputs } from "../inputs/read.js";
+import { type RawInputs, readInputs } from "../inputs/read.js";
 import { connection, sharedInputs } from "../inputs/shared.js";
-import { formatDuration } from "../output/duration.js";
-import { maskTokensFromEnvironment, redact } from "../output/mask.js";
-import { Outputs } from "../output/outputs.js";
-import { type SummaryReport, writeSummary } from "../output/summary.js";
-import { failWith, say } from "../output/untrusted.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
+import { formatDuration } from "./duration.js";
 import { recentDurations } from "./history.js";
+import { type FailureKind, failWith, host, type Report, say } from "./host.js";
 import { LogPump } from "./log-pump.js";
+import { Outputs } from "./outputs.js";
+import { mask, redact } from "./secrets.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
 const DRAIN_WITHIN_MS = 2000;
 
-type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
+export type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
 
 /** Remote work an action started, and how to follow it to its conclusion. */
 export interface StartedWork<T> {
@@ -94,20 +92,33 @@ export interface Finished {
   summary?: string;
 }
 
+/** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
+export const defineAction = <S extends z.ZodRawShape, T>(action: ActionDefinition<S, T>) => action;
+
 const isFinished = (x: unknown): x is Finished => (x as Finished).finished === true;
 
-/** Runs an action as the runner expects: exit code 0 on success, 1 with a clear message otherwise. */
-export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefinition<S, T>): Promise<void> {
-  // Listen for the runner's cancel first, so even an early one ends the step cleanly.
-  const cancel = onCancel();
-  maskTokensFromEnvironment();
+/** The inputs every action has and its own, as one schema (the CLI's flags are their names). */
+export const inputsOf = (action: { inputs: z.ZodRawShape }) =>
+  z.object({ ...sharedInputs, ...action.inputs });
+
+/**
+ * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
+ * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
+ * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner.
+ */
+export async function runWork<S extends z.ZodRawShape, T>(
+  action: ActionDefinition<S, T>,
+  raw: RawInputs,
+  /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
+  cancel: Cancellation = onCancel(),
+): Promise<void> {
   const outputs = new Outputs(action.outputs);
   let client: CwpClient | undefined;
   try {
-    const config = readInputs(z.object({ ...sharedInputs, ...action.inputs })) as z.output<z.ZodObject<S>> &
-      SharedConfig;
+    const config = readInputs(inputsOf(action), raw) as z.output<z.ZodObject<S>> & SharedConfig;
     action.validate?.(config);
     const conn = connection(config);
+    mask(conn.token);
     const started = Date.now();
     // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
     client = createClient({
@@ -126,10 +137,9 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     if (isFinished(work)) {
       outputs.set(work.outputs);
       if (work.success) say(work.message);
-      if (work.summary !== undefined) {
-        if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(work.summary)).write();
-      } else
-        await writeSummary({
+      if (work.summary !== undefined) await host().rawReport(redact(work.summary));
+      else
+        await host().report({
           action: action.name,
           title: work.title,
           outcome: work.success ? "success" : "failure",
@@ -147,7 +157,7 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
     }
     if (!config.wait) {
       const status = work.initial ? work.conclude(work.initial).status : undefined;
-      await writeSummary({
+      await host().report({
         action: action.name,
         title: work.title,
         outcome: "started",
@@ -174,8 +184,8 @@ async function startedDuringCancel<T>(
 ): Promise<void> {
   const aborted = await abortRemote(work, config, cancel);
   const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
-  await writeSummary({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
-  failWith(message);
+  await host().report({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+  failWith(message, "cancelled");
 }
 
 async function follow<T>(
@@ -192,8 +202,8 @@ async function follow<T>(
     : undefined;
   pump?.start();
   let last: T | undefined = work.initial;
-  const report = (outcome: SummaryReport["outcome"], status: string | undefined, message?: string) =>
-    writeSummary({
+  const report = (outcome: Report["outcome"], status: string | undefined, message?: string) =>
+    host().report({
       action: name,
       title: work.title,
       outcome,
@@ -248,7 +258,7 @@ async function follow<T>(
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
     await report(timedOut ? "timed out" : "cancelled", status, message);
-    failWith(message);
+    failWith(message, timedOut ? "timeout" : "cancelled");
   }
 }
 
@@ -281,7 +291,7 @@ function timeLeftAfterCancel(cancel: Cancellation): number {
 
 async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {
   if (error instanceof InputError || error instanceof InputErrors) {
-    failWith(`${error.message}\nNothing was sent to the platform.`);
+    failWith(`${error.message}\nNothing was sent to the platform.`, "input");
     return;
   }
   // The client's messages already name the request, the status and the platform's error id.
@@ -295,14 +305,22 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     : cancelled
       ? `Cancelled with the workflow: ${reason}`
       : reason;
-  await writeSummary({
+  await host().report({
     action: name,
     title: "the request failed",
     outcome: cancelled ? "cancelled" : "failure",
     rows: [],
     message,
   });
-  failWith(message);
+  failWith(message, failureKind(error, cancelled));
+}
+
+/** How a failed request ends the step: a cancel, an unknown outcome, the deadline, or refused. */
+function failureKind(error: unknown, cancelled: boolean): FailureKind {
+  if (cancelled) return "cancelled";
+  if (error instanceof CwpError && error.outcomeUnknown) return "unknown";
+  if (error instanceof WaitTimeoutError) return "timeout";
+  return "failed";
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,20 +1,7 @@
-import * as core from "@actions/core";
-import { formatDuration } from "./duration.js";
-import { redact } from "./mask.js";
+import { formatDuration } from "../engine/duration.js";
+import type { Report } from "../engine/host.js";
+import { redact } from "../engine/secrets.js";
 import { escapeCell, escapeHtml } from "./untrusted.js";
-
-export interface SummaryReport {
-  action: string;
-  /** What ran, e.g. "Build joyous-view-6290 of service web". */
-  title: string;
-  outcome: "success" | "failure" | "started" | "cancelled" | "timed out";
-  status?: string | undefined;
-  rows: Array<[label: string, value: string | undefined]>;
-  durationMs?: number | undefined;
-  message?: string | undefined;
-  /** The last remote log lines, shown for a failure. */
-  lastLines?: readonly string[] | undefined;
-}
 
 /**
  * GitHub drops a job summary over 1 MiB (and the failure it reported with it): every text is cut
@@ -35,7 +22,7 @@ const MARK = { success: "✅", failure: "❌", started: "▶️", cancelled: "�
  * before anything is escaped (escaping would re-encode a secret past the runner's masking), then
  * untrusted text escaped.
  */
-export function renderSummary(report: SummaryReport): string {
+export function renderSummary(report: Report): string {
   const cell = (text: string) => escapeCell(clip(redact(text), MAX_CELL));
   const html = (text: string) => escapeHtml(clip(redact(text), MAX_LOG_LINE));
   const rows = [
@@ -62,9 +49,4 @@ export function renderSummary(report: SummaryReport): string {
     );
   }
   return `${lines.join("\n")}\n`;
-}
-
-export async function writeSummary(report: SummaryReport): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(renderSummary(report)).write();
 }

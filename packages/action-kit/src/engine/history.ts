@@ -1,7 +1,6 @@
-import * as core from "@actions/core";
 import { AbortedError } from "@cwp/client";
-import { formatDuration } from "../output/duration.js";
-import { say } from "../output/untrusted.js";
+import { formatDuration } from "./duration.js";
+import { debug, say } from "./host.js";
 
 /**
  * How long earlier runs of the same work took (one read), for the waiter to poll where such work
@@ -21,7 +20,7 @@ export async function recentDurations(what: string, read: () => Promise<number[]
     return durations;
   } catch (error) {
     if (error instanceof AbortedError) throw error;
-    core.debug(`No history of ${what}: ${(error as Error).message}`);
+    debug(`No history of ${what}: ${(error as Error).message}`);
     return [];
   }
 }

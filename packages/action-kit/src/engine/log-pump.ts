@@ -1,21 +1,25 @@
-import * as core from "@actions/core";
 import type { LogFollower, LogLine } from "@cwp/client";
-import { lineText, printUntrusted, say, warn } from "../output/untrusted.js";
+import { host, say, warn } from "./host.js";
+import { redact } from "./secrets.js";
 
 const KEEP_LAST = 20;
 
+/** The text of a log line, whatever shape the platform gave it. */
+export const lineText = (line: LogLine) =>
+  typeof line.log === "string" ? line.log : JSON.stringify(line.log);
+
 /**
  * Streams remote log lines while the action waits (paced by the follower, see
- * `LogFollower.stream`), inside one collapsible group, every line inside a stop-commands block.
- * Logs are best-effort: a failed read is reported once as a warning and never fails the step, and
- * reading them never holds the step: a stop ends the read under way.
+ * `LogFollower.stream`) to the host, which prints them so that no line can act. Logs are
+ * best-effort: a failed read is reported once as a warning and never fails the step, and reading
+ * them never holds the step: a stop ends the read under way.
  */
 export class LogPump {
   readonly last: string[] = [];
   readonly #stop = new AbortController();
   #streaming: Promise<void> = Promise.resolve();
   #warned = false;
-  #grouped = false;
+  #printed = false;
 
   constructor(
     private readonly follower: LogFollower,
@@ -52,16 +56,13 @@ export class LogPump {
         else say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
       }
     }
-    if (this.#grouped) core.endGroup();
+    if (this.#printed) host().endLogs();
   }
 
   #print(batch: LogLine[]): void {
-    const lines = batch.map(lineText);
-    if (!this.#grouped) {
-      core.startGroup(this.title);
-      this.#grouped = true;
-    }
-    printUntrusted(lines);
+    const lines = batch.map((line) => redact(lineText(line)));
+    host().logLines(this.title, lines);
+    this.#printed = true;
     this.last.push(...lines);
     this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
   }

@@ -1,0 +1,74 @@
+import { redact } from "./secrets.js";
+
+// Where an action's engine speaks: the GitHub runner (annotations, groups, masking, job summary,
+// step outputs) or a terminal (status lines, a progress line, a table, JSON). The engine never
+// speaks to either directly, so the same start, wait and abort logic serves the actions and the CLI.
+
+/** How a step that did not succeed ended; the CLI turns each into its own exit code. */
+export type FailureKind =
+  /** The work concluded unsuccessfully, or a request was refused. */
+  | "failed"
+  /** An input was wrong: nothing was sent. */
+  | "input"
+  /** `timeout` passed before the work concluded. */
+  | "timeout"
+  /** A start whose answer never came (or could not be read): the work may have started. */
+  | "unknown"
+  /** Cancelled (SIGINT/SIGTERM), after aborting the remote work where asked. */
+  | "cancelled";
+
+export type OutputValue = string | number | boolean;
+
+/** What the job summary (or the terminal's closing table) shows. */
+export interface Report {
+  action: string;
+  /** What ran, e.g. "build joyous-view-6290 of service web". */
+  title: string;
+  outcome: "success" | "failure" | "started" | "cancelled" | "timed out";
+  status?: string | undefined;
+  rows: Array<[label: string, value: string | undefined]>;
+  durationMs?: number | undefined;
+  message?: string | undefined;
+  /** The last remote log lines, shown for a failure. */
+  lastLines?: readonly string[] | undefined;
+}
+
+export interface Host {
+  /** One status line. Its text may hold remote strings; the host keeps them inert. */
+  info(line: string): void;
+  /** A line only for someone debugging the step. */
+  debug(line: string): void;
+  warn(message: string): void;
+  /** The step ends unsuccessfully, for this reason. */
+  fail(message: string, kind: FailureKind): void;
+  /** Remote log lines of `title` (untrusted text: the host prints it so it can never act). */
+  logLines(title: string, lines: readonly string[]): void;
+  /** No more log lines of the last title. */
+  endLogs(): void;
+  /** Step outputs, all at once or a few at a time. */
+  outputs(values: Record<string, OutputValue>): void;
+  report(report: Report): Promise<void>;
+  /** A report an action rendered itself (Markdown), instead of the standard one. */
+  rawReport(markdown: string): Promise<void>;
+}
+
+let current: Host | undefined;
+
+/** The host everything after this speaks to (set once by the runner of an action). */
+export function useHost(host: Host): void {
+  current = host;
+}
+
+export function host(): Host {
+  if (!current) throw new Error("no host: run actions through runAction (GitHub) or the cwp CLI");
+  return current;
+}
+
+/** A status line, masked values redacted. */
+export const say = (line: string) => host().info(redact(line));
+/** A debugging line, masked values redacted. */
+export const debug = (line: string) => host().debug(redact(line));
+/** A warning, masked values redacted. */
+export const warn = (message: string) => host().warn(redact(message));
+/** Ends the step unsuccessfully, masked values redacted. */
+export const failWith = (message: string, kind: FailureKind = "failed") => host().fail(redact(message), kind);

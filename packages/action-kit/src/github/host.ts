@@ -1,0 +1,40 @@
+import * as core from "@actions/core";
+import type { Host } from "../engine/host.js";
+import { renderSummary } from "./summary.js";
+import { inert, printUntrusted } from "./untrusted.js";
+
+/**
+ * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
+ * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
+ * block, step outputs and the job summary.
+ */
+export function githubHost(): Host {
+  let group: string | undefined;
+  const summary = async (markdown: string) => {
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  };
+  return {
+    info: (line) => core.info(inert(line)),
+    debug: (line) => core.debug(line),
+    // Annotations escape their own text (line breaks as %0A): it cannot start a command.
+    warn: (message) => core.warning(message),
+    fail: (message) => core.setFailed(message),
+    logLines: (title, lines) => {
+      if (group !== title) {
+        if (group !== undefined) core.endGroup();
+        core.startGroup(title);
+        group = title;
+      }
+      printUntrusted(lines);
+    },
+    endLogs: () => {
+      if (group !== undefined) core.endGroup();
+      group = undefined;
+    },
+    outputs: (values) => {
+      for (const [name, value] of Object.entries(values)) core.setOutput(name, String(value));
+    },
+    report: (report) => summary(renderSummary(report)),
+    rawReport: summary,
+  };
+}
