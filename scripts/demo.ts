@@ -1,7 +1,9 @@
 // pnpm demo: the emulator, and the actions' committed bundles run as the runner runs them: a
 // build with its logs streaming, a job run, a template run that gates a release, then an addon
 // upgrade, a backup restore, a service restart, a log fetch that gates on errors, and a cost
-// report.
+// report; and beside them, the same job run from the cwp CLI, as another CI system would run it.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
 
 const platform = await startTestPlatform({ speed: 20 });
@@ -79,4 +81,20 @@ await step("This month's costs by project, against a budget", "usage-report", {
   budget: "2500",
   formats: "markdown json csv",
 });
+
+console.log("\x1b[1m━━ The same job run from the cwp CLI (GitLab CI, Jenkins, a terminal)\x1b[0m");
+const args = ["run-job", "--project-id", "platform-web", "--job-id", "migrate", "--json"];
+console.log(`  $ cwp ${args.join(" ")}`);
+// Not spawnSync: the emulator answers from this process, so it must not block.
+const cli = await promisify(execFile)(
+  process.execPath,
+  [new URL("../packages/cli/bin/cwp.js", import.meta.url).pathname, ...args],
+  { env: { ...process.env, CWP_API_TOKEN: platform.tokens.org, CWP_API_URL: platform.url } },
+).then(
+  (done) => ({ ...done, code: 0 }),
+  (failed: { stdout: string; stderr: string; code: number }) => failed,
+);
+for (const line of cli.stderr.trim().split("\n")) console.log(`  ${line}`);
+console.log(`  stdout (--json): ${cli.stdout.trim()}`);
+console.log(`  exit code ${cli.code}\n`);
 await platform.close();

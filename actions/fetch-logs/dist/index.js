@@ -73744,7 +73744,7 @@ class LogPump {
     }
     #print(batch) {
         const lines = batch.map((line) => redact(lineText(line)));
-        host().logLines(this.title, lines);
+        host().logLines(this.title, batch.map((line, i) => ({ ts: line.ts, text: lines[i] })));
         this.#printed = true;
         this.last.push(...lines);
         this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
@@ -86883,6 +86883,7 @@ async function follow(name, work, config, cancel, started, outputs) {
             signal,
             onPoll: (resource) => {
                 last = resource;
+                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
             },
             onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
@@ -90047,6 +90048,8 @@ function githubHost() {
     return {
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(line),
+        // Status changes are lines of their own; a runner's log has no line to redraw.
+        progress: () => { },
         // Annotations escape their own text (line breaks as %0A): it cannot start a command.
         warn: (message) => warning(message),
         fail: (message) => setFailed(message),
@@ -90057,7 +90060,7 @@ function githubHost() {
                 startGroup(title);
                 group = title;
             }
-            printUntrusted(lines);
+            printUntrusted(lines.map((line) => line.text));
         },
         endLogs: () => {
             if (group !== undefined)
@@ -90279,7 +90282,7 @@ const definition = defineAction({
                     firstMatch = line;
             }
             if (config.print)
-                host().logLines(source.title, lines.map((l) => redact(`${l.ts} ${l.containerId} ${lineText(l)}`)));
+                host().logLines(source.title, lines.map((l) => ({ text: redact(`${l.ts} ${l.containerId} ${lineText(l)}`) })));
             first ??= lines[0]?.ts;
             last = lines.at(-1)?.ts ?? last;
             count += lines.length;

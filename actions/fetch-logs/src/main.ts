@@ -105,7 +105,7 @@ export const definition = defineAction({
       if (config.print)
         host().logLines(
           source.title,
-          lines.map((l) => redact(`${l.ts} ${l.containerId} ${lineText(l)}`)),
+          lines.map((l) => ({ text: redact(`${l.ts} ${l.containerId} ${lineText(l)}`) })),
         );
       first ??= lines[0]?.ts;
       last = lines.at(-1)?.ts ?? last;

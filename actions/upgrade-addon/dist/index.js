@@ -86675,7 +86675,7 @@ class LogPump {
     }
     #print(batch) {
         const lines = batch.map((line) => redact(lineText(line)));
-        host().logLines(this.title, lines);
+        host().logLines(this.title, batch.map((line, i) => ({ ts: line.ts, text: lines[i] })));
         this.#printed = true;
         this.last.push(...lines);
         this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
@@ -86857,6 +86857,7 @@ async function follow(name, work, config, cancel, started, outputs) {
             signal,
             onPoll: (resource) => {
                 last = resource;
+                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
             },
             onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
         });
@@ -90023,6 +90024,8 @@ function githubHost() {
     return {
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(line),
+        // Status changes are lines of their own; a runner's log has no line to redraw.
+        progress: () => { },
         // Annotations escape their own text (line breaks as %0A): it cannot start a command.
         warn: (message) => warning(message),
         fail: (message) => setFailed(message),
@@ -90033,7 +90036,7 @@ function githubHost() {
                 startGroup(title);
                 group = title;
             }
-            printUntrusted(lines);
+            printUntrusted(lines.map((line) => line.text));
         },
         endLogs: () => {
             if (group !== undefined)

@@ -9,6 +9,7 @@ export {
   failWith,
   type Host,
   host,
+  type LogRecord,
   type OutputValue,
   type Report,
   say,

@@ -1,3 +1,4 @@
+export { EMULATOR_OPTIONS, emulatorMain } from "./cli.js";
 export { controlPlane } from "./control-client.js";
 export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./server.js";
 export { VirtualTime, virtualTimeOf } from "./virtual-time.js";

@@ -19,6 +19,12 @@ export type FailureKind =
 
 export type OutputValue = string | number | boolean;
 
+/** A remote log line: its text (untrusted), and its timestamp where the host may show it. */
+export interface LogRecord {
+  ts?: string;
+  text: string;
+}
+
 /** What the job summary (or the terminal's closing table) shows. */
 export interface Report {
   action: string;
@@ -38,11 +44,13 @@ export interface Host {
   info(line: string): void;
   /** A line only for someone debugging the step. */
   debug(line: string): void;
+  /** Where a wait stands, on every poll (a terminal redraws one line; a runner's log ignores it). */
+  progress(line: string): void;
   warn(message: string): void;
   /** The step ends unsuccessfully, for this reason. */
   fail(message: string, kind: FailureKind): void;
   /** Remote log lines of `title` (untrusted text: the host prints it so it can never act). */
-  logLines(title: string, lines: readonly string[]): void;
+  logLines(title: string, lines: readonly LogRecord[]): void;
   /** No more log lines of the last title. */
   endLogs(): void;
   /** Step outputs, all at once or a few at a time. */

@@ -61,7 +61,10 @@ export class LogPump {
 
   #print(batch: LogLine[]): void {
     const lines = batch.map((line) => redact(lineText(line)));
-    host().logLines(this.title, lines);
+    host().logLines(
+      this.title,
+      batch.map((line, i) => ({ ts: line.ts, text: lines[i] as string })),
+    );
     this.#printed = true;
     this.last.push(...lines);
     this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));

@@ -223,6 +223,11 @@ async function follow<T>(
       signal,
       onPoll: (resource) => {
         last = resource;
+        host().progress(
+          redact(
+            `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`,
+          ),
+        );
       },
       onStatus: (status, resource) =>
         say(

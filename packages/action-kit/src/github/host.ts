@@ -16,6 +16,8 @@ export function githubHost(): Host {
   return {
     info: (line) => core.info(inert(line)),
     debug: (line) => core.debug(line),
+    // Status changes are lines of their own; a runner's log has no line to redraw.
+    progress: () => {},
     // Annotations escape their own text (line breaks as %0A): it cannot start a command.
     warn: (message) => core.warning(message),
     fail: (message) => core.setFailed(message),
@@ -25,7 +27,7 @@ export function githubHost(): Host {
         core.startGroup(title);
         group = title;
       }
-      printUntrusted(lines);
+      printUntrusted(lines.map((line) => line.text));
     },
     endLogs: () => {
       if (group !== undefined) core.endGroup();

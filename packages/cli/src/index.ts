@@ -1,0 +1,5 @@
+import { program } from "./program.js";
+
+await program((code) => {
+  process.exitCode = code;
+}).parseAsync(process.argv);

@@ -1,0 +1,47 @@
+import type { ActionDefinition } from "@cwp/action-kit/engine";
+import { definition as fetchLogs } from "@cwp/fetch-logs/definition";
+import { definition as restartService } from "@cwp/restart-service/definition";
+import { definition as restoreBackup } from "@cwp/restore-backup/definition";
+import { definition as runJob } from "@cwp/run-job/definition";
+import { definition as runTemplate } from "@cwp/run-template/definition";
+import { definition as triggerBuild } from "@cwp/trigger-build/definition";
+import { definition as upgradeAddon } from "@cwp/upgrade-addon/definition";
+import { definition as usageReport } from "@cwp/usage-report/definition";
+import actions from "./actions.generated.json" with { type: "json" };
+
+// The eight operations: each action's own definition (its start logic, written once in its
+// main.ts) and its action.yml (inputs, their help and defaults), under the action's name.
+
+export interface InputSpec {
+  description: string;
+  required: boolean;
+  default?: string;
+}
+
+export interface ActionMetadata {
+  description: string;
+  inputs: Record<string, InputSpec>;
+  outputs: Record<string, string>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: definitions differ in their inputs and resources.
+type AnyDefinition = ActionDefinition<any, any>;
+
+export const OPERATIONS: Record<string, { definition: AnyDefinition; metadata: ActionMetadata }> =
+  Object.fromEntries(
+    (
+      [
+        ["trigger-build", triggerBuild],
+        ["run-job", runJob],
+        ["run-template", runTemplate],
+        ["upgrade-addon", upgradeAddon],
+        ["restore-backup", restoreBackup],
+        ["restart-service", restartService],
+        ["fetch-logs", fetchLogs],
+        ["usage-report", usageReport],
+      ] as Array<[string, AnyDefinition]>
+    ).map(([name, definition]) => [
+      name,
+      { definition, metadata: (actions as Record<string, ActionMetadata>)[name] as ActionMetadata },
+    ]),
+  );

@@ -1,0 +1,90 @@
+import { mask, onCancel, runWork, useHost } from "@cwp/action-kit/engine";
+import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
+import { Command, Option } from "commander";
+import { EXIT_CODES } from "./exit-codes.js";
+import { type ActionMetadata, OPERATIONS } from "./operations.js";
+import { TerminalHost } from "./terminal.js";
+
+// `cwp <operation>`: flags are the action's inputs (same names, meaning and defaults, from its
+// action.yml); the values go through the same input parsing as on a runner. Commander because it
+// is small, has no dependencies, and gives subcommands, help and unknown-flag errors for free.
+
+const isBoolean = (spec: { default?: string }) => spec.default === "true" || spec.default === "false";
+
+/** `cwp trigger-build --project-id <project-id> --service-id <service-id>`: the required inputs. */
+function example(name: string, metadata: ActionMetadata): string {
+  const required = Object.entries(metadata.inputs)
+    .filter(([, spec]) => spec.required)
+    .map(([input]) => `--${input} <${input}>`);
+  return `\nExample:\n  CWP_API_TOKEN=... CWP_API_URL=https://api.example.com cwp ${name} ${required.join(" ")}\n\nExit codes: ${Object.entries(
+    EXIT_CODES,
+  )
+    .map(([kind, code]) => `${code} ${kind}`)
+    .join(", ")}.`;
+}
+
+/** Runs one operation with the engine on a terminal host; resolves to the exit code. */
+async function runOperation(
+  name: string,
+  flags: Record<string, unknown>,
+  attribute: (input: string) => string,
+): Promise<number> {
+  const operation = OPERATIONS[name];
+  if (!operation) throw new Error(`no operation ${name}`);
+  const cancel = onCancel();
+  const terminal = new TerminalHost({ json: flags.json === true });
+  useHost(terminal);
+  const raw = (input: string) => {
+    const value = flags[attribute(input)];
+    if (value === undefined) return operation.metadata.inputs[input]?.default ?? "";
+    return value === true ? "true" : String(value);
+  };
+  // Tokens are hidden from everything printed before anything else happens.
+  for (const input of Object.keys(operation.metadata.inputs)) if (input.endsWith("token")) mask(raw(input));
+  mask(process.env.CWP_API_TOKEN?.trim());
+  await runWork(operation.definition, raw, cancel);
+  cancel.dispose();
+  terminal.finish();
+  return EXIT_CODES[terminal.failure?.kind ?? "success"];
+}
+
+export function program(setExitCode: (code: number) => void): Command {
+  const cwp = new Command("cwp")
+    .description(
+      "The cwp GitHub Actions' operations from any terminal or CI system: start work on the Cloud Workload Platform, wait for it, stream its logs, report costs.",
+    )
+    .showHelpAfterError();
+  for (const [name, { metadata }] of Object.entries(OPERATIONS)) {
+    const command = cwp.command(name).description(metadata.description);
+    const attributes = new Map<string, string>();
+    for (const [input, spec] of Object.entries(metadata.inputs)) {
+      const option = new Option(
+        `--${input} ${isBoolean(spec) ? "[value]" : "<value>"}`,
+        `${spec.description}${spec.required ? " (required)" : ""}${spec.default !== undefined ? ` (default: ${spec.default})` : ""}`,
+      );
+      attributes.set(input, option.attributeName());
+      command.addOption(option);
+    }
+    command
+      .option("--json", "print the outputs as one JSON object on stdout; everything else goes to stderr")
+      .addHelpText("after", example(name, metadata))
+      .action(async (flags: Record<string, unknown>) => {
+        setExitCode(await runOperation(name, flags, (input) => attributes.get(input) ?? input));
+      });
+  }
+  const emulator = cwp.command("emulator").description("Start the platform emulator (as cwp-emulator).");
+  for (const [option, spec] of Object.entries(EMULATOR_OPTIONS))
+    emulator.option(
+      `--${option} <value>`,
+      `${spec.description}${"default" in spec ? ` (default: ${spec.default})` : ""}`,
+    );
+  emulator.action(async (flags: Record<string, string>, command: Command) => {
+    const args = Object.keys(EMULATOR_OPTIONS).flatMap((option) => {
+      const value = command.getOptionValue(new Option(`--${option} <value>`).attributeName());
+      return value === undefined ? [] : [`--${option}`, String(value)];
+    });
+    void flags;
+    await emulatorMain(args);
+  });
+  return cwp;
+}

@@ -1,0 +1,131 @@
+import type { FailureKind, Host, LogRecord, OutputValue, Report } from "@cwp/action-kit/engine";
+
+// A terminal (or another CI system's log) as the engine's host: status lines, a live progress
+// line on a TTY, logs with their timestamps, and the report as a table at the end; with --json,
+// stdout carries one JSON object (the outputs, typed) and everything else goes to stderr. Colours
+// only on a TTY and without NO_COLOR.
+
+type Stream = NodeJS.WritableStream & { isTTY?: boolean };
+
+/**
+ * Remote text for a terminal: control characters (escape sequences that could move the cursor or
+ * rewrite the screen) shown as `�`, line breaks as ` ⏎ ` where one line is meant.
+ */
+export const safeText = (text: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is replaced.
+  text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "�");
+
+const MARK = { success: "✔", failure: "✘", started: "▶", cancelled: "■", "timed out": "⌛" } as const;
+
+export interface TerminalOptions {
+  json: boolean;
+  stdout?: Stream;
+  stderr?: Stream;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class TerminalHost implements Host {
+  /** How the run ended, if not well. */
+  failure: { kind: FailureKind; message: string } | undefined;
+  readonly outputValues: Record<string, OutputValue> = {};
+  readonly #json: boolean;
+  readonly #out: Stream;
+  readonly #err: Stream;
+  readonly #colour: boolean;
+  #progress = false;
+  #logTitle: string | undefined;
+
+  constructor(options: TerminalOptions) {
+    this.#json = options.json;
+    this.#err = options.stderr ?? process.stderr;
+    // With --json, stdout is the JSON's alone.
+    this.#out = options.json ? this.#err : (options.stdout ?? process.stdout);
+    const env = options.env ?? process.env;
+    this.#colour = this.#out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#colour ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+
+  #write(stream: Stream, line: string): void {
+    if (this.#progress && this.#out.isTTY) {
+      this.#out.write("\r\x1b[2K");
+      this.#progress = false;
+    }
+    stream.write(`${line}\n`);
+  }
+
+  info(line: string): void {
+    this.#write(this.#out, safeText(line));
+  }
+
+  debug(line: string): void {
+    if (process.env.CWP_DEBUG) this.#write(this.#err, this.#paint("2", safeText(line)));
+  }
+
+  progress(line: string): void {
+    if (!this.#out.isTTY) return;
+    this.#out.write(`\r\x1b[2K${this.#paint("2", safeText(line))}`);
+    this.#progress = true;
+  }
+
+  warn(message: string): void {
+    this.#write(this.#err, `${this.#paint("33", "warning:")} ${safeText(message)}`);
+  }
+
+  fail(message: string, kind: FailureKind): void {
+    this.failure = { kind, message };
+    for (const line of message.split("\n"))
+      this.#write(this.#err, `${this.#paint("31", "error:")} ${safeText(line)}`);
+  }
+
+  logLines(title: string, lines: readonly LogRecord[]): void {
+    if (this.#logTitle !== title) {
+      this.#write(this.#out, this.#paint("1", `── ${safeText(title)}`));
+      this.#logTitle = title;
+    }
+    for (const { ts, text } of lines) {
+      const stamp = ts === undefined ? "" : `${this.#paint("2", safeText(ts))} `;
+      for (const part of text.split(/\r\n|\r|\n/)) this.#write(this.#out, `  ${stamp}${safeText(part)}`);
+    }
+  }
+
+  endLogs(): void {
+    if (this.#logTitle !== undefined) this.#write(this.#out, this.#paint("1", "──"));
+    this.#logTitle = undefined;
+  }
+
+  outputs(values: Record<string, OutputValue>): void {
+    Object.assign(this.outputValues, values);
+  }
+
+  async report(report: Report): Promise<void> {
+    const rows = [...report.rows, ["Status", report.status], ["Message", report.message]].filter(
+      (row): row is [string, string] => row[1] !== undefined && row[1] !== "",
+    );
+    const width = Math.max(0, ...rows.map(([label]) => label.length));
+    this.#write(
+      this.#out,
+      this.#paint(
+        "1",
+        `${MARK[report.outcome]} ${report.action}: ${safeText(report.title)} (${report.outcome})`,
+      ),
+    );
+    for (const [label, value] of rows) this.#write(this.#out, `  ${label.padEnd(width)}  ${safeText(value)}`);
+    if (report.lastLines && report.lastLines.length > 0) {
+      this.#write(this.#out, `  Last ${report.lastLines.length} log lines:`);
+      for (const line of report.lastLines) this.#write(this.#out, `    ${safeText(line)}`);
+    }
+  }
+
+  async rawReport(markdown: string): Promise<void> {
+    for (const line of markdown.split("\n")) this.#write(this.#out, safeText(line));
+  }
+
+  /** Ends the run's output: the progress line cleared; with --json, the outputs on stdout. */
+  finish(stdout: Stream = process.stdout): void {
+    if (this.#progress && this.#out.isTTY) this.#out.write("\r\x1b[2K");
+    if (this.#json) stdout.write(`${JSON.stringify(this.outputValues)}\n`);
+  }
+}

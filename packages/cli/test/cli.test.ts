@@ -1,0 +1,231 @@
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inputsOf } from "@cwp/action-kit/engine";
+import { leakedSecrets, type RunResult, readActionYml, useTestPlatform } from "@cwp/action-testing";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { EXIT_CODES } from "../src/exit-codes.js";
+import { OPERATIONS } from "../src/operations.js";
+import { type CliResult, runCli } from "./run-cli.js";
+
+// `cwp <operation>` as a process against the emulator: the behaviours the runner-contract suite
+// asks of each action (bad input sends nothing, a start is sent once, a cancel aborts, secrets are
+// never printed), with the CLI's own exit codes and JSON.
+
+const platform = useTestPlatform();
+const results: CliResult[] = [];
+const env = () => ({ CWP_API_TOKEN: platform.tokens.org, CWP_API_URL: platform.url });
+const cwp = async (args: string[], options: Parameters<typeof runCli>[1] = {}) => {
+  const result = await runCli(args, { ...options, env: { ...env(), ...options.env } });
+  results.push(result);
+  return result;
+};
+const posts = async (path: string) =>
+  (await platform.requests()).filter((r) => r.method === "POST" && r.path === path);
+const asRun = (r: CliResult) => ({ ...r, summary: "", outputs: {} }) as unknown as RunResult;
+
+beforeEach(() => platform.reset());
+afterAll(() => {
+  for (const result of results) expect(leakedSecrets(asRun(result), [platform.tokens.org])).toEqual([]);
+});
+
+interface Operation {
+  args: string[];
+  outcome?: "build" | "jobRun" | "templateRun" | "addonUpgrade" | "restore" | "restart";
+  start?: string;
+  abort?: RegExp;
+  /** A malformed flag, refused before anything is sent. */
+  malformed: [string, string];
+}
+
+const OPS: Record<string, Operation> = {
+  "trigger-build": {
+    args: ["--project-id", "platform-web", "--service-id", "web", "--branch", "main"],
+    outcome: "build",
+    start: "/v1/projects/platform-web/services/web/build",
+    abort: /^\/v1\/projects\/platform-web\/services\/web\/build\/[a-z]+-[a-z]+-\d+$/,
+    malformed: ["--sha", "abc"],
+  },
+  "run-job": {
+    args: ["--project-id", "platform-web", "--job-id", "migrate"],
+    outcome: "jobRun",
+    start: "/v1/projects/platform-web/jobs/migrate/runs",
+    abort: /^\/v1\/projects\/platform-web\/jobs\/migrate\/runs\/[0-9a-f-]{36}$/,
+    malformed: ["--runtime-environment", "BAD KEY=1"],
+  },
+  "run-template": {
+    args: ["--template-id", "release", "--arguments", "version: 1.10"],
+    outcome: "templateRun",
+    start: "/v1/templates/release/runs",
+    abort: /^\/v1\/templates\/release\/runs\/tr-[0-9a-f]+\/abort$/,
+    malformed: ["--arguments", "[1, 2]"],
+  },
+  "upgrade-addon": {
+    args: ["--project-id", "platform-web", "--addon-id", "db", "--version", "17.0"],
+    outcome: "addonUpgrade",
+    start: "/v1/projects/platform-web/addons/db/version",
+    malformed: ["--timeout", "soon"],
+  },
+  "restore-backup": {
+    args: ["--project-id", "platform-web", "--addon-id", "db", "--backup-id", "db-live-1"],
+    outcome: "restore",
+    start: "/v1/projects/platform-web/addons/db/backups/db-live-1/restore",
+    malformed: ["--backup-id", "db live"],
+  },
+  "restart-service": {
+    args: ["--project-id", "platform-web", "--service-id", "web"],
+    outcome: "restart",
+    start: "/v1/projects/platform-web/services/web/restart",
+    malformed: ["--wait", "maybe"],
+  },
+  "fetch-logs": {
+    args: ["--project-id", "platform-web", "--service-id", "web", "--duration", "5m", "--output-file"],
+    malformed: ["--line-limit", "none"],
+  },
+  "usage-report": {
+    args: ["--period", "last-30-days", "--formats", "json", "--output-dir"],
+    malformed: ["--period", "forever"],
+  },
+};
+
+/** The operation's flags, with a fresh output file or folder where it writes one. */
+const argsOf = (name: string) => {
+  const args = [...(OPS[name]?.args ?? [])];
+  if (args.at(-1)?.startsWith("--output"))
+    args.push(join(tmpdir(), `cwp-cli-${process.pid}-${name}-${Date.now()}`));
+  return args;
+};
+
+describe("cwp: every operation has the action's inputs as flags", () => {
+  for (const [name, { definition }] of Object.entries(OPERATIONS)) {
+    it(`${name}: the definition's inputs are action.yml's, and --help lists each with an example`, async () => {
+      const yml = await readActionYml(new URL(`../../../actions/${name}`, import.meta.url).pathname);
+      const inputs = Object.keys(inputsOf(definition).shape).sort();
+      expect(inputs).toEqual(Object.keys(yml.inputs ?? {}).sort());
+      const help = await runCli([name, "--help"]);
+      expect(help.code).toBe(0);
+      for (const input of inputs) expect(help.stdout).toContain(`--${input}`);
+      expect(help.stdout).toContain(
+        `Example:\n  CWP_API_TOKEN=... CWP_API_URL=https://api.example.com cwp ${name}`,
+      );
+    });
+  }
+});
+
+describe("cwp: each operation against the emulator", () => {
+  for (const [name, op] of Object.entries(OPS)) {
+    it(`${name}: succeeds with --json, one JSON object of typed outputs on stdout, the start sent once`, async () => {
+      const result = await cwp([name, ...argsOf(name), "--json"]);
+      expect(result.code, result.stderr).toBe(0);
+      const outputs = JSON.parse(result.stdout) as Record<string, unknown>;
+      const metadata = OPERATIONS[name]?.metadata;
+      expect(Object.keys(outputs).sort()).toEqual(Object.keys(metadata?.outputs ?? {}).sort());
+      for (const value of Object.values(outputs))
+        expect(["string", "number", "boolean"]).toContain(typeof value);
+      if ("concluded" in outputs) expect(outputs.concluded).toBe(true);
+      if (op.start) expect(await posts(op.start)).toHaveLength(1);
+    });
+
+    it(`${name}: refuses a malformed ${op.malformed[0]} with exit code 2, sending nothing`, async () => {
+      const result = await cwp([name, ...argsOf(name), ...op.malformed]);
+      expect(result.code).toBe(EXIT_CODES.input);
+      expect(result.stderr).toContain(`Input "${op.malformed[0].slice(2)}"`);
+      expect(result.stderr).toContain("Nothing was sent");
+      expect(await platform.requests()).toEqual([]);
+    });
+
+    if (op.outcome)
+      it(`${name}: exits 1 when the work concludes unsuccessfully`, async () => {
+        await platform.control("POST", "outcomes", { kind: op.outcome, succeed: false, durationSeconds: 5 });
+        const result = await cwp([name, ...argsOf(name)]);
+        expect(result.code).toBe(EXIT_CODES.failed);
+        expect(result.stderr).toMatch(/error: .+ ended \S+/);
+      });
+
+    if (op.outcome && op.start)
+      it(`${name}: exits 130 on SIGINT, ${op.abort ? "after aborting the work" : "saying it may still run"}`, async () => {
+        await platform.control("POST", "outcomes", { kind: op.outcome, durationSeconds: 36_000 });
+        const result = await cwp([name, ...argsOf(name)], {
+          cancelWhen: (printed) => printed.includes("Started "),
+        });
+        expect(result.code).toBe(EXIT_CODES.cancelled);
+        expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
+        const aborts = op.abort
+          ? (await platform.requests()).filter((r) => r.method !== "GET" && op.abort?.test(r.path))
+          : [];
+        expect(aborts).toHaveLength(op.abort ? 1 : 0);
+        expect(result.stderr).toMatch(op.abort ? /aborted on the platform/ : /may still be running/);
+        expect(await posts(op.start ?? "")).toHaveLength(1);
+      });
+  }
+});
+
+describe("cwp: exit codes and secrets", () => {
+  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
+
+  it("exits 3 when --timeout passes, after aborting the build", async () => {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    const result = await cwp([...build, "--timeout", "3s"]);
+    expect(result.code).toBe(EXIT_CODES.timeout);
+    expect(result.stderr).toMatch(/did not conclude within 3s.*aborted on the platform/);
+  });
+
+  it("exits 4 when the start's answer is lost, sending it once", async () => {
+    await platform.control("POST", "faults", {
+      method: "POST",
+      path: "/v1/projects/platform-web/services/web/build",
+      status: 503,
+      after: true,
+    });
+    const result = await cwp(build);
+    expect(result.code).toBe(EXIT_CODES.unknown);
+    expect(result.stderr).toMatch(/outcome is unknown/);
+    expect(await posts("/v1/projects/platform-web/services/web/build")).toHaveLength(1);
+  });
+
+  it("takes the token and URL from flags too, and never prints the token or a secret value", async () => {
+    const secret = "npm_cli_s3cret_value";
+    const result = await runCli(
+      [
+        ...build,
+        "--api-token",
+        platform.tokens.org,
+        "--api-url",
+        platform.url,
+        "--build-arguments",
+        `NPM_TOKEN=${secret}`,
+      ],
+      { env: {} },
+    );
+    results.push(result);
+    expect(result.code, result.stderr).toBe(0);
+    expect(leakedSecrets(asRun(result), [platform.tokens.org, secret])).toEqual([]);
+  });
+
+  it("prints no terminal escape from the platform's text", async () => {
+    await platform.control("POST", "outcomes", {
+      kind: "build",
+      durationSeconds: 5,
+      logLines: ["\u001b[2J\u001b[Hwiped", "ok"],
+    });
+    const result = await cwp(build);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("\u001b[2J");
+    expect(result.stdout).toContain("wiped");
+  });
+
+  it("writes usage-report's files where --output-dir says", async () => {
+    const dir = join(tmpdir(), `cwp-cli-report-${process.pid}`);
+    const result = await cwp([
+      "usage-report",
+      "--period",
+      "last-30-days",
+      "--formats",
+      "json",
+      "--output-dir",
+      dir,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toBeTypeOf("object");
+  });
+});

@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+// Runs the built `cwp` bin as a process, as a user or another CI system would.
+
+const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** When SIGINT was sent and when the process ended (epoch ms). */
+  cancelledAt?: number;
+  endedAt: number;
+}
+
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cancelWhen?: (printed: string) => boolean } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  let cancelledAt: number | undefined;
+  const check = () => {
+    if (cancelledAt === undefined && options.cancelWhen?.(stdout + stderr)) {
+      cancelledAt = Date.now();
+      child.kill("SIGINT");
+    }
+  };
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+    check();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk;
+    check();
+  });
+  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(killer);
+  return { code, stdout, stderr, ...(cancelledAt !== undefined ? { cancelledAt } : {}), endedAt: Date.now() };
+}

@@ -1,0 +1,67 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { TerminalHost } from "../src/terminal.js";
+
+// The terminal host on a TTY and off one: a live progress line and colours only on a TTY and
+// without NO_COLOR; with --json, stdout holds the outputs alone.
+
+function stream(isTTY: boolean) {
+  let text = "";
+  const s = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk;
+      done();
+    },
+  }) as Writable & { isTTY?: boolean };
+  s.isTTY = isTTY;
+  return { s, text: () => text };
+}
+
+describe("the terminal host", () => {
+  it("on a TTY: redraws one progress line, clears it before the next line, and colours", async () => {
+    const out = stream(true);
+    const host = new TerminalHost({ json: false, stdout: out.s, stderr: stream(false).s, env: {} });
+    host.progress("[1s] build b1: BUILDING");
+    host.progress("[2s] build b1: BUILDING");
+    host.info("done");
+    await host.report({
+      action: "trigger-build",
+      title: "build b1",
+      outcome: "success",
+      rows: [["Build", "b1"]],
+    });
+    expect(out.text()).toContain("\r\x1b[2K");
+    expect(out.text()).toContain("\x1b[1m");
+    expect(
+      out
+        .text()
+        .split("\n")
+        .filter((l) => l.includes("BUILDING")),
+    ).toHaveLength(1);
+  });
+
+  it("off a TTY, or with NO_COLOR: no progress line and no colour", async () => {
+    for (const [tty, env] of [
+      [false, {}],
+      [true, { NO_COLOR: "1" }],
+    ] as const) {
+      const out = stream(tty);
+      const host = new TerminalHost({ json: false, stdout: out.s, stderr: stream(false).s, env });
+      if (!tty) host.progress("[1s] build b1: BUILDING");
+      await host.report({ action: "run-job", title: "run r1", outcome: "failure", rows: [["Run", "r1"]] });
+      expect(out.text()).not.toContain("\x1b[1m");
+      if (!tty) expect(out.text()).not.toContain("BUILDING");
+    }
+  });
+
+  it("with --json: stdout holds one JSON object of typed outputs, everything else goes to stderr", () => {
+    const out = stream(false);
+    const err = stream(false);
+    const host = new TerminalHost({ json: true, stdout: out.s, stderr: err.s, env: {} });
+    host.info("Started build b1.");
+    host.outputs({ "build-id": "b1", concluded: true, lines: 3 });
+    host.finish(out.s);
+    expect(JSON.parse(out.text())).toEqual({ "build-id": "b1", concluded: true, lines: 3 });
+    expect(err.text()).toContain("Started build b1.");
+  });
+});

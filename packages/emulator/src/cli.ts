@@ -1,0 +1,74 @@
+import { parseArgs } from "node:util";
+import { startEmulator } from "./server.js";
+
+// The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
+//   [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
+//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N]
+// The first line of standard output is "cwp-emulator listening on http://HOST:PORT".
+
+export const EMULATOR_OPTIONS = {
+  host: { type: "string", default: "127.0.0.1", description: "address to bind (keep it on loopback)" },
+  port: { type: "string", default: "4010", description: "port; 0 picks a free one" },
+  seed: {
+    type: "string",
+    default: "1",
+    description: "the seeded world's ids, uids and billing derive from it",
+  },
+  speed: { type: "string", default: "1", description: "virtual seconds per real second; 0 stops time" },
+  "rate-limit": { type: "string", default: "1000", description: "requests per account per hour" },
+  scale: { type: "string", description: "TEAMSxPROJECTSxRESOURCES, a larger organisation (e.g. 50x20x50)" },
+  "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
+} as const;
+
+function fail(message: string): never {
+  console.error(`cwp-emulator: ${message}`);
+  process.exit(2);
+}
+
+function number(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    fail(`--${name} must be a number, 0 or more (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/** Starts the emulator from command-line arguments and keeps it running until SIGINT or SIGTERM. */
+export async function emulatorMain(args: string[]): Promise<void> {
+  const options = Object.fromEntries(
+    Object.entries(EMULATOR_OPTIONS).map(([name, o]) => [
+      name,
+      { type: o.type, ...("default" in o ? { default: o.default } : {}) },
+    ]),
+  ) as { [K in keyof typeof EMULATOR_OPTIONS]: { type: "string"; default?: string } };
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({ args, options }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const scale = values.scale === undefined ? undefined : /^(\d+)x(\d+)x(\d+)$/.exec(values.scale);
+  if (scale === null)
+    fail(`--scale must be TEAMSxPROJECTSxRESOURCES, e.g. 50x20x50 (got ${JSON.stringify(values.scale)})`);
+  const emulator = await startEmulator({
+    ...(scale
+      ? {
+          scale: {
+            teams: Number(scale[1]),
+            projectsPerTeam: Number(scale[2]),
+            resourcesPerProject: Number(scale[3]),
+          },
+        }
+      : {}),
+    host: values.host ?? "127.0.0.1",
+    port: number("port", values.port ?? "4010"),
+    seed: number("seed", values.seed ?? "1"),
+    speed: number("speed", values.speed ?? "1"),
+    rateLimit: number("rate-limit", values["rate-limit"] ?? "1000"),
+    ...(values["log-page-cap"] !== undefined
+      ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
+      : {}),
+  });
+  console.log(`cwp-emulator listening on ${emulator.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => emulator.close().then(() => process.exit(0)));
+}
