@@ -78,17 +78,21 @@ describe("run-job: what runs", () => {
     ]);
   });
 
-  it("takes keys such as toString and constructor like any other", async () => {
-    await platform.reset();
-    const result = await runBundle(actionDir, {
+  /** A run of migrate with this runtime environment (and `wait: false` unless `wait` is given). */
+  const runWith = (environment: string, wait = "false") =>
+    runBundle(actionDir, {
       inputs: {
         ...platform.connection(),
         "project-id": "platform-web",
         "job-id": "migrate",
-        wait: "false",
-        "runtime-environment": "toString=one\nconstructor=two",
+        wait,
+        "runtime-environment": environment,
       },
     });
+
+  it("takes keys such as toString and constructor like any other", async () => {
+    await platform.reset();
+    const result = await runWith("toString=one\nconstructor=two");
     expect(result.code, result.stdout).toBe(0);
     const [start] = (await platform.requests()).filter((r) => r.method === "POST");
     expect(start?.body).toEqual({ runtimeEnvironment: { toString: "one", constructor: "two" } });
@@ -96,15 +100,7 @@ describe("run-job: what runs", () => {
 
   it("masks the values that can be secrets, and not 1, true or dev", async () => {
     await platform.reset();
-    const result = await runBundle(actionDir, {
-      inputs: {
-        ...platform.connection(),
-        "project-id": "platform-web",
-        "job-id": "migrate",
-        wait: "false",
-        "runtime-environment": "WORKERS=1\nDEBUG=true\nMODE=dev\nRATIO=0.75\nDB_PASSWORD=pw-9f2k-secret",
-      },
-    });
+    const result = await runWith("WORKERS=1\nDEBUG=true\nMODE=dev\nRATIO=0.75\nDB_PASSWORD=pw-9f2k-secret");
     expect(result.code, result.stdout).toBe(0);
     const masks = result.stdout.split("\n").filter((l) => l.startsWith("::add-mask::"));
     expect(masks).toContain("::add-mask::pw-9f2k-secret");
@@ -113,14 +109,10 @@ describe("run-job: what runs", () => {
 
   it("takes DATABASE_URL-style keys (underscores) in the runtime environment, end to end", async () => {
     await platform.reset();
-    const result = await runBundle(actionDir, {
-      inputs: {
-        ...platform.connection(),
-        "project-id": "platform-web",
-        "job-id": "migrate",
-        "runtime-environment": "DATABASE_URL=postgres://app:pw-9f2k@db:5432/app\nSECRET_KEY=sk_9f2k_live",
-      },
-    });
+    const result = await runWith(
+      "DATABASE_URL=postgres://app:pw-9f2k@db:5432/app\nSECRET_KEY=sk_9f2k_live",
+      "true",
+    );
     expect(result.code, result.stdout).toBe(0);
     const [start] = (await platform.requests()).filter((r) => r.method === "POST");
     expect(start?.body).toEqual({
