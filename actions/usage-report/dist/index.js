@@ -28376,7 +28376,7 @@ module.exports = {
 var __webpack_unused_export__;
 
 
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const Dispatcher = __nccwpck_require__(1973)
 const Pool = __nccwpck_require__(8442)
 const BalancedPool = __nccwpck_require__(8131)
@@ -28384,7 +28384,7 @@ const RoundRobinPool = __nccwpck_require__(1402)
 const Agent = __nccwpck_require__(6351)
 const Dispatcher1Wrapper = __nccwpck_require__(2652)
 const ProxyAgent = __nccwpck_require__(7370)
-const Socks5ProxyAgent = __nccwpck_require__(1561)
+const Socks5ProxyAgent = __nccwpck_require__(3942)
 const EnvHttpProxyAgent = __nccwpck_require__(8823)
 const RetryAgent = __nccwpck_require__(7644)
 const H2CClient = __nccwpck_require__(7989)
@@ -34945,7 +34945,7 @@ const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(233
 const { kBusy, kClients, kConnected, kRunning, kPending, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(2605)
 const DispatcherBase = __nccwpck_require__(9143)
 const Pool = __nccwpck_require__(8442)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const util = __nccwpck_require__(2270)
 
 const kOnConnect = Symbol('onConnect')
@@ -39197,7 +39197,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 2147:
+/***/ 4528:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -40702,7 +40702,7 @@ module.exports = class FixedQueue {
 
 
 const { InvalidArgumentError } = __nccwpck_require__(2333)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 
 class H2CClient extends Client {
   constructor (origin, clientOpts) {
@@ -42198,7 +42198,7 @@ const {
   kRemoveClient,
   kRetireClient
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -42427,9 +42427,9 @@ const Pool = __nccwpck_require__(8442)
 const DispatcherBase = __nccwpck_require__(9143)
 const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = __nccwpck_require__(2333)
 const buildConnector = __nccwpck_require__(2798)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const { channels } = __nccwpck_require__(9344)
-const Socks5ProxyAgent = __nccwpck_require__(1561)
+const Socks5ProxyAgent = __nccwpck_require__(3942)
 const { hasSafeIterator } = __nccwpck_require__(2270)
 
 const kAgent = Symbol('proxy agent')
@@ -42912,7 +42912,7 @@ const {
   kRetireClient,
   kDrainQueue
 } = __nccwpck_require__(5282)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const {
   InvalidArgumentError
 } = __nccwpck_require__(2333)
@@ -43072,7 +43072,7 @@ module.exports = RoundRobinPool
 
 /***/ }),
 
-/***/ 1561:
+/***/ 3942:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -48938,7 +48938,7 @@ module.exports = globalOpts => {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(598);
+const utils_1 = __nccwpck_require__(8217);
 // Emums
 exports.ERROR = {
     OK: 0,
@@ -49516,7 +49516,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 598:
+/***/ 8217:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52076,7 +52076,7 @@ module.exports.MockCallHistoryLog = MockCallHistoryLog
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(2147)
+const Client = __nccwpck_require__(4528)
 const { buildMockDispatch } = __nccwpck_require__(1387)
 const {
   kDispatches,
@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4894);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7156:
+/***/ 4894:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -86242,37 +86242,6 @@ function createClient(options) {
     return new CwpClient(options);
 }
 //# sourceMappingURL=client.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/index.js
-// The spec's schemas, one module per area; exported for the emulator and for users' own checks.
-
-
-
-
-
-
-
-
-
-
-
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/index.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 /** A bad input: names the input and what is allowed, never its value (it may be a secret). */
 class input_error_InputError extends Error {
@@ -91629,7 +91598,7 @@ exports.composeCollection = composeCollection;
 
 
 var Document = __nccwpck_require__(3075);
-var composeNode = __nccwpck_require__(4528);
+var composeNode = __nccwpck_require__(2147);
 var resolveEnd = __nccwpck_require__(1838);
 var resolveProps = __nccwpck_require__(4969);
 
@@ -91675,7 +91644,7 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 4528:
+/***/ 2147:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -93635,7 +93604,7 @@ exports.Document = Document;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(598);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -93879,7 +93848,7 @@ exports.createNode = createNode;
 
 
 var identity = __nccwpck_require__(8721);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(598);
 
 const escapeChars = {
     '!': '%21',
@@ -94148,7 +94117,7 @@ var lexer = __nccwpck_require__(3299);
 var lineCounter = __nccwpck_require__(1282);
 var parser = __nccwpck_require__(2886);
 var publicApi = __nccwpck_require__(3125);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(598);
 
 
 
@@ -94217,7 +94186,7 @@ exports.warn = warn;
 
 
 var anchors = __nccwpck_require__(1822);
-var visit = __nccwpck_require__(8217);
+var visit = __nccwpck_require__(598);
 var identity = __nccwpck_require__(8721);
 var Node = __nccwpck_require__(3199);
 var toJS = __nccwpck_require__(8165);
@@ -98728,7 +98697,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 3942:
+/***/ 1561:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -99511,7 +99480,7 @@ exports.stringifyPair = stringifyPair;
 
 
 var Scalar = __nccwpck_require__(815);
-var foldFlowLines = __nccwpck_require__(3942);
+var foldFlowLines = __nccwpck_require__(1561);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -99850,7 +99819,7 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 8217:
+/***/ 598:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 

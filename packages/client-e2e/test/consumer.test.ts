@@ -1,0 +1,92 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { controlPlane, startEmulator } from "@cwp/emulator";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+// @cwp/client as a user gets it: packed into a tarball, installed with npm into a project outside
+// the workspace, the README's example type-checked with TypeScript (node16 resolution, strict) as
+// written, then run against the emulator.
+
+const run = promisify(execFile);
+const clientDir = new URL("../../client/", import.meta.url).pathname;
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc", {
+  paths: [new URL("../../../", import.meta.url).pathname],
+});
+
+let project: string;
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), "cwp-consumer-"));
+  emulator = await startEmulator({ port: 0, speed: 60 });
+});
+afterAll(async () => {
+  await emulator?.close();
+  await rm(project, { recursive: true, force: true });
+});
+
+/** The README's `ts` blocks of "Create a client" and "Start a build and wait for it", in order. */
+async function readmeExample(): Promise<string> {
+  const readme = await readFile(join(clientDir, "README.md"), "utf8");
+  const block = (heading: string) =>
+    new RegExp(`## ${heading}\\n[\\s\\S]*?\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1];
+  const parts = [block("Create a client"), block("Start a build and wait for it")];
+  expect(parts.every((p) => p !== undefined)).toBe(true);
+  return parts.join("\n");
+}
+
+it("installs from its tarball with npm, type-checks the README example, and runs it", {
+  timeout: 180_000,
+}, async () => {
+  const { stdout } = await run("pnpm", ["pack", "--pack-destination", project], { cwd: clientDir });
+  const tarball = stdout.trim().split("\n").at(-1) as string;
+  await writeFile(
+    join(project, "package.json"),
+    JSON.stringify({
+      name: "consumer",
+      private: true,
+      type: "module",
+      dependencies: { "@cwp/client": `file:${tarball}` },
+    }),
+  );
+  await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "@types/node@24"], {
+    cwd: project,
+  });
+  await writeFile(
+    join(project, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "node16",
+        moduleResolution: "node16",
+        target: "es2022",
+        strict: true,
+        noEmit: true,
+        types: ["node"],
+        skipLibCheck: true,
+      },
+      include: ["example.ts"],
+    }),
+  );
+  const example = await readmeExample();
+  await writeFile(join(project, "example.ts"), example);
+  await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project });
+
+  // The same text, pointed at the emulator's seeded project and service.
+  const fixtures = (await controlPlane(emulator.url)("GET", "fixtures")) as { tokens: { org: string } };
+  await writeFile(
+    join(project, "example.ts"),
+    example
+      .replace("https://api.example-platform.com", emulator.url)
+      .replaceAll('"my-project"', '"platform-web"')
+      .replaceAll('"api"', '"web"'),
+  );
+  const ran = await run(process.execPath, ["example.ts"], {
+    cwd: project,
+    env: { ...process.env, CWP_API_TOKEN: fixtures.tokens.org },
+  });
+  expect(ran.stdout).toMatch(/build [a-z]+-[a-z]+-\d+: SUCCESS/);
+});
