@@ -78,6 +78,13 @@ function metricParameters(rules: Rules) {
 export function specRules(f: Fixtures): Row[] {
   const P = `/v1/projects/${f.project}`;
   const op = (o: Operation) => new Rules(o);
+  /** A read whose query the rules constrain (`valid` passes every rule). */
+  const read = (
+    name: string,
+    path: string,
+    schema: Operation["schema"],
+    valid: Record<string, unknown> = {},
+  ) => op({ name, method: "GET", path, part: "query", schema, valid });
   const all: Rules[] = [];
   const add = (rules: Rules) => all.push(rules);
 
@@ -278,14 +285,7 @@ export function specRules(f: Fixtures): Row[] {
       .pattern("arguments", "object", [{ version: "1.10" }], ["1.10", ["a"]])
       .strict(),
   );
-  const templateRuns = op({
-    name: "list template runs",
-    method: "GET",
-    path: "/v1/templates/release/runs",
-    part: "query",
-    schema: client.templateRunListQuery,
-    valid: {},
-  });
+  const templateRuns = read("list template runs", "/v1/templates/release/runs", client.templateRunListQuery);
   cursorList(templateRuns);
   add(
     templateRuns
@@ -434,34 +434,22 @@ export function specRules(f: Fixtures): Row[] {
     ["list projects", "/v1/projects", client.cursorListQuery],
     ["list registries", "/v1/integrations/registries", client.cursorListQuery],
   ] as const) {
-    const list = op({ name, method: "GET", path, part: "query", schema, valid: {} });
+    const list = read(name, path, schema);
     cursorList(list);
     add(list);
   }
 
   // 4.1, 8: billing.
   add(
-    op({
-      name: "list invoices",
-      method: "GET",
-      path: "/v1/billing/invoices",
-      part: "query",
-      schema: client.invoiceListQuery,
-      valid: {},
-    })
-      .range("perPage", 1, 100)
-      .strict(),
+    read("list invoices", "/v1/billing/invoices", client.invoiceListQuery).range("perPage", 1, 100).strict(),
   );
   const day = 86_400;
   const end = f.billingHour;
   add(
-    op({
-      name: "list usage",
-      method: "GET",
-      path: "/v1/billing/usage",
-      part: "query",
-      schema: client.usageListQuery,
-      valid: { granularity: "day", startTime: end - 3 * day, endTime: end },
+    read("list usage", "/v1/billing/usage", client.usageListQuery, {
+      granularity: "day",
+      startTime: end - 3 * day,
+      endTime: end,
     })
       .enumOf("granularity", ["hour", "day", "month"], "week")
       .range("perPage", 1, 100)
@@ -486,14 +474,7 @@ export function specRules(f: Fixtures): Row[] {
       .enumOf("resourceType", ["job", "service", "harness", "addon", "volume"], "database")
       .strict(),
   );
-  const drill = op({
-    name: "usage hour drill-down",
-    method: "GET",
-    path: `/v1/billing/usage/${f.billingHour}`,
-    part: "query",
-    schema: client.drillDownQuery,
-    valid: {},
-  })
+  const drill = read("usage hour drill-down", `/v1/billing/usage/${f.billingHour}`, client.drillDownQuery)
     .pattern("teamId", "uid", [f.teamUid], ["platform"])
     .pattern("projectId", "uid", [f.projectUid], ["x"])
     .enumOf("resourceType", ["job", "service", "harness", "addon", "volume"], "gpu")
@@ -508,65 +489,30 @@ export function specRules(f: Fixtures): Row[] {
     ["job logs", `${P}/jobs/migrate/logs`, client.jobLogQuery],
     ["any logs", "/v1/logs", client.containerLogQuery],
   ] as const) {
-    const logs = op({ name, method: "GET", path, part: "query", schema, valid: {} });
+    const logs = read(name, path, schema);
     logParameters(logs);
     add(logs);
   }
   add(
-    op({
-      name: "build logs",
-      method: "GET",
-      path: `${P}/services/web/build-logs`,
-      part: "query",
-      schema: client.buildLogQuery,
-      valid: { buildId: "no-such-build" },
-    })
+    read("build logs", `${P}/services/web/build-logs`, client.buildLogQuery, { buildId: "no-such-build" })
       .required("buildId")
       .range("lineLimit", 1, undefined),
   );
   add(
-    op({
-      name: "any logs filters",
-      method: "GET",
-      path: "/v1/logs",
-      part: "query",
-      schema: client.containerLogQuery,
-      valid: {},
-    })
+    read("any logs filters", "/v1/logs", client.containerLogQuery)
       .pattern("containerName", "non-empty", ["web"], [""])
       .pattern("projectId", "non-empty", [f.project], [""]),
   );
-  const serviceMetrics = op({
-    name: "service metrics",
-    method: "GET",
-    path: `${P}/services/web/metrics`,
-    part: "query",
-    schema: client.serviceMetricsQuery,
-    valid: {},
-  });
+  const serviceMetrics = read("service metrics", `${P}/services/web/metrics`, client.serviceMetricsQuery);
   metricParameters(serviceMetrics);
   add(serviceMetrics);
-  const addonMetrics = op({
-    name: "addon metrics",
-    method: "GET",
-    path: `${P}/addons/db/metrics`,
-    part: "query",
-    schema: client.addonMetricsQuery,
-    valid: {},
-  });
+  const addonMetrics = read("addon metrics", `${P}/addons/db/metrics`, client.addonMetricsQuery);
   metricParameters(addonMetrics);
   add(addonMetrics);
 
   // 4.5: the deprecated build-arguments read and harness restarts.
   add(
-    op({
-      name: "build arguments",
-      method: "GET",
-      path: `${P}/services/web/build-arguments`,
-      part: "query",
-      schema: client.buildArgumentsQuery,
-      valid: {},
-    })
+    read("build arguments", `${P}/services/web/build-arguments`, client.buildArgumentsQuery)
       .enumOf("show", ["this", "inherited", "all"], "none")
       .pattern("replaceTemplatedValues", "boolean", [true], ["1"])
       .strict(),
