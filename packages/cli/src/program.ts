@@ -78,12 +78,12 @@ export function program(setExitCode: (code: number) => void): Command {
       `--${option} <value>`,
       `${spec.description}${"default" in spec ? ` (default: ${spec.default})` : ""}`,
     );
-  emulator.action(async (flags: Record<string, string>, command: Command) => {
+  // The emulator's own command line parses the options, so `cwp emulator` and cwp-emulator agree.
+  emulator.action(async (_flags: unknown, command: Command) => {
     const args = Object.keys(EMULATOR_OPTIONS).flatMap((option) => {
       const value = command.getOptionValue(new Option(`--${option} <value>`).attributeName());
       return value === undefined ? [] : [`--${option}`, String(value)];
     });
-    void flags;
     await emulatorMain(args);
   });
   return cwp;

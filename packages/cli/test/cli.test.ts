@@ -229,3 +229,13 @@ describe("cwp: exit codes and secrets", () => {
     expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toBeTypeOf("object");
   });
 });
+
+describe("cwp emulator", () => {
+  it("starts the emulator with its own options, and says where first", async () => {
+    const result = await runCli(["emulator", "--port", "0", "--speed", "0"], {
+      cancelWhen: (printed) => printed.includes("listening on"),
+    });
+    expect(result.stdout.split("\n")[0]).toMatch(/^cwp-emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(result.code).toBe(0);
+  });
+});

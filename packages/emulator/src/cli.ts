@@ -68,7 +68,8 @@ export async function emulatorMain(args: string[]): Promise<void> {
       ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
       : {}),
   });
-  console.log(`cwp-emulator listening on ${emulator.url}`);
+  // Ready for a stop before saying where it listens: whoever reads that line may stop it at once.
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => emulator.close().then(() => process.exit(0)));
+  console.log(`cwp-emulator listening on ${emulator.url}`);
 }
