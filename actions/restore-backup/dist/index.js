@@ -85871,19 +85871,19 @@ class Transport {
             const { error, neverSent } = outcome;
             // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
             // made all the same: when no attempt follows, say so.
-            const unknown = spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
+            const unknown = () => spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
             if (error instanceof AbortedError)
-                throw unknown;
+                throw unknown();
             if ((safety === "idempotent" || neverSent) && retriesLeft) {
                 try {
                     await this.#waitFor(this.#backoff(attempt), spec, base, error);
                 }
                 catch (stopped) {
-                    throw stopped === error ? unknown : stopped;
+                    throw stopped === error ? unknown() : stopped;
                 }
                 continue;
             }
-            throw unknown;
+            throw unknown();
         }
     }
     async #attempt(spec, base) {
@@ -86724,10 +86724,17 @@ const inputsOf = (action) => object({ ...sharedInputs, ...action.inputs });
 async function runWork(action, raw, 
 /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
 cancel = onCancel()) {
+    const schema = inputsOf(action);
+    // Every token (`api-token`, `github-token`, `CWP_API_TOKEN`) is hidden before anything is printed,
+    // even before the inputs are parsed: no message can show one.
+    for (const name of Object.keys(schema.shape))
+        if (name.endsWith("token"))
+            mask(raw(name).trim());
+    mask(process.env.CWP_API_TOKEN?.trim());
     const outputs = new Outputs(action.outputs);
     let client;
     try {
-        const config = readInputs(inputsOf(action), raw);
+        const config = readInputs(schema, raw);
         action.validate?.(config);
         const conn = connection(config);
         mask(conn.token);
@@ -90029,15 +90036,6 @@ function githubHost() {
 
 
 /**
- * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
- * straight from the environment, before inputs are even parsed, so that no message can show them.
- */
-function maskTokensFromEnvironment() {
-    for (const [name, value] of Object.entries(process.env))
-        if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN")
-            mask(value?.trim());
-}
-/**
  * Runs an action as the runner expects: inputs from `INPUT_<NAME>`, exit code 0 on success, 1 with
  * a clear message otherwise.
  */
@@ -90046,7 +90044,6 @@ async function runAction(action) {
     const cancel = onCancel();
     useHost(githubHost());
     onMasked((secret) => core_setSecret(secret));
-    maskTokensFromEnvironment();
     await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel);
 }
 //# sourceMappingURL=run-action.js.map

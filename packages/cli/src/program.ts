@@ -1,4 +1,4 @@
-import { mask, onCancel, runWork, useHost } from "@cwp/action-kit/engine";
+import { onCancel, runWork, useHost } from "@cwp/action-kit/engine";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
 import { EXIT_CODES } from "./exit-codes.js";
@@ -39,11 +39,7 @@ async function runOperation(
     if (value === undefined) return operation.metadata.inputs[input]?.default ?? "";
     return value === true ? "true" : String(value);
   };
-  // Tokens are hidden from everything printed before anything else happens.
-  for (const input of Object.keys(operation.metadata.inputs)) if (input.endsWith("token")) mask(raw(input));
-  mask(process.env.CWP_API_TOKEN?.trim());
   await runWork(operation.definition, raw, cancel);
-  cancel.dispose();
   terminal.finish();
   return EXIT_CODES[terminal.failure?.kind ?? "success"];
 }

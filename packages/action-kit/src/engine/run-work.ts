@@ -112,10 +112,15 @@ export async function runWork<S extends z.ZodRawShape, T>(
   /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
   cancel: Cancellation = onCancel(),
 ): Promise<void> {
+  const schema = inputsOf(action);
+  // Every token (`api-token`, `github-token`, `CWP_API_TOKEN`) is hidden before anything is printed,
+  // even before the inputs are parsed: no message can show one.
+  for (const name of Object.keys(schema.shape)) if (name.endsWith("token")) mask(raw(name).trim());
+  mask(process.env.CWP_API_TOKEN?.trim());
   const outputs = new Outputs(action.outputs);
   let client: CwpClient | undefined;
   try {
-    const config = readInputs(inputsOf(action), raw) as z.output<z.ZodObject<S>> & SharedConfig;
+    const config = readInputs(schema, raw) as z.output<z.ZodObject<S>> & SharedConfig;
     action.validate?.(config);
     const conn = connection(config);
     mask(conn.token);

@@ -3,17 +3,8 @@ import type { z } from "zod";
 import { onCancel } from "../engine/cancellation.js";
 import { useHost } from "../engine/host.js";
 import { type ActionDefinition, runWork } from "../engine/run-work.js";
-import { mask, onMasked } from "../engine/secrets.js";
+import { onMasked } from "../engine/secrets.js";
 import { githubHost } from "./host.js";
-
-/**
- * Masks every token input (`api-token`, `github-token`, any `*-token`) and `CWP_API_TOKEN`
- * straight from the environment, before inputs are even parsed, so that no message can show them.
- */
-function maskTokensFromEnvironment(): void {
-  for (const [name, value] of Object.entries(process.env))
-    if (/^INPUT_.*TOKEN$/.test(name) || name === "CWP_API_TOKEN") mask(value?.trim());
-}
 
 /**
  * Runs an action as the runner expects: inputs from `INPUT_<NAME>`, exit code 0 on success, 1 with
@@ -24,6 +15,5 @@ export async function runAction<S extends z.ZodRawShape, T>(action: ActionDefini
   const cancel = onCancel();
   useHost(githubHost());
   onMasked((secret) => core.setSecret(secret));
-  maskTokensFromEnvironment();
   await runWork(action, (name) => core.getInput(name, { trimWhitespace: false }), cancel);
 }

@@ -150,17 +150,18 @@ export class Transport {
       const { error, neverSent } = outcome;
       // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
       // made all the same: when no attempt follows, say so.
-      const unknown = spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
-      if (error instanceof AbortedError) throw unknown;
+      const unknown = () =>
+        spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
+      if (error instanceof AbortedError) throw unknown();
       if ((safety === "idempotent" || neverSent) && retriesLeft) {
         try {
           await this.#waitFor(this.#backoff(attempt), spec, base, error);
         } catch (stopped) {
-          throw stopped === error ? unknown : stopped;
+          throw stopped === error ? unknown() : stopped;
         }
         continue;
       }
-      throw unknown;
+      throw unknown();
     }
   }
 
