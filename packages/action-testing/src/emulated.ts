@@ -24,13 +24,19 @@ export interface TestPlatform {
   connection(token?: string): { "api-token": string; "api-url": string };
 }
 
-export async function startTestPlatform(
-  options: { speed?: number; rateLimit?: number } = {},
-): Promise<TestPlatform> {
+export interface TestPlatformOptions {
+  speed?: number;
+  rateLimit?: number;
+  /** Where the emulator's clock starts (epoch ms): a fixed start gives the same billing every run. */
+  startAt?: number;
+}
+
+export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const emulator: RunningEmulator = await startEmulator({
     port: 0,
     speed: options.speed ?? 30,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.startAt !== undefined ? { startAt: options.startAt } : {}),
   });
   const control = controlPlane(emulator.url);
   const platform: TestPlatform = {

@@ -1,5 +1,5 @@
 export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./contract.js";
-export { startTestPlatform, type TestPlatform } from "./emulated.js";
+export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export {
   leakedSecrets,
   parseCommandFile,

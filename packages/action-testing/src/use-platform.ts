@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./emulated.js";
+import { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 
 /** One emulator for a test file: started before its tests, closed after them. */
-export function useTestPlatform(options: { speed?: number } = {}): TestPlatform {
+export function useTestPlatform(options: TestPlatformOptions = {}): TestPlatform {
   let platform: TestPlatform | undefined;
   const get = () => {
     if (!platform) throw new Error("the test platform starts in beforeAll: use it inside tests");

@@ -3,7 +3,7 @@ import { startEmulator } from "./server.js";
 
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
 //   [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
-//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N]
+//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--start-at ISO]
 // The first line of standard output is "cwp-emulator listening on http://HOST:PORT".
 
 export const EMULATOR_OPTIONS = {
@@ -17,6 +17,7 @@ export const EMULATOR_OPTIONS = {
   speed: { type: "string", default: "1", description: "virtual seconds per real second; 0 stops time" },
   "rate-limit": { type: "string", default: "1000", description: "requests per account per hour" },
   scale: { type: "string", description: "TEAMSxPROJECTSxRESOURCES, a larger organisation (e.g. 50x20x50)" },
+  "start-at": { type: "string", description: "ISO 8601 time the virtual clock starts at (default now)" },
   "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
 } as const;
 
@@ -49,7 +50,13 @@ export async function emulatorMain(args: string[]): Promise<void> {
   const scale = values.scale === undefined ? undefined : /^(\d+)x(\d+)x(\d+)$/.exec(values.scale);
   if (scale === null)
     fail(`--scale must be TEAMSxPROJECTSxRESOURCES, e.g. 50x20x50 (got ${JSON.stringify(values.scale)})`);
+  const startAt = values["start-at"] === undefined ? undefined : Date.parse(values["start-at"]);
+  if (startAt !== undefined && Number.isNaN(startAt))
+    fail(
+      `--start-at must be an ISO 8601 time, e.g. 2026-06-15T12:00:00Z (got ${JSON.stringify(values["start-at"])})`,
+    );
   const emulator = await startEmulator({
+    ...(startAt !== undefined ? { startAt } : {}),
     ...(scale
       ? {
           scale: {

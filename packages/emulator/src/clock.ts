@@ -4,9 +4,15 @@
  */
 export class VirtualClock {
   #origin = Date.now();
-  #advancedMs = 0;
+  #advancedMs: number;
 
-  constructor(readonly speed = 1) {}
+  /** `startAt` (epoch ms) sets where virtual time begins: a fixed start makes billing reproducible. */
+  constructor(
+    readonly speed = 1,
+    startAt?: number,
+  ) {
+    this.#advancedMs = startAt === undefined ? 0 : startAt - this.#origin;
+  }
 
   now(): number {
     return this.#origin + (Date.now() - this.#origin) * this.speed + this.#advancedMs;

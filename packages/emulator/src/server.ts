@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   rateLimit?: number;
   /** A larger organisation, for benchmarks (the default is 3 teams of 3 projects). */
   scale?: WorldScale;
+  /** Where the virtual clock starts (epoch ms); default now. Seeds and billing history follow it. */
+  startAt?: number;
   /** The most log lines one answer holds, below what `lineLimit` asks (see `Settings`). */
   logPageCap?: number;
 }
@@ -57,7 +59,7 @@ function queryRecord(params: URLSearchParams): Record<string, string | string[]>
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? 1;
-  const clock = new VirtualClock(options.speed ?? 1);
+  const clock = new VirtualClock(options.speed ?? 1, options.startAt);
   const limiter = new RateLimiter(options.rateLimit ?? 1000, () => clock.now());
   const faults = new Faults();
   const outcomes = new Outcomes();
