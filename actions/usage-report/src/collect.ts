@@ -8,13 +8,8 @@ import {
   type UsageListQuery,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
-import { componentSum } from "./group.js";
+import { componentSum, type Row, RowTable } from "./group.js";
 import { type Period, totalWindows, type Window } from "./period.js";
-
-// Every request the report makes, planned for the fewest: one `total` per window of at most 366
-// days (the period, and the previous one), the trend list at its largest page, the credit balance
-// when the scope has one, names only for the grouping shown, and invoice details only where BYOC
-// clusters exist (whole invoiced months).
 
 export type Granularity = "hour" | "day" | "month";
 export type GroupBy = "team" | "project" | "resource-type" | "resource";
@@ -31,98 +26,146 @@ export interface Cluster {
   amount: Decimal;
 }
 
-export interface Collected {
-  currency: string;
-  /** Set when a team token reads billing through its organisation. */
-  scope: Record<string, unknown> | undefined;
-  /** The `total` entries of the period, one per window, and the sum of their returned totals. */
-  current: { entries: UsageEntry[]; total: Decimal };
-  previous: { entries: UsageEntry[]; total: Decimal } | undefined;
-  trend: UsageEntry[];
-  credit: CreditBalance | undefined;
-  clusters: Cluster[] | undefined;
-  names: Map<string, string>;
-  requests: number;
+/** A period's totals, folded as their entries arrive: rows by group, and the returned total. */
+export interface Totals {
+  rows: Map<string, Row>;
+  /** The sum of the totals the platform returned, one per window of at most 366 days. */
+  total: Decimal;
+  /** Whether any entry had customer-level BYOC spend (then invoices carry cluster allocations). */
+  byoc: boolean;
 }
 
 const MAX_PER_PAGE: Record<Granularity, number> = { hour: 100, day: 100, month: 12 };
+/** How often, at most, a long read says where it is. */
+const PROGRESS_EVERY_MS = 5_000;
 
-export async function collect(
-  client: CwpClient,
-  options: {
-    period: Period;
-    granularity: Granularity;
-    filters: Filters;
-    compare: boolean;
-    groupBy: GroupBy;
-    signal: AbortSignal;
-    deadline: number;
-  },
-): Promise<Collected> {
-  let requests = 0;
-  const call = { signal: options.signal, deadline: options.deadline };
-  const counted = async <T>(request: Promise<T>): Promise<T> => {
-    requests += 1;
-    return request;
-  };
-  const filters = Object.fromEntries(
-    Object.entries(options.filters).filter(([, v]) => v !== undefined),
-  ) as Filters;
-  let currency: string | undefined;
-  let scope: Record<string, unknown> | undefined;
+/**
+ * Reads what the report needs and counts its requests. Every usage list is streamed: an entry is
+ * folded into what the report shows, then dropped. The plan is the fewest requests the API allows:
+ * one `total` per window of at most 366 days (the period, and the previous one), the trend list at
+ * its largest page, the credit balance when the scope has one, names only for the grouping shown,
+ * and invoice details only where BYOC clusters exist (whole invoiced months).
+ */
+export class UsageReader {
+  requests = 0;
+  currency = "";
+  /** Set when a team token reads billing through its organisation. */
+  scope: Record<string, unknown> | undefined;
+  readonly #filters: Filters;
+  readonly #call: { signal: AbortSignal; deadline: number };
+  #lastProgress = Date.now();
 
-  async function totals(window: Window) {
-    const entries: UsageEntry[] = [];
-    let total = Decimal.zero;
-    for (const w of totalWindows(window)) {
-      const page = await counted(
-        client.billing.listUsage(
-          { granularity: "total", startTime: w.start, endTime: w.end, ...filters } as UsageListQuery,
-          call,
-        ),
-      );
-      currency ??= page.data.currency;
-      scope ??= page.data.scope as Record<string, unknown> | undefined;
-      for (const entry of page.data.usage) {
-        entries.push(entry);
-        total = total.plus(Decimal.from(entry.total));
-      }
-    }
-    return { entries, total };
+  constructor(
+    private readonly client: CwpClient,
+    private readonly options: {
+      groupBy: GroupBy;
+      filters: Filters;
+      signal: AbortSignal;
+      deadline: number;
+      /** Says where a long read is, at most every few seconds. */
+      progress: (text: string) => void;
+    },
+  ) {
+    this.#filters = Object.fromEntries(
+      Object.entries(options.filters).filter(([, v]) => v !== undefined),
+    ) as Filters;
+    this.#call = { signal: options.signal, deadline: options.deadline };
   }
 
-  const current = await withTeamFilterHint(filters, () => totals(options.period));
-  const previous = options.compare ? await totals(options.period.previous) : undefined;
+  /** The names of the groups shown (teams or projects), read first so rows are labelled as they stream. */
+  async names(): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const { groupBy } = this.options;
+    if (groupBy === "resource-type") return names;
+    const list =
+      groupBy === "team"
+        ? (q: { cursor?: string }) => this.client.teams.list({ per_page: 100, ...q }, this.#call)
+        : (q: { cursor?: string }) => this.client.projects.list({ per_page: 100, ...q }, this.#call);
+    let cursor: string | undefined;
+    do {
+      const page = await this.#counted(list(cursor ? { cursor } : {}));
+      for (const item of page.items) names.set(item.uid, item.name ?? item.id);
+      cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
+    } while (cursor);
+    return names;
+  }
 
-  const trend: UsageEntry[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await counted(
-      client.billing.listUsage(
-        {
-          granularity: options.granularity,
-          startTime: options.period.start,
-          endTime: options.period.end,
-          perPage: MAX_PER_PAGE[options.granularity],
-          ...filters,
-          ...(cursor ? { cursor } : {}),
-        } as UsageListQuery,
-        call,
-      ),
-    );
-    trend.push(...page.data.usage);
-    cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
-  } while (cursor);
+  /** A period's totals; a team token that filters by team is told which input to drop. */
+  totals(window: Window, names: Map<string, string>): Promise<Totals> {
+    return withTeamFilterHint(this.#filters, async () => {
+      const table = new RowTable(this.options.groupBy, names);
+      let total = Decimal.zero;
+      let byoc = false;
+      for (const w of totalWindows(window)) {
+        const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
+        for await (const entry of this.#stream(query as UsageListQuery)) {
+          table.add(entry);
+          total = total.plus(Decimal.from(entry.total));
+          byoc ||= entry.byoc !== undefined;
+        }
+      }
+      return { rows: table.rows, total, byoc };
+    });
+  }
 
-  // A team billed through its organisation has no credit balance of its own (spec 5.4).
-  const credit = scope ? undefined : await counted(client.billing.getCreditBalance(call));
-  const customerLevel = current.entries.some((e) => e.byoc !== undefined);
-  const clusters =
-    customerLevel && holdsWholeMonth(options.period)
-      ? await invoiceClusters(client, options.period, counted, call)
-      : undefined;
-  const names = await groupNames(client, options.groupBy, counted, call);
-  return { currency: currency ?? "", scope, current, previous, trend, credit, clusters, names, requests };
+  /** Each bucket of the trend, oldest first, handed to `visit` and then dropped. */
+  async trend(
+    period: Period,
+    granularity: Granularity,
+    visit: (entry: UsageEntry) => Promise<void> | void,
+  ): Promise<void> {
+    const query = {
+      granularity,
+      startTime: period.start,
+      endTime: period.end,
+      perPage: MAX_PER_PAGE[granularity],
+      ...this.#filters,
+    } as UsageListQuery;
+    for await (const entry of this.#stream(query)) await visit(entry);
+  }
+
+  /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
+  async credit(): Promise<CreditBalance | undefined> {
+    return this.scope ? undefined : await this.#counted(this.client.billing.getCreditBalance(this.#call));
+  }
+
+  /** BYOC cluster allocations, when the period holds a whole invoiced month with BYOC spend. */
+  async clusters(period: Period, current: Totals): Promise<Cluster[] | undefined> {
+    if (!current.byoc || !holdsWholeMonth(period)) return undefined;
+    return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
+  }
+
+  /** A usage list, entry by entry, saying where it is every few seconds (a large one takes minutes). */
+  async *#stream(query: UsageListQuery): AsyncGenerator<UsageEntry> {
+    let entries = 0;
+    let pages = 0;
+    const read = this.client.billing.streamUsage(query, {
+      ...this.#call,
+      onPage: ({ page }) => {
+        pages += 1;
+        this.requests += 1;
+        this.currency ||= page.data.currency ?? "";
+        this.scope ??= page.data.scope as Record<string, unknown> | undefined;
+      },
+    });
+    for await (const entry of read) {
+      entries += 1;
+      yield entry;
+      if (Date.now() - this.#lastProgress < PROGRESS_EVERY_MS) continue;
+      this.#lastProgress = Date.now();
+      const reached =
+        entry.window?.end ??
+        (entry.timestamp === undefined ? undefined : new Date((entry.timestamp + 3600) * 1000).toISOString());
+      this.options.progress(
+        `Usage by ${query.granularity}: ${entries} entries read${reached ? `, up to ${reached}` : ""} (${pages} pages complete, ${this.requests} requests so far).`,
+      );
+    }
+  }
+
+  async #counted<T>(request: Promise<T>): Promise<T> {
+    this.requests += 1;
+    return request;
+  }
 }
 
 /** A team token that sends `teamId` gets 403: say which input to drop. */
@@ -195,25 +238,4 @@ async function invoiceClusters(
     }
   }
   return [...byId.values()];
-}
-
-async function groupNames(
-  client: CwpClient,
-  groupBy: GroupBy,
-  counted: <T>(p: Promise<T>) => Promise<T>,
-  call: { signal: AbortSignal; deadline: number },
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (groupBy === "resource-type") return names;
-  const list =
-    groupBy === "team"
-      ? (q: { cursor?: string }) => client.teams.list({ per_page: 100, ...q }, call)
-      : (q: { cursor?: string }) => client.projects.list({ per_page: 100, ...q }, call);
-  let cursor: string | undefined;
-  do {
-    const page = await counted(list(cursor ? { cursor } : {}));
-    for (const item of page.items) names.set(item.uid, item.name ?? item.id);
-    cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
-  } while (cursor);
-  return names;
 }

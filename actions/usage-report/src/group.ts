@@ -128,17 +128,32 @@ const CUSTOMER = [
   ["loadBalancer", "Load balancer"],
 ] as const;
 
-/** Rows for a set of entries (the windows of a period, or one trend bucket), by key. */
-export function rowsOf(
-  entries: readonly UsageEntry[],
-  groupBy: GroupBy,
-  names: Map<string, string>,
-): Map<string, Row> {
-  const rows = new Map<string, Row>();
-  const add = (key: string, label: string, kind: Row["kind"], node: Priced) => {
+/**
+ * Rows by key, folded entry by entry (the windows of a period, or one trend bucket): each entry's
+ * nodes are added and the entry can be dropped.
+ */
+export class RowTable {
+  readonly rows = new Map<string, Row>();
+
+  constructor(
+    private readonly groupBy: GroupBy,
+    private readonly names: Map<string, string>,
+  ) {}
+
+  add(entry: UsageEntry): this {
+    for (const { key, label, node } of nodes(entry, this.groupBy, this.names))
+      this.#add(key, label, "group", node);
+    for (const [field, label] of CUSTOMER) {
+      const node = entry[field];
+      if (node) this.#add(`customer:${field}`, label, "customer", node);
+    }
+    return this;
+  }
+
+  #add(key: string, label: string, kind: Row["kind"], node: Priced): void {
     const a = amounts(node);
-    const known = rows.get(key);
-    rows.set(
+    const known = this.rows.get(key);
+    this.rows.set(
       key,
       known
         ? {
@@ -149,15 +164,7 @@ export function rowsOf(
           }
         : { key, label, kind, ...a },
     );
-  };
-  for (const entry of entries) {
-    for (const { key, label, node } of nodes(entry, groupBy, names)) add(key, label, "group", node);
-    for (const [field, label] of CUSTOMER) {
-      const node = entry[field];
-      if (node) add(`customer:${field}`, label, "customer", node);
-    }
   }
-  return rows;
 }
 
 /** The largest groups, then one "other" row for the rest; customer-level rows always shown. */

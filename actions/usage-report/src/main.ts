@@ -1,30 +1,22 @@
-import { once } from "node:events";
-import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { defineAction, eventPayload, runAction, warn } from "@cwp/action-kit";
-import { collect, type GroupBy } from "./collect.js";
+import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
+import { type GroupBy, UsageReader } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
-import { checkCommentInputs, pullRequestNumber, usageReportInputs } from "./inputs.js";
+import { RowTable } from "./group.js";
+import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
-import { renderCsv } from "./render/csv.js";
-import { renderFocus } from "./render/focus.js";
+import { CSV_HEADER, csvBucketLines } from "./render/csv.js";
+import { FOCUS_HEADER, focusEntryLines } from "./render/focus.js";
 import { renderJson } from "./render/json.js";
+import { LineFile } from "./render/line-file.js";
 import { fitMarkdown, renderMarkdown } from "./render/markdown.js";
-import { buildReport } from "./report.js";
+import { buildReport, shownKeys, type TrendPoint, trendPoint } from "./report.js";
 
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
 const COMMENT_LIMIT_CHARS = 65_536;
-
-/** Writes lines to a file as they come, waiting when the disk is behind. */
-async function writeLines(file: string, lines: Iterable<string>): Promise<void> {
-  const out = createWriteStream(file, { encoding: "utf8" });
-  for (const line of lines) if (!out.write(line)) await once(out, "drain");
-  out.end();
-  await once(out, "finish");
-}
 
 export const definition = defineAction({
   name: "usage-report",
@@ -56,45 +48,86 @@ export const definition = defineAction({
       projectId: config["project-uid"],
       resourceType: config["resource-type"],
     };
-    const data = await collect(client, {
-      period,
-      granularity,
-      filters,
-      compare: config.compare,
-      groupBy,
-      signal,
-      deadline: now + config.timeout,
-    });
-    const report = buildReport(data, {
-      period,
-      granularity,
-      groupBy,
-      filters,
-      top: config.top ?? 10,
-      budget: config.budget ? Decimal.from(config.budget) : undefined,
-      warnPercent: config["budget-warn-percent"] ?? 80,
-      now,
-    });
+    const top = config.top ?? 10;
     const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
     await mkdir(dir, { recursive: true });
-    const files: Record<string, () => Iterable<string>> = {
-      markdown: () => [renderMarkdown(report, 2)],
-      csv: () => renderCsv(report),
-      json: () => [renderJson(report)],
-      focus: () =>
-        renderFocus(data.trend, {
-          currency: report.currency,
-          accountId: String(report.scope?.teamId ?? "billing-customer"),
-          names: data.names,
-        }),
+    const reader = new UsageReader(client, {
+      groupBy,
+      filters,
+      signal,
+      deadline: now + config.timeout,
+      progress: say,
+    });
+    const names = await reader.names();
+    const current = await reader.totals(period, names);
+    const previous = config.compare ? await reader.totals(period.previous, names) : undefined;
+
+    // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
+    // only the buckets' totals and the shown groups stay for the other formats.
+    const keep = shownKeys(current, top);
+    const wants = (format: Format) => config.formats.includes(format);
+    const csv = wants("csv") ? LineFile.open(join(dir, "report.csv")) : undefined;
+    const focus = wants("focus") ? LineFile.open(join(dir, "focus.csv")) : undefined;
+    const trend: TrendPoint[] = [];
+    const rowContext = { granularity, groupBy, currency: reader.currency };
+    const focusContext = {
+      currency: reader.currency,
+      accountId: String(reader.scope?.teamId ?? "billing-customer"),
+      names,
     };
-    const names = {
-      markdown: "report.md",
-      csv: "report.csv",
-      json: "report.json",
-      focus: "focus.csv",
-    } as const;
-    for (const format of config.formats) await writeLines(join(dir, names[format]), files[format]?.() ?? []);
+    let credit: Awaited<ReturnType<UsageReader["credit"]>>;
+    let clusters: Awaited<ReturnType<UsageReader["clusters"]>>;
+    try {
+      await csv?.write(CSV_HEADER);
+      await focus?.write(FOCUS_HEADER);
+      await reader.trend(period, granularity, async (entry) => {
+        const rows = new RowTable(groupBy, names).add(entry).rows;
+        const point = trendPoint(entry, rows, keep);
+        trend.push(point);
+        await csv?.writeAll(csvBucketLines(point, rows.values(), rowContext));
+        await focus?.writeAll(focusEntryLines(entry, focusContext));
+      });
+      credit = await reader.credit();
+      clusters = await reader.clusters(period, current);
+      await csv?.close();
+      await focus?.close();
+    } catch (error) {
+      await csv?.discard();
+      await focus?.discard();
+      throw error;
+    }
+    const report = buildReport(
+      {
+        currency: reader.currency,
+        scope: reader.scope,
+        current,
+        previous,
+        trend,
+        credit,
+        clusters,
+        requests: reader.requests,
+      },
+      {
+        period,
+        granularity,
+        groupBy,
+        filters,
+        top,
+        budget: config.budget ? Decimal.from(config.budget) : undefined,
+        warnPercent: config["budget-warn-percent"] ?? 80,
+        now,
+      },
+    );
+    const whole: Array<[Format, string, () => string]> = [
+      ["markdown", "report.md", () => renderMarkdown(report, 2)],
+      ["json", "report.json", () => renderJson(report)],
+    ];
+    for (const [format, name, render] of whole) {
+      if (!wants(format)) continue;
+      const out = LineFile.open(join(dir, name));
+      await out.write(render());
+      await out.close();
+    }
 
     const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
     if (config.comment !== "none" && config["github-token"]) {

@@ -1,7 +1,7 @@
-import type { CreditBalance } from "@cwp/client";
-import type { Cluster, Collected, Filters, Granularity, GroupBy } from "./collect.js";
+import type { CreditBalance, UsageEntry } from "@cwp/client";
+import type { Cluster, Filters, Granularity, GroupBy, Totals } from "./collect.js";
 import { Decimal } from "./decimal.js";
-import { addUsage, noUsage, type Row, rowsOf, topRows, type Usage } from "./group.js";
+import { addUsage, noUsage, type Row, topRows, type Usage } from "./group.js";
 import type { Period } from "./period.js";
 
 // The report as data: what every format renders. Money stays Decimal until rendered.
@@ -16,7 +16,34 @@ export interface TrendPoint {
   end: string;
   /** The total the platform returned for the bucket. */
   total: Decimal;
+  /** The bucket's rows of the groups shown in the report (not every group: a bucket is dropped once read). */
   rows: Map<string, Row>;
+}
+
+/** What the report is built from, every usage list already folded. */
+export interface Collected {
+  currency: string;
+  scope: Record<string, unknown> | undefined;
+  current: Totals;
+  previous: Totals | undefined;
+  trend: TrendPoint[];
+  credit: CreditBalance | undefined;
+  clusters: Cluster[] | undefined;
+  requests: number;
+}
+
+/** The keys of the groups the report shows by name (the top rows, without "other"). */
+export const shownKeys = (current: Totals, top: number): Set<string> =>
+  new Set(topRows(current.rows.values(), top).map((r) => r.key));
+
+/** A trend bucket as the report keeps it: its returned total and the shown groups' rows. */
+export function trendPoint(entry: UsageEntry, bucketRows: Map<string, Row>, keep: Set<string>): TrendPoint {
+  return {
+    start: String(entry.window?.start ?? entry.timestamp ?? ""),
+    end: String(entry.window?.end ?? ""),
+    total: Decimal.from(entry.total),
+    rows: new Map([...bucketRows].filter(([key]) => keep.has(key))),
+  };
 }
 export interface Budget {
   amount: Decimal;
@@ -63,8 +90,8 @@ export function buildReport(
     now: number;
   },
 ): Report {
-  const current = rowsOf(data.current.entries, options.groupBy, data.names);
-  const previous = data.previous ? rowsOf(data.previous.entries, options.groupBy, data.names) : undefined;
+  const current = data.current.rows;
+  const previous = data.previous?.rows;
   const withPrevious = (row: Row, keys: string[]): ShownRow => ({
     ...row,
     previous: previous ? Decimal.sum(keys.map((k) => previous.get(k)?.cost ?? Decimal.zero)) : undefined,
@@ -99,12 +126,7 @@ export function buildReport(
     allRows,
     usage: [...current.values()].reduce((u, r) => addUsage(u, r.usage), noUsage()),
     gap: total.minus(shownSum),
-    trend: data.trend.map((e) => ({
-      start: String(e.window?.start ?? e.timestamp ?? ""),
-      end: String(e.window?.end ?? ""),
-      total: Decimal.from(e.total),
-      rows: rowsOf([e], options.groupBy, data.names),
-    })),
+    trend: data.trend,
     budget: options.budget
       ? {
           amount: options.budget,

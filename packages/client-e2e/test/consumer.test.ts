@@ -38,12 +38,16 @@ afterAll(async () => {
   await rm(project, { recursive: true, force: true });
 });
 
-/** The README's `ts` blocks of "Create a client" and "Start a build and wait for it", in order. */
+/** The README's `ts` blocks of "Create a client", "Start a build and wait for it" and the large read, in order. */
 async function readmeExample(): Promise<string> {
   const readme = await readFile(join(clientDir, "README.md"), "utf8");
   const block = (heading: string) =>
     new RegExp(`## ${heading}\\n[\\s\\S]*?\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1];
-  const parts = [block("Create a client"), block("Start a build and wait for it")];
+  const parts = [
+    block("Create a client"),
+    block("Start a build and wait for it"),
+    block("Read a large usage list as it arrives"),
+  ];
   expect(parts.every((p) => p !== undefined)).toBe(true);
   return parts.join("\n");
 }
@@ -103,4 +107,5 @@ it("installs from its tarball with npm, type-checks the README example, and runs
     env: { ...process.env, CWP_API_TOKEN: fixtures.tokens.org },
   });
   expect(ran.stdout).toMatch(/build [a-z]+-[a-z]+-\d+: SUCCESS/);
+  expect(ran.stdout).toMatch(/page 1: 90 days\nread 90 days/);
 });

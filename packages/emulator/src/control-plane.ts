@@ -20,6 +20,8 @@ export interface RequestLogEntry {
   body?: unknown;
   status: number;
   time: string;
+  /** Bytes of the answer (head and body) handed to the connection. */
+  bytes: number;
 }
 
 export interface ControlState {

@@ -15,6 +15,71 @@ export class ApiFailure extends Error {
 
 let errorCounter = 0;
 
+/**
+ * An array written item by item: its items are made as they are written and dropped after, so an
+ * answer of any size the spec allows (a page of 100 days of a large organisation) is sent with
+ * the memory of one item. Items may hold streamed arrays of their own.
+ */
+export class StreamedArray {
+  constructor(readonly items: Iterable<unknown>) {}
+}
+
+/** What a streamed array is written as first, to be found in the text and replaced by its items. */
+const MARK = "\u0000cwp-emulator-streamed-array\u0000";
+const MARK_TEXT = JSON.stringify(MARK);
+
+/** Sends a body that holds streamed arrays: chunked, waiting whenever the client is behind. */
+export async function sendStreamedJson(res: ServerResponse, status: number, body: unknown): Promise<void> {
+  res.writeHead(status, { "content-type": "application/json" });
+  const write = async (text: string) => {
+    if (res.destroyed) throw new Error("the client hung up");
+    if (res.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const go = () => {
+        res.off("drain", go);
+        res.off("close", go);
+        resolve();
+      };
+      res.on("drain", go);
+      res.on("close", go);
+    });
+  };
+  const writeValue = async (value: unknown): Promise<void> => {
+    const arrays: StreamedArray[] = [];
+    const text = JSON.stringify(value, (_key, v: unknown) => {
+      if (!(v instanceof StreamedArray)) return v;
+      arrays.push(v);
+      return MARK;
+    });
+    const parts = text.split(MARK_TEXT);
+    for (const [i, part] of parts.entries()) {
+      await write(part);
+      const array = arrays[i];
+      if (!array) continue;
+      await write("[");
+      let first = true;
+      for (const item of array.items) {
+        if (!first) await write(",");
+        first = false;
+        await writeValue(item);
+      }
+      await write("]");
+    }
+  };
+  await writeValue(body);
+  res.end();
+}
+
+/** Whether a body holds a streamed array at its top two levels (where lists keep theirs). */
+export function isStreamed(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  return Object.values(body).some(
+    (v) =>
+      v instanceof StreamedArray ||
+      (typeof v === "object" && v !== null && Object.values(v).some((w) => w instanceof StreamedArray)),
+  );
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });

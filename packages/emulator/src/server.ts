@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { VirtualClock } from "./clock.js";
 import { type ControlState, controlPlane, type RequestLogEntry } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
-import { ApiFailure, readJsonBody, sendFailure, sendJson } from "./http.js";
+import { ApiFailure, isStreamed, readJsonBody, sendFailure, sendJson, sendStreamedJson } from "./http.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
 import { match } from "./router.js";
@@ -134,7 +134,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       outcomes,
       settings,
     });
-    sendJson(res, 200, answer);
+    if (isStreamed(answer)) await sendStreamedJson(res, 200, answer);
+    else sendJson(res, 200, answer);
     return body;
   }
 
@@ -186,6 +187,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const method = req.method ?? "";
     const arrivedIn = generation;
+    const bytesBefore = req.socket.bytesWritten;
     const fault = faults.take(method, url.pathname);
     const answersInstead = fault !== undefined && Boolean(fault.status || fault.reset || fault.malformed);
     // A delay holds the request before it acts, or with `after` holds the answer after it acted.
@@ -203,6 +205,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       } catch (error) {
         const failure = error instanceof ApiFailure ? error : new ApiFailure(500, "internal error");
         if (!sink.headersSent) sendFailure(sink, failure);
+        // A streamed answer that fails part-way is cut off, as a broken connection would be.
+        else sink.socket?.destroy();
         status = failure.status;
       }
     }
@@ -217,6 +221,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ...(body !== undefined ? { body } : {}),
       status,
       time: new Date(clock.now()).toISOString(),
+      bytes: req.socket.bytesWritten - bytesBefore,
     });
   });
   server.listen(options.port ?? 4010, options.host ?? "127.0.0.1");
@@ -257,7 +262,7 @@ function parseUrl(target = "/"): URL | undefined {
 function heldResponse(res: ServerResponse): { response: ServerResponse; release(): void } {
   const headers = new Map<string, number | string | readonly string[]>();
   let head: { status: number; headers: Record<string, string | number> } | undefined;
-  let body: string | undefined;
+  let body = "";
   const response = {
     get headersSent() {
       return head !== undefined;
@@ -266,9 +271,14 @@ function heldResponse(res: ServerResponse): { response: ServerResponse; release(
     writeHead: (status: number, more: Record<string, string | number> = {}) => {
       head = { status, headers: more };
     },
-    end: (text?: string) => {
-      body = text;
+    write: (text: string) => {
+      body += text;
+      return true;
     },
+    end: (text?: string) => {
+      body += text ?? "";
+    },
+    destroyed: false,
     get socket() {
       return res.socket;
     },

@@ -1,7 +1,10 @@
-import type { Report } from "../report.js";
+import type { Granularity, GroupBy } from "../collect.js";
+import type { Row } from "../group.js";
+import type { TrendPoint } from "../report.js";
 import { bucketLabel } from "./format.js";
 
-// report.csv: one tidy row per period × group, amounts unrounded, safe to open in a spreadsheet.
+// report.csv: one tidy row per period × group, amounts unrounded, safe to open in a spreadsheet;
+// written bucket by bucket as the trend is read (a year of hourly rows is too large to hold).
 
 /**
  * A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection);
@@ -14,41 +17,46 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(",")}\n`;
 
-/** The lines of report.csv, one at a time (a year of hourly rows is too large for one string). */
-export function* renderCsv(r: Report): Generator<string> {
-  const header = [
-    "period_start",
-    "period_end",
-    "period",
-    "group_by",
-    "group_key",
-    "group_name",
-    "kind",
-    "cost",
-    "currency",
-    "vcpu_hours",
-    "memory_gib_hours",
-    "storage_gib_hours",
-    "gpu_hours",
-  ];
-  yield csvLine(header);
-  for (const point of r.trend) {
-    for (const row of point.rows.values()) {
-      yield csvLine([
-        point.start,
-        point.end,
-        bucketLabel(point.start, r.granularity),
-        r.groupBy,
-        row.key,
-        row.label,
-        row.kind,
-        row.cost.toFixed(),
-        r.currency,
-        row.usage.vcpuHours.toFixed(),
-        row.usage.memoryGibHours.toFixed(),
-        row.usage.storageGibHours.toFixed(),
-        row.usage.gpuHours.toFixed(),
-      ]);
-    }
+/** What every line of report.csv repeats. */
+export interface CsvContext {
+  granularity: Granularity;
+  groupBy: GroupBy;
+  currency: string;
+}
+
+export const CSV_HEADER = csvLine([
+  "period_start",
+  "period_end",
+  "period",
+  "group_by",
+  "group_key",
+  "group_name",
+  "kind",
+  "cost",
+  "currency",
+  "vcpu_hours",
+  "memory_gib_hours",
+  "storage_gib_hours",
+  "gpu_hours",
+]);
+
+/** The lines of report.csv for one trend bucket, written as the bucket is read. */
+export function* csvBucketLines(point: TrendPoint, rows: Iterable<Row>, r: CsvContext): Generator<string> {
+  for (const row of rows) {
+    yield csvLine([
+      point.start,
+      point.end,
+      bucketLabel(point.start, r.granularity),
+      r.groupBy,
+      row.key,
+      row.label,
+      row.kind,
+      row.cost.toFixed(),
+      r.currency,
+      row.usage.vcpuHours.toFixed(),
+      row.usage.memoryGibHours.toFixed(),
+      row.usage.storageGibHours.toFixed(),
+      row.usage.gpuHours.toFixed(),
+    ]);
   }
 }

@@ -1,7 +1,7 @@
 import type { UsageEntry } from "@cwp/client";
-import { Decimal } from "../decimal.js";
+import { Decimal, decimalText } from "../decimal.js";
 import { componentSum } from "../group.js";
-import { csvLine } from "./csv.js";
+import { csvCell, csvLine } from "./csv.js";
 
 // focus.csv: FinOps FOCUS 1.2 column names for the columns that apply to this billing data, one
 // row per period × resource × price component (and per customer-level charge). Columns FOCUS
@@ -59,73 +59,88 @@ function billingMonth(start: string): [string, string] {
   ];
 }
 
-/** The lines of focus.csv, one at a time (it can hold millions of rows). */
-export function* renderFocus(
-  entries: readonly UsageEntry[],
+export const FOCUS_HEADER = csvLine(COLUMNS);
+/** The columns between the amounts and ChargeDescription: the same for every row of an entry. */
+const PERIOD_COLUMNS = [
+  "BillingCurrency",
+  "BillingAccountId",
+  "BillingPeriodStart",
+  "BillingPeriodEnd",
+  "ChargePeriodStart",
+  "ChargePeriodEnd",
+  "ChargeCategory",
+  "ChargeFrequency",
+] as const;
+/** Cells escaped and joined, as a part of a line. */
+const cells = (values: readonly string[]) => values.map(csvCell).join(",");
+const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
+
+/**
+ * The lines of focus.csv for one usage entry, written as the entry is read (a year of a large
+ * organisation is tens of millions of rows). The cells shared by many rows (the period, the team,
+ * the project, the resource type) are escaped once; each row adds only its own.
+ */
+export function* focusEntryLines(
+  entry: UsageEntry,
   context: { currency: string; accountId: string; names: Map<string, string> },
 ): Generator<string> {
-  yield csvLine(COLUMNS);
-  const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
-  for (const entry of entries) {
-    const start = iso(entry.window?.start ?? entry.timestamp);
-    const end = iso(
-      entry.window?.end ?? (entry.timestamp !== undefined ? entry.timestamp + 3600 : undefined),
-    );
-    const [billingStart, billingEnd] = billingMonth(start);
-    const common: FocusRow = {
-      BillingCurrency: context.currency,
-      BillingAccountId: context.accountId,
-      BillingPeriodStart: billingStart,
-      BillingPeriodEnd: billingEnd,
-      ChargePeriodStart: start,
-      ChargePeriodEnd: end,
-      ChargeCategory: "Usage",
-      ChargeFrequency: "Usage-Based",
-      ProviderName: PROVIDER,
-      PublisherName: PROVIDER,
-      InvoiceIssuerName: PROVIDER,
-    };
-    for (const team of entry.paas.teams ?? []) {
-      for (const project of team.projects ?? []) {
-        for (const group of project.resources ?? []) {
-          for (const item of group.items) {
-            for (const [price, usage, unit, category] of COMPONENTS) {
-              const cost = item.price?.[price];
-              if (cost === undefined || cost === 0) continue;
-              const amount = Decimal.from(cost).toFixed();
-              yield line({
-                ...common,
-                BilledCost: amount,
-                EffectiveCost: amount,
-                ChargeDescription: `${group.resourceType} ${price}`,
-                ConsumedQuantity: Decimal.from(item.usage?.[usage] ?? 0).toFixed(),
-                ConsumedUnit: unit,
-                ResourceId: item.id,
-                ResourceType: group.resourceType,
-                ServiceCategory: category,
-                ServiceName: `PaaS ${group.resourceType}`,
-                SubAccountId: team.id,
-                SubAccountName: context.names.get(team.id) ?? team.id,
-                x_ProjectId: project.id,
-                x_ProjectName: context.names.get(project.id) ?? project.id,
-              });
-            }
+  const start = iso(entry.window?.start ?? entry.timestamp);
+  const end = iso(entry.window?.end ?? (entry.timestamp !== undefined ? entry.timestamp + 3600 : undefined));
+  const [billingStart, billingEnd] = billingMonth(start);
+  const common: FocusRow = {
+    BillingCurrency: context.currency,
+    BillingAccountId: context.accountId,
+    BillingPeriodStart: billingStart,
+    BillingPeriodEnd: billingEnd,
+    ChargePeriodStart: start,
+    ChargePeriodEnd: end,
+    ChargeCategory: "Usage",
+    ChargeFrequency: "Usage-Based",
+    ProviderName: PROVIDER,
+    PublisherName: PROVIDER,
+    InvoiceIssuerName: PROVIDER,
+  };
+  const period = cells(PERIOD_COLUMNS.map((c) => common[c] ?? ""));
+  const providers = cells([PROVIDER, PROVIDER, PROVIDER]);
+  const name = (id: string) => context.names.get(id) ?? id;
+  for (const team of entry.paas.teams ?? []) {
+    const teamCells = cells([team.id, name(team.id)]);
+    for (const project of team.projects ?? []) {
+      const projectCells = cells([project.id, name(project.id)]);
+      for (const group of project.resources ?? []) {
+        const type = group.resourceType;
+        const components = COMPONENTS.map(([price, usage, unit, category]) => ({
+          price,
+          usage,
+          description: csvCell(`${type} ${price}`),
+          unit: csvCell(unit),
+          // ResourceType, ServiceCategory, ServiceName (after ResourceId).
+          tail: cells([type, category, `PaaS ${type}`]),
+        }));
+        for (const item of group.items) {
+          const id = csvCell(item.id);
+          for (const c of components) {
+            const cost = item.price?.[c.price];
+            if (cost === undefined || cost === 0) continue;
+            const amount = csvCell(decimalText(cost));
+            const quantity = csvCell(decimalText(item.usage?.[c.usage] ?? 0));
+            yield `${amount},${amount},${period},${c.description},${quantity},${c.unit},${id},${c.tail},${teamCells},${providers},${projectCells}\n`;
           }
         }
       }
     }
-    for (const [field, name, category] of CUSTOMER) {
-      const node = entry[field];
-      if (!node?.price || node.price.total === 0) continue;
-      const amount = (componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed();
-      yield line({
-        ...common,
-        BilledCost: amount,
-        EffectiveCost: amount,
-        ChargeDescription: name,
-        ServiceCategory: category,
-        ServiceName: name,
-      });
-    }
+  }
+  for (const [field, description, category] of CUSTOMER) {
+    const node = entry[field];
+    if (!node?.price || node.price.total === 0) continue;
+    const amount = (componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed();
+    yield line({
+      ...common,
+      BilledCost: amount,
+      EffectiveCost: amount,
+      ChargeDescription: description,
+      ServiceCategory: category,
+      ServiceName: description,
+    });
   }
 }

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import { UnexpectedResponseError } from "../transport/errors.js";
-import type { HttpMethod, QueryValue, RequestSafety, Transport } from "../transport/transport.js";
+import type {
+  HttpMethod,
+  QueryValue,
+  RequestSafety,
+  RequestSpec,
+  Transport,
+} from "../transport/transport.js";
 import type { Conclusion } from "../waiting/conclusions.js";
 import { pollUntilConcluded, type WaitOptions } from "../waiting/poll.js";
 import { twinPath } from "./path.js";
@@ -33,6 +39,8 @@ export interface Operation<S extends z.ZodType> {
   safety?: RequestSafety;
   checkHint?: string;
   response: S;
+  /** Reads a 2xx body as it arrives; `response` then checks what it returns (see `RequestSpec.readBody`). */
+  readBody?: RequestSpec["readBody"];
   /** False for account-wide paths that have no team twin (the teams list). */
   twin?: boolean;
 }
@@ -85,6 +93,7 @@ export class Core {
       signal: options?.signal,
       deadline: options?.deadline ?? this.deadline,
       urgent: options?.urgent,
+      readBody: op.readBody,
     });
     const body = parseResponse(op.response, response.body ?? {}, {
       method: op.method,

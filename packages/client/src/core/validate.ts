@@ -45,13 +45,29 @@ export function validateRequest<S extends z.ZodType>(
 export function parseResponse<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  where: { method: string; path: string; status: number },
+  where: { method: string; path: string; status: number; field?: string },
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = issuesToDetails(result.error.issues);
+  const { field, ...at } = where;
+  const details = issuesToDetails(result.error.issues, field);
   throw new UnexpectedResponseError(
     `${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${describe(details)}`,
-    { ...where, details },
+    { ...at, details },
   );
+}
+
+/** JSON text of a response (or of one element of it, read as it arrived), parsed. */
+export function parseJsonText(
+  text: string,
+  where: { method: string; path: string; status: number; field?: string },
+): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UnexpectedResponseError(
+      `${where.method} ${where.path} answered ${where.status} with a body that is not JSON${where.field ? ` (at ${where.field})` : ""}`,
+      { method: where.method, path: where.path, status: where.status },
+    );
+  }
 }

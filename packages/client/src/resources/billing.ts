@@ -1,6 +1,9 @@
-import type { CallOptions, Core } from "../core/core.js";
+import { type CallOptions, type Core, withSignal } from "../core/core.js";
+import { JsonArraySplitter } from "../core/json-array-splitter.js";
 import { cursorItems, cursorPages, type Page } from "../core/pagination.js";
 import { path } from "../core/path.js";
+import { pushToPull } from "../core/push-to-pull.js";
+import { parseJsonText, parseResponse } from "../core/validate.js";
 import {
   type CreditBalance,
   creditBalanceResponse,
@@ -17,6 +20,7 @@ import {
   type UsageListQuery,
   type UsageListResponse,
   usageDetailResponse,
+  usageEntry,
   usageListQuery,
   usageListResponse,
 } from "../schemas/billing.js";
@@ -29,6 +33,20 @@ const DRILL_LEVELS = {
 } as const;
 const DEFAULT_DRILL_PAGE_SIZE = 50;
 const DEFAULT_INVOICE_PAGE_SIZE = 50;
+
+/** The page size the platform uses when `perPage` is not sent. */
+const defaultUsagePageSize = (query: UsageListQuery) =>
+  query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+
+/** What `streamUsage` says of each page once its entries were handed over. */
+export interface UsagePageRead {
+  /** The page without its entries: currency, scope, pagination. */
+  page: UsageListResponse;
+  /** Entries on the page. */
+  entries: number;
+  /** Pages read so far, this one included. */
+  pages: number;
+}
 
 const isDrillLevel = (unit: string | undefined): unit is keyof typeof DRILL_LEVELS =>
   unit !== undefined && unit in DRILL_LEVELS;
@@ -124,8 +142,7 @@ export class Billing {
 
   /** Every page of usage, following cursors (day and month without a range page backward in time). */
   async *usagePages(query: UsageListQuery = {}, options?: CallOptions): AsyncGenerator<UsageListResponse> {
-    const size =
-      query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+    const size = defaultUsagePageSize(query);
     const pages = cursorPages(
       async (cursor) => {
         const response = await this.listUsage({ ...query, cursor }, options);
@@ -135,6 +152,63 @@ export class Billing {
       query.cursor,
     );
     for await (const page of pages) yield page.response;
+  }
+
+  /**
+   * Every usage entry of a query, across pages, read as the body arrives: each entry is parsed and
+   * checked (the same tolerant schema as `listUsage`) as soon as its last byte is in, and handed
+   * over; memory holds one entry, not a page (a page of 100 days of a large organisation is larger
+   * than one string can be). A body that breaks off is read again from the same page, skipping the
+   * entries already handed over. `onPage` hears of each page after its entries.
+   */
+  async *streamUsage(
+    query: UsageListQuery = {},
+    options: CallOptions & { onPage?: (read: UsagePageRead) => void } = {},
+  ): AsyncGenerator<UsageEntry> {
+    const size = defaultUsagePageSize(query);
+    let cursor = query.cursor;
+    for (let pages = 1; ; pages++) {
+      const q = this.core.check(
+        usageListQuery,
+        { ...query, ...(cursor ? { cursor } : {}) },
+        "GET",
+        "/v1/billing/usage",
+        "query",
+      );
+      let entries = 0;
+      const page: UsageListResponse = yield* pushToPull<UsageEntry, UsageListResponse>((push, signal) =>
+        this.core.call(
+          {
+            method: "GET",
+            path: "/v1/billing/usage",
+            query: q,
+            response: usageListResponse,
+            readBody: async (body) => {
+              const splitter = new JsonArraySplitter(["data", "usage"]);
+              let index = 0;
+              for await (const chunk of body)
+                for (const text of splitter.write(chunk)) {
+                  // A retried attempt starts the page again: skip what was handed over.
+                  if (index++ < entries) continue;
+                  const where = {
+                    method: "GET",
+                    path: "/v1/billing/usage",
+                    status: 200,
+                    field: `data.usage.${index - 1}`,
+                  };
+                  await push(parseResponse(usageEntry, parseJsonText(text, where), where));
+                  entries += 1;
+                }
+              return parseJsonText(splitter.end(), { method: "GET", path: "/v1/billing/usage", status: 200 });
+            },
+          },
+          withSignal(options, signal),
+        ),
+      );
+      options.onPage?.({ page, entries, pages });
+      cursor = page.pagination.cursor ?? undefined;
+      if (!page.pagination.hasNextPage || !cursor || entries < size) return;
+    }
   }
 
   /** Every usage entry across pages. */

@@ -69,6 +69,12 @@ export interface RequestSpec {
    * of work nobody would otherwise stop (one request over budget is better than that).
    */
   urgent?: boolean | undefined;
+  /**
+   * Reads a 2xx body as it arrives instead of whole (a large read); returns what stands for the
+   * body (for a list, its envelope). Called once per attempt: a retry reads the body anew. The
+   * attempt is then bounded by the deadline as a whole and by `timeoutMs` between two chunks.
+   */
+  readBody?: ((body: AsyncIterable<Uint8Array>) => Promise<unknown>) | undefined;
 }
 
 export interface RawResponse {
@@ -190,8 +196,11 @@ export class Transport {
       };
     let sent = false;
     // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
-    // keep it alive, and the caller's deadline bounds it.
-    const timer = AbortSignal.timeout(timeout);
+    // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
+    // than one timeout (it is large), so only the deadline bounds it as a whole.
+    const whole = spec.readBody ? this.#remaining(spec) : timeout;
+    const timer = Number.isFinite(whole) ? AbortSignal.timeout(Math.max(1, Math.ceil(whole))) : undefined;
+    const signals = [spec.signal, timer].filter((s): s is AbortSignal => s !== undefined);
     try {
       this.rateLimit.take();
       const res = await request(this.#url(spec), {
@@ -199,13 +208,22 @@ export class Transport {
         headers,
         body,
         dispatcher: this.#dispatcher,
-        signal: spec.signal ? AbortSignal.any([spec.signal, timer]) : timer,
+        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
       sent = true;
-      const text = await res.body.text();
       this.rateLimit.update(res.headers);
+      if (spec.readBody && res.statusCode >= 200 && res.statusCode < 300) {
+        try {
+          const read = await spec.readBody(res.body);
+          return { kind: "response", response: { status: res.statusCode, headers: res.headers, body: read } };
+        } catch (error) {
+          res.body.destroy();
+          throw error;
+        }
+      }
+      const text = await res.body.text();
       return {
         kind: "response",
         response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
@@ -223,8 +241,13 @@ export class Transport {
       const neverSent = !sent && failure.neverSent;
       const init = { ...base, cause: this.#redactedCause(cause) };
       const error =
-        failure.timedOut || timer.aborted
-          ? new TimeoutError(`${base.method} ${base.path} got no response within ${timeout} ms`, init)
+        failure.timedOut || timer?.aborted
+          ? new TimeoutError(
+              spec.readBody && sent
+                ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
+                : `${base.method} ${base.path} got no response within ${timeout} ms`,
+              init,
+            )
           : new ConnectionError(
               `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`,
               init,

@@ -1,5 +1,5 @@
 import type { DrillDownQuery, ResourceType } from "@cwp/client";
-import { ApiFailure } from "../http.js";
+import { ApiFailure, StreamedArray } from "../http.js";
 import { type Amounts, add, type Ledger, type Meter, zero } from "./ledger.js";
 import { cents, priced, priceMicros } from "./money.js";
 import type { BillingScope } from "./scope.js";
@@ -85,17 +85,21 @@ function resources(sums: Sums, meters: readonly Meter[], withItems: boolean) {
   }));
 }
 
-/** The whole hierarchy down to resources (usage list entries). */
-export function wholeTree(sums: Sums, meters: readonly Meter[]) {
-  return [...groupBy(meters, (m) => m.teamUid)].map(([teamUid, team]) => ({
-    id: teamUid,
-    ...priced(sums.total(team)),
-    projects: [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => ({
-      id: projectUid,
-      ...priced(sums.total(project)),
-      resources: resources(sums, project, true),
-    })),
-  }));
+/** The whole hierarchy down to resources (usage list entries), made one team at a time as it is written. */
+export function wholeTree(sums: Sums, meters: readonly Meter[]): StreamedArray {
+  function* teams() {
+    for (const [teamUid, team] of groupBy(meters, (m) => m.teamUid))
+      yield {
+        id: teamUid,
+        ...priced(sums.total(team)),
+        projects: [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => ({
+          id: projectUid,
+          ...priced(sums.total(project)),
+          resources: resources(sums, project, true),
+        })),
+      };
+  }
+  return new StreamedArray(teams());
 }
 
 /** Which level a drill-down paginates (the table of spec 4.1). */

@@ -1,5 +1,5 @@
 import type { DrillDownQuery, UsageListQuery } from "@cwp/client";
-import { ApiFailure } from "../http.js";
+import { ApiFailure, StreamedArray } from "../http.js";
 import { decodeCursor, encodeCursor } from "../paginate.js";
 import {
   applyFilters,
@@ -66,6 +66,10 @@ function entry(
   };
 }
 
+function* lazyMap<T, U>(items: readonly T[], map: (item: T) => U): Generator<U> {
+  for (const item of items) yield map(item);
+}
+
 export function usageList(ledger: Ledger, scope: BillingScope, q: UsageListQuery, now: number) {
   refuseTeamFilter(scope, q.teamId);
   const granularity = q.granularity ?? "hour";
@@ -85,7 +89,9 @@ export function usageList(ledger: Ledger, scope: BillingScope, q: UsageListQuery
     data: {
       currency: scope.currency,
       ...scopeObject(scope),
-      usage: page.map((b) => entry(ledger, scope, filtered, b, granularity, q)),
+      // Entries are made as they are written: a page of 100 days of 50,000 resources is larger
+      // than one string can hold.
+      usage: new StreamedArray(lazyMap(page, (b) => entry(ledger, scope, filtered, b, granularity, q))),
     },
     pagination: {
       hasNextPage,

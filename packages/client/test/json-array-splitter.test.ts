@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { JsonArraySplitter } from "../src/core/json-array-splitter.js";
+
+/** Feeds `text` in chunks of `size` bytes; returns the elements (parsed) and the envelope (parsed). */
+function split(text: string, path: string[], size: number) {
+  const bytes = Buffer.from(text, "utf8");
+  const splitter = new JsonArraySplitter(path);
+  const elements: unknown[] = [];
+  for (let at = 0; at < bytes.length; at += size)
+    for (const element of splitter.write(bytes.subarray(at, at + size))) elements.push(JSON.parse(element));
+  return { elements, envelope: JSON.parse(splitter.end()) };
+}
+
+const DOCUMENTS: Array<{ name: string; doc: Record<string, unknown> }> = [
+  {
+    name: "usage entries with deep objects",
+    doc: {
+      data: {
+        currency: "USD",
+        usage: [
+          { paas: { teams: [{ id: "a", projects: [{ id: "p", resources: [] }] }] }, total: 1.5 },
+          { paas: { price: { total: 0, cpu: 1e-7 } }, total: -2 },
+        ],
+        scope: { type: "team" },
+      },
+      pagination: { hasNextPage: true, cursor: "c2" },
+    },
+  },
+  {
+    name: "strings that look like structure, escapes and other scripts",
+    doc: {
+      'da"ta': { usage: ["not the target"] },
+      data: {
+        note: 'usage: [ } ] { , \\" ',
+        usage: [{ s: 'x"]},[{' }, { s: "\\" }, { "é key": "日本語 ⏎ \u0001" }, [[1, 2], []], {}],
+      },
+    },
+  },
+  {
+    name: "scalars and whitespace inside the array",
+    doc: { data: { usage: [1, "two, three]", true, null, -4.5e3, { x: [] }] } },
+  },
+  {
+    name: "a usage key deeper than the path is not the target",
+    doc: { pagination: { usage: [9] }, data: { inner: { usage: [8] }, usage: [{ k: 1 }] } },
+  },
+  { name: "an empty array", doc: { data: { usage: [] }, pagination: { hasNextPage: false } } },
+  { name: "no such array", doc: { data: { other: [1] } } },
+];
+
+describe("JsonArraySplitter", () => {
+  for (const { name, doc } of DOCUMENTS) {
+    const compact = JSON.stringify(doc);
+    const pretty = JSON.stringify(doc, null, 2);
+    const data = doc.data as { usage?: unknown[] } & Record<string, unknown>;
+    const expectedEnvelope = data.usage === undefined ? doc : { ...doc, data: { ...data, usage: [] } };
+    it(`${name}: every chunk size gives the elements and the envelope`, () => {
+      for (const text of [compact, pretty])
+        for (const size of [1, 2, 3, 5, 7, 64, 100_000]) {
+          const { elements, envelope } = split(text, ["data", "usage"], size);
+          expect(elements, `chunk size ${size}`).toEqual(data.usage ?? []);
+          expect(envelope, `chunk size ${size}`).toEqual(expectedEnvelope);
+        }
+    });
+  }
+
+  it("says a document that ends early is incomplete", () => {
+    const splitter = new JsonArraySplitter(["data", "usage"]);
+    splitter.write(Buffer.from('{"data":{"usage":[{"a":1},{"b":'));
+    expect(() => splitter.end()).toThrow(/ended before it was complete/);
+  });
+
+  it("hands over an element as soon as its last byte arrives", () => {
+    const splitter = new JsonArraySplitter(["data", "usage"]);
+    expect(splitter.write(Buffer.from('{"data":{"usage":[{"a":1}'))).toEqual(['{"a":1}']);
+    expect(splitter.write(Buffer.from(',{"b":2}'))).toEqual(['{"b":2}']);
+    expect(splitter.write(Buffer.from("]}}"))).toEqual([]);
+  });
+});
