@@ -1,103 +1,212 @@
-// bench/usage-report: the usage-report bundle against the emulator's organisation scaled to
-// 50 teams × 20 projects × 50 resources, for a 12-month period, with 50 ms of latency injected
-// into every API request. Reports the requests made against the fewest the API allows for the
-// same report, the wall time, and the action's peak memory.
+// bench/usage-report: the committed usage-report bundle, run as the runner runs it, against the
+// emulator's organisation at three scales and four report shapes, with 50 ms of latency injected
+// into every API request. Per cell: the requests made against the fewest the API allows, the wall
+// time, the step's peak memory (VmHWM), the bytes the API returned, and the time JSON.parse alone
+// takes on those bytes in the same run (the floor: the same requests replayed, each usage entry
+// parsed on its own, since a whole page can be larger than one string).
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
+// BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runBundle } from "@cwp/action-testing";
+import { JsonArraySplitter } from "@cwp/client";
 import { controlPlane } from "@cwp/emulator";
+import { request } from "undici";
 
-const SCALE = {
-  teams: 50,
-  projectsPerTeam: 20,
-  resourcesPerProject: 50,
-  ...JSON.parse(process.env.BENCH_SCALE ?? "{}"),
-};
+const SCALES = ["10x10x20", "20x20x50", "50x20x50"];
+const SHAPES = [
+  { period: "last-12-months", granularity: "month" },
+  { period: "last-30-days", granularity: "day" },
+  { period: "last-12-months", granularity: "day" },
+  { period: "month-to-date", granularity: "hour" },
+] as const;
 const LATENCY_MS = 50;
+const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
-
-// The emulator in a process of its own, so the action's memory is the action's alone.
-const emulator = spawn(process.execPath, [
-  join(root, "packages/emulator/bin/cwp-emulator.js"),
-  "--port",
-  "0",
-  "--speed",
-  "0",
-  "--rate-limit",
-  "1000000",
-  "--scale",
-  `${SCALE.teams}x${SCALE.projectsPerTeam}x${SCALE.resourcesPerProject}`,
-]);
-const [firstLine] = (await once(createInterface({ input: emulator.stdout }), "line")) as [string];
-const url = /listening on (\S+)/.exec(String(firstLine))?.[1] ?? "";
-const control = controlPlane(url);
-const fixtures = (await control("GET", "fixtures")) as {
-  tokens: { org: string };
-  projects: unknown[];
-  teams: unknown[];
-};
-await control("POST", "faults", { path: "/v1/*", delayMs: LATENCY_MS, times: 1_000_000 });
+const picked = (process.env.BENCH_CELLS ?? "*/*/*").split(",").map((p) => p.trim().split("/"));
+const wanted = (cell: string[]) =>
+  picked.some((p) => cell.every((part, i) => p[i] === undefined || p[i] === "*" || p[i] === part));
 
 /** Peak resident memory of a process: Linux keeps its high-water mark in /proc/<pid>/status. */
-let peakKb = 0;
-const watch = (pid: number) => {
-  const timer = setInterval(async () => {
-    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-    const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-    if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-    else clearInterval(timer);
-  }, 20);
+async function peakKb(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+  return hwm ? Number(hwm[1]) : undefined;
+}
+
+async function startEmulator(scale: string) {
+  // In a process of its own, so the step's memory is the step's alone.
+  const child = spawn(process.execPath, [
+    join(root, "packages/emulator/bin/cwp-emulator.js"),
+    "--port",
+    "0",
+    "--speed",
+    "0",
+    "--rate-limit",
+    "1000000",
+    "--scale",
+    scale,
+  ]);
+  const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+  const url = /listening on (\S+)/.exec(String(line))?.[1] ?? "";
+  return { child, url, control: controlPlane(url) };
+}
+
+type LogEntry = { method: string; path: string; query: Record<string, string>; bytes: number };
+
+/** The fewest requests the API allows for the report, from its period and the world. */
+function minimumRequests(
+  report: {
+    period: { start: string; end: string };
+    granularity: keyof typeof PAGE_SIZE;
+    byocClusters: unknown[] | null;
+  },
+  projects: number,
+): number {
+  const start = Date.parse(report.period.start);
+  const end = Date.parse(report.period.end);
+  const buckets = {
+    month: monthsBetween(start, end),
+    day: (end - start) / 86_400_000,
+    hour: (end - start) / 3_600_000,
+  }[report.granularity];
+  const wholeMonths = wholeMonthsIn(start, end);
+  return (
+    Math.ceil(projects / 100) + // project names, 100 per page
+    2 + // one `total` for the period and one for the previous one (each at most 366 days)
+    Math.ceil(Math.ceil(buckets) / PAGE_SIZE[report.granularity]) + // the trend at its largest page
+    1 + // the credit balance
+    (report.byocClusters && wholeMonths > 0 ? 1 + wholeMonths : 0) // invoices: the list, one detail per month
+  );
+}
+const monthsBetween = (start: number, end: number) => {
+  const s = new Date(start);
+  const e = new Date(end);
+  return (
+    (e.getUTCFullYear() - s.getUTCFullYear()) * 12 +
+    e.getUTCMonth() -
+    s.getUTCMonth() +
+    (e.getUTCDate() > 1 || e.getUTCHours() > 0 ? 1 : 0)
+  );
+};
+const wholeMonthsIn = (start: number, end: number) => {
+  let count = 0;
+  const d = new Date(start);
+  let month = Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth() + (d.getUTCDate() === 1 && d.getUTCHours() === 0 ? 0 : 1),
+    1,
+  );
+  for (;;) {
+    const m = new Date(month);
+    const next = Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1);
+    if (next > end) return count;
+    count += 1;
+    month = next;
+  }
 };
 
-const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
-const started = performance.now();
-const result = await runBundle(join(root, "actions/usage-report"), {
-  inputs: {
-    "api-token": fixtures.tokens.org,
-    "api-url": url,
-    period: "last-12-months",
-    granularity: "month",
-    "group-by": "project",
-    "output-dir": out,
-    timeout: "30m",
-  },
-  onSpawn: watch,
-  killAfterMs: 30 * 60_000,
-});
-const wallSeconds = (performance.now() - started) / 1000;
-const report = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
-const requests = (await control("GET", "requests")) as { requests: Array<{ path: string }> };
-emulator.kill();
+/** Replays the usage lists the report read and times JSON.parse alone on every byte of them. */
+async function parseFloor(url: string, token: string, log: LogEntry[]) {
+  let ms = 0;
+  let bytes = 0;
+  for (const entry of log.filter((e) => e.path === "/v1/billing/usage")) {
+    const res = await request(`${url}${entry.path}?${new URLSearchParams(entry.query)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const splitter = new JsonArraySplitter(["data", "usage"]);
+    const time = (text: string) => {
+      const t = performance.now();
+      JSON.parse(text);
+      ms += performance.now() - t;
+    };
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (const text of splitter.write(chunk)) time(text);
+    }
+    time(splitter.end());
+  }
+  return { ms, bytes };
+}
 
-// The fewest requests the API allows for this report: one `total` for the period and one for the
-// previous period (each at most 366 days), the 12 months of the trend in one page (perPage 12),
-// the credit balance, the project names at 100 per page, the invoice list (one page), and one
-// invoice detail per month for the BYOC cluster allocations (only invoices have them).
-const projects = fixtures.projects.length;
-const minimum = 1 + 1 + 1 + 1 + Math.ceil(projects / 100) + 1 + 12;
-console.log(
-  JSON.stringify(
-    {
-      node: process.version,
-      scale: SCALE,
-      reportRows: report.allRows.length,
-      exitCode: result.code,
+const cells: unknown[] = [];
+for (const scale of SCALES) {
+  const shapes = SHAPES.filter((s) => wanted([scale, s.period, s.granularity]));
+  if (shapes.length === 0) continue;
+  const emulator = await startEmulator(scale);
+  for (const shape of shapes) {
+    await emulator.control("POST", "reset");
+    const fixtures = (await emulator.control("GET", "fixtures")) as {
+      tokens: { org: string };
+      projects: unknown[];
+    };
+    await emulator.control("POST", "faults", { path: "/v1/*", delayMs: LATENCY_MS, times: 1_000_000 });
+    const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
+    await rm(out, { recursive: true, force: true });
+    let stepPeakKb = 0;
+    const started = performance.now();
+    const result = await runBundle(join(root, "actions/usage-report"), {
+      inputs: {
+        "api-token": fixtures.tokens.org,
+        "api-url": emulator.url,
+        period: shape.period,
+        granularity: shape.granularity,
+        "group-by": "project",
+        "output-dir": out,
+        timeout: "60m",
+      },
+      onSpawn: (pid) => {
+        const timer = setInterval(async () => {
+          const kb = await peakKb(pid);
+          if (kb === undefined) clearInterval(timer);
+          else stepPeakKb = Math.max(stepPeakKb, kb);
+        }, 20);
+      },
+      killAfterMs: 60 * 60_000,
+    });
+    const wallSeconds = (performance.now() - started) / 1000;
+    if (result.code !== 0) {
+      console.error(result.stdout.slice(-3000), result.stderr.slice(-3000));
+      throw new Error(`${scale} ${shape.period} by ${shape.granularity}: the step failed`);
+    }
+    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
+    const log = ((await emulator.control("GET", "requests")) as { requests: LogEntry[] }).requests;
+    const apiBytes = log.reduce((sum, e) => sum + e.bytes, 0);
+    const progressLines = result.stdout.split("\n").filter((l) => l.startsWith("Usage by ")).length;
+    const floor = await parseFloor(emulator.url, fixtures.tokens.org, log);
+    const minimum = minimumRequests(report, fixtures.projects.length);
+    const bound = (3 * floor.ms + LATENCY_MS * log.length) / 1000;
+    const cell = {
+      scale,
+      period: shape.period,
+      granularity: shape.granularity,
       requestsMade: report.requests.count,
-      requestsSeenByEmulator: requests.requests.length,
+      requestsSeenByEmulator: log.length,
       requestsMinimum: minimum,
-      latencyMsPerRequest: LATENCY_MS,
-      wallSeconds: Number(wallSeconds.toFixed(2)),
-      peakRssMb: Math.round(peakKb / 1024),
+      wallSeconds: Number(wallSeconds.toFixed(1)),
+      jsonParseFloorSeconds: Number((floor.ms / 1000).toFixed(1)),
+      wallBoundSeconds: Number(bound.toFixed(1)),
+      stepPeakMb: Math.round(stepPeakKb / 1024),
+      emulatorPeakMb: Math.round(((await peakKb(emulator.child.pid ?? 0)) ?? 0) / 1024),
+      apiMb: Math.round(apiBytes / 1e6),
+      replayedUsageMb: Math.round(floor.bytes / 1e6),
+      progressLines,
       total: `${report.total} ${report.currency}`,
-    },
-    null,
-    2,
-  ),
-);
-if (result.code !== 0) console.error(result.stdout.slice(-2000), result.stderr.slice(-2000));
+      targets: {
+        requests: report.requests.count === minimum,
+        memory: stepPeakKb <= 512 * 1024,
+        wall: wallSeconds <= bound,
+      },
+    };
+    console.log(JSON.stringify(cell));
+    cells.push(cell);
+    await rm(out, { recursive: true, force: true });
+  }
+  emulator.child.kill();
+}
+console.log(JSON.stringify({ node: process.version, latencyMsPerRequest: LATENCY_MS, cells }, null, 2));

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1865);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5198);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1865:
+/***/ 5198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -83896,247 +83896,6 @@ class Addons {
     }
 }
 //# sourceMappingURL=addons.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/json-array-splitter.js
-// Splits a JSON document that arrives in chunks into the elements of one array, found by its path
-// of object keys (`["data", "usage"]`), and the rest of the document (the envelope: the same JSON
-// with that array left empty). Each element's text is handed over whole as soon as its last byte
-// arrives, for `JSON.parse`, so memory holds one element, never the document.
-//
-// Why not a token-level streaming parser: on billing pages (deep objects of numbers) the best of
-// them read 25 to 37 MB/s on this project's machine, where finding element boundaries byte by byte
-// and parsing each element with `JSON.parse` reads about 113 MB/s (`JSON.parse` alone: 132 MB/s).
-// See the client's README ("Large reads").
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-class JsonArraySplitter {
-    #path;
-    /** Open containers. */
-    #depth = 0;
-    /** Per shallow depth: whether the container is an object, its last string, its current key. */
-    #isObject = [];
-    #lastString = [];
-    #key = [];
-    #inString = false;
-    #escaped = false;
-    /** A shallow string (a candidate key) being read: its bytes from earlier chunks, and where it starts in this one. */
-    #shallow;
-    /** The depth of the target array once it is open (its elements start one deeper). */
-    #arrayDepth = -1;
-    #arrayDone = false;
-    /** The element being read: its bytes so far, or undefined between elements. */
-    #element;
-    #elementIsScalar = false;
-    #envelope = [];
-    #envelopeBytes = 0;
-    constructor(path) {
-        this.#path = path;
-    }
-    /** Reads a chunk; returns the text of every element it completed, in order. */
-    write(chunk) {
-        const done = [];
-        const n = chunk.length;
-        /** Where the current run of bytes (element or envelope) began in this chunk. */
-        let runStart = 0;
-        const inArray = () => this.#arrayDepth >= 0 && !this.#arrayDone;
-        for (let i = 0; i < n; i++) {
-            const c = chunk[i];
-            if (this.#inString) {
-                if (this.#escaped)
-                    this.#escaped = false;
-                else if (c === BACKSLASH)
-                    this.#escaped = true;
-                else if (c === QUOTE) {
-                    this.#inString = false;
-                    if (this.#shallow)
-                        this.#endShallowString(chunk, i);
-                }
-                continue;
-            }
-            if (this.#element !== undefined) {
-                // Inside an element: only nesting and strings matter until it closes.
-                if (c === QUOTE)
-                    this.#inString = true;
-                else if (c === OPEN_OBJECT || c === OPEN_ARRAY)
-                    this.#depth++;
-                else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-                    if (this.#depth === this.#arrayDepth + 1 && !this.#elementIsScalar) {
-                        this.#depth--;
-                        this.#element.push(chunk.subarray(runStart, i + 1));
-                        done.push(this.#takeElement());
-                        runStart = i + 1;
-                        continue;
-                    }
-                    if (this.#elementIsScalar && this.#depth === this.#arrayDepth) {
-                        // The array's own `]` ends a scalar element.
-                        this.#element.push(chunk.subarray(runStart, i));
-                        done.push(this.#takeElement());
-                        runStart = i;
-                        i--;
-                        continue;
-                    }
-                    this.#depth--;
-                }
-                else if (c === COMMA && this.#elementIsScalar && this.#depth === this.#arrayDepth) {
-                    this.#element.push(chunk.subarray(runStart, i));
-                    done.push(this.#takeElement());
-                    runStart = i + 1;
-                }
-                continue;
-            }
-            if (inArray() && this.#depth === this.#arrayDepth) {
-                // Between elements of the target array: the next element starts here, or the array ends.
-                if (isSpace(c) || c === COMMA) {
-                    this.#keepEnvelope(chunk.subarray(runStart, i));
-                    runStart = i + 1;
-                    continue;
-                }
-                if (c !== CLOSE_ARRAY) {
-                    this.#keepEnvelope(chunk.subarray(runStart, i));
-                    runStart = i;
-                    this.#element = [];
-                    this.#elementIsScalar = c !== OPEN_OBJECT && c !== OPEN_ARRAY;
-                    if (c === QUOTE)
-                        this.#inString = true;
-                    else if (!this.#elementIsScalar)
-                        this.#depth++;
-                    continue;
-                }
-            }
-            // The envelope.
-            if (c === QUOTE) {
-                this.#inString = true;
-                if (this.#depth <= this.#path.length)
-                    this.#shallow = { carry: [], start: i };
-            }
-            else if (c === COLON)
-                this.#key[this.#depth] = this.#lastString[this.#depth];
-            else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-                const isTarget = c === OPEN_ARRAY && this.#arrayDepth < 0 && this.#atPath();
-                this.#depth++;
-                if (this.#depth <= this.#path.length + 1) {
-                    this.#isObject[this.#depth] = c === OPEN_OBJECT;
-                    this.#key[this.#depth] = undefined;
-                }
-                if (isTarget)
-                    this.#arrayDepth = this.#depth;
-            }
-            else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-                if (this.#depth === this.#arrayDepth)
-                    this.#arrayDone = true;
-                this.#depth--;
-            }
-        }
-        if (this.#element !== undefined)
-            this.#element.push(chunk.subarray(runStart, n));
-        else
-            this.#keepEnvelope(chunk.subarray(runStart, n));
-        if (this.#shallow) {
-            // A shallow string continues in the next chunk: keep what this one held of it.
-            this.#shallow.carry.push(chunk.subarray(this.#shallow.start, n));
-            this.#shallow.start = 0;
-        }
-        return done;
-    }
-    /** The document without the array's elements, once every chunk was written. */
-    end() {
-        if (this.#depth !== 0 || this.#inString || this.#element !== undefined)
-            throw new SyntaxError("the JSON document ended before it was complete");
-        return Buffer.concat(this.#envelope, this.#envelopeBytes).toString("utf8");
-    }
-    /** Whether the keys of the open objects are the path. */
-    #atPath() {
-        if (this.#depth !== this.#path.length)
-            return false;
-        for (let d = 1; d <= this.#depth; d++)
-            if (!this.#isObject[d] || this.#key[d] !== this.#path[d - 1])
-                return false;
-        return true;
-    }
-    #endShallowString(chunk, end) {
-        const { carry, start } = this.#shallow ?? { carry: [], start: 0 };
-        this.#shallow = undefined;
-        const text = Buffer.concat([...carry, chunk.subarray(start, end + 1)]).toString("utf8");
-        this.#lastString[this.#depth] = JSON.parse(text);
-    }
-    #keepEnvelope(bytes) {
-        if (bytes.length === 0)
-            return;
-        // Copied: the chunk's memory belongs to the stream.
-        this.#envelope.push(Buffer.from(bytes));
-        this.#envelopeBytes += bytes.length;
-    }
-    #takeElement() {
-        const parts = this.#element ?? [];
-        this.#element = undefined;
-        const only = parts.length === 1 ? parts[0] : undefined;
-        const bytes = only ? Buffer.from(only.buffer, only.byteOffset, only.length) : Buffer.concat(parts);
-        return bytes.toString("utf8");
-    }
-}
-//# sourceMappingURL=json-array-splitter.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/push-to-pull.js
-// Turns a producer that pushes items (a response body read as it arrives) into an async generator
-// the caller pulls from. The producer waits until each item is taken, so at most one item is held
-// between them; when the caller stops early, the producer's signal aborts and it is awaited.
-async function* pushToPull(produce) {
-    const stop = new AbortController();
-    let held;
-    let wakeConsumer;
-    let wakeProducer;
-    let settled;
-    const push = async (item) => {
-        held = { item };
-        wakeConsumer?.();
-        await new Promise((resolve) => {
-            wakeProducer = resolve;
-        });
-        if (stop.signal.aborted)
-            throw stop.signal.reason;
-    };
-    const running = produce(push, stop.signal).then((value) => {
-        settled = { ok: true, value };
-    }, (error) => {
-        settled = { ok: false, error };
-    });
-    void running.finally(() => wakeConsumer?.());
-    try {
-        for (;;) {
-            if (held) {
-                const { item } = held;
-                held = undefined;
-                const taken = wakeProducer;
-                wakeProducer = undefined;
-                yield item;
-                taken?.();
-                continue;
-            }
-            if (settled) {
-                if (!settled.ok)
-                    throw settled.error;
-                return settled.value;
-            }
-            await new Promise((resolve) => {
-                wakeConsumer = resolve;
-            });
-            wakeConsumer = undefined;
-        }
-    }
-    finally {
-        if (!settled) {
-            stop.abort(new Error("the reader stopped"));
-            wakeProducer?.();
-            await running;
-        }
-    }
-}
-//# sourceMappingURL=push-to-pull.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/billing.js
 
 
@@ -84311,6 +84070,435 @@ const creditBalanceResponse = looseObject({
     }),
 });
 //# sourceMappingURL=billing.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/json-array-splitter.js
+// Splits a JSON document that arrives in chunks into the elements of one array, found by its path
+// of object keys (`["data", "usage"]`), and the rest of the document (the envelope: the same JSON
+// with that array left empty). Each element's text is handed over whole as soon as its last byte
+// arrives, for `JSON.parse`, so memory holds one element, never the document.
+//
+// With `inner`, each element is split the same way as it arrives: the items of the array at that
+// path inside it (`["paas", "teams"]`) are handed over one by one, then the element without them.
+// Before its items, the element's head: the members that came before the inner array, as JSON.
+// Memory then holds one inner item: an element can be as large as the document.
+//
+// Why not a token-level streaming parser: on billing pages (deep objects of numbers) the best of
+// them read 25 to 37 MB/s on this project's machine, where finding element boundaries byte by byte
+// and parsing each element with `JSON.parse` reads about 113 MB/s (`JSON.parse` alone: 132 MB/s).
+// See the client's README ("Large reads").
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+class JsonArraySplitter {
+    #path;
+    #innerPath;
+    /** Whether this splitter says where its array opens (as the inner splitter of an element). */
+    #heads;
+    /** Splits the element being read, when split further. */
+    #inner;
+    /** As an inner splitter: where in the last chunk its value ended (-1: not yet). */
+    #ended = -1;
+    /** Open containers. */
+    #depth = 0;
+    /** Per shallow depth: whether the container is an object, its last string, its current key. */
+    #isObject = [];
+    #lastString = [];
+    #key = [];
+    #inString = false;
+    #escaped = false;
+    /** A shallow string (a candidate key) being read: its bytes from earlier chunks, and where it starts in this one. */
+    #shallow;
+    /** The depth of the target array once it is open (its elements start one deeper). */
+    #arrayDepth = -1;
+    #arrayDone = false;
+    /** The element being read: its bytes so far, or undefined between elements. */
+    #element;
+    #elementIsScalar = false;
+    #envelope = [];
+    #envelopeBytes = 0;
+    constructor(path, options = {}) {
+        this.#path = path;
+        this.#innerPath = options.inner;
+        this.#heads = options.heads ?? false;
+    }
+    /** Reads a chunk; returns every piece it completed, in order. */
+    write(chunk) {
+        const done = [];
+        /** Where this chunk's part of the document ends (earlier for an inner splitter at its value's end). */
+        let n = chunk.length;
+        /** Where the current run of bytes (element or envelope) began in this chunk. */
+        let runStart = 0;
+        const inArray = () => this.#arrayDepth >= 0 && !this.#arrayDone;
+        for (let i = 0; i < n; i++) {
+            if (this.#inner) {
+                // Split further: the inner splitter reads the element and says where it ended.
+                const end = this.#inner.#readUntilEnd(chunk.subarray(i), done);
+                if (end < 0) {
+                    runStart = n;
+                    break;
+                }
+                this.#takeElement(done);
+                runStart = i + end + 1;
+                i += end;
+                continue;
+            }
+            if (this.#element !== undefined && !this.#elementIsScalar) {
+                const end = this.#scanElement(chunk, i);
+                if (end < 0)
+                    break;
+                this.#feed(chunk.subarray(runStart, end + 1));
+                this.#takeElement(done);
+                runStart = end + 1;
+                i = end;
+                continue;
+            }
+            const c = chunk[i];
+            if (this.#inString) {
+                if (this.#escaped)
+                    this.#escaped = false;
+                else if (c === BACKSLASH)
+                    this.#escaped = true;
+                else if (c === QUOTE) {
+                    this.#inString = false;
+                    if (this.#shallow)
+                        this.#endShallowString(chunk, i);
+                }
+                continue;
+            }
+            if (this.#element !== undefined) {
+                // A scalar element ends at the next comma or at the array's own `]`.
+                if (c === COMMA || c === CLOSE_ARRAY) {
+                    this.#feed(chunk.subarray(runStart, i));
+                    this.#takeElement(done);
+                    runStart = i;
+                    i--;
+                }
+                continue;
+            }
+            if (inArray() && this.#depth === this.#arrayDepth) {
+                // Between elements of the target array: the next element starts here, or the array ends.
+                if (isSpace(c) || c === COMMA) {
+                    this.#keepEnvelope(chunk.subarray(runStart, i));
+                    runStart = i + 1;
+                    continue;
+                }
+                if (c !== CLOSE_ARRAY) {
+                    this.#keepEnvelope(chunk.subarray(runStart, i));
+                    runStart = i;
+                    this.#element = [];
+                    this.#elementIsScalar = c !== OPEN_OBJECT && c !== OPEN_ARRAY;
+                    if (this.#innerPath && !this.#elementIsScalar) {
+                        // The inner splitter reads the element from its first byte.
+                        this.#inner = new JsonArraySplitter(this.#innerPath, { heads: true });
+                        i--;
+                        continue;
+                    }
+                    if (c === QUOTE)
+                        this.#inString = true;
+                    else if (!this.#elementIsScalar)
+                        this.#depth++;
+                    continue;
+                }
+            }
+            // The envelope.
+            if (c === QUOTE) {
+                this.#inString = true;
+                if (this.#depth <= this.#path.length)
+                    this.#shallow = { carry: [], start: i };
+            }
+            else if (c === COLON)
+                this.#key[this.#depth] = this.#lastString[this.#depth];
+            else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+                const isTarget = c === OPEN_ARRAY && this.#arrayDepth < 0 && this.#atPath();
+                this.#depth++;
+                if (this.#depth <= this.#path.length + 1) {
+                    this.#isObject[this.#depth] = c === OPEN_OBJECT;
+                    this.#key[this.#depth] = undefined;
+                }
+                if (isTarget) {
+                    this.#arrayDepth = this.#depth;
+                    if (this.#heads) {
+                        const before = Buffer.concat([...this.#envelope, chunk.subarray(runStart, i)]).toString("utf8");
+                        done.push({ kind: "head", text: `${before}[]${"}".repeat(this.#path.length)}` });
+                    }
+                }
+            }
+            else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+                if (this.#depth === this.#arrayDepth)
+                    this.#arrayDone = true;
+                this.#depth--;
+                if (this.#depth === 0 && this.#heads) {
+                    this.#ended = i;
+                    n = i + 1;
+                    break;
+                }
+            }
+        }
+        if (this.#element !== undefined)
+            this.#feed(chunk.subarray(runStart, n));
+        else
+            this.#keepEnvelope(chunk.subarray(runStart, n));
+        if (this.#shallow) {
+            // A shallow string continues in the next chunk: keep what this one held of it.
+            this.#shallow.carry.push(chunk.subarray(this.#shallow.start, n));
+            this.#shallow.start = 0;
+        }
+        return done;
+    }
+    /** The document without the array's elements, once every chunk was written. */
+    end() {
+        if (this.#depth !== 0 || this.#inString || this.#element !== undefined)
+            throw new SyntaxError("the JSON document ended before it was complete");
+        return Buffer.concat(this.#envelope, this.#envelopeBytes).toString("utf8");
+    }
+    /**
+     * Reads an object or array element from `from`: where it closes in this chunk, or -1 when it
+     * goes on. Only strings and nesting matter inside; locals keep this loop (nearly every byte of a
+     * large list passes through it) fast.
+     */
+    #scanElement(chunk, from) {
+        let depth = this.#depth;
+        let inString = this.#inString;
+        let escaped = this.#escaped;
+        const closed = this.#arrayDepth;
+        let end = -1;
+        for (let j = from; j < chunk.length; j++) {
+            const c = chunk[j];
+            if (inString) {
+                if (escaped)
+                    escaped = false;
+                else if (c === BACKSLASH)
+                    escaped = true;
+                else if (c === QUOTE)
+                    inString = false;
+            }
+            else if (c === QUOTE)
+                inString = true;
+            else if (c === OPEN_OBJECT || c === OPEN_ARRAY)
+                depth++;
+            else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === closed) {
+                end = j;
+                break;
+            }
+        }
+        this.#depth = depth;
+        this.#inString = inString;
+        this.#escaped = escaped;
+        return end;
+    }
+    /** Whether the keys of the open objects are the path. */
+    #atPath() {
+        if (this.#depth !== this.#path.length)
+            return false;
+        for (let d = 1; d <= this.#depth; d++)
+            if (!this.#isObject[d] || this.#key[d] !== this.#path[d - 1])
+                return false;
+        return true;
+    }
+    #endShallowString(chunk, end) {
+        const { carry, start } = this.#shallow ?? { carry: [], start: 0 };
+        this.#shallow = undefined;
+        const text = Buffer.concat([...carry, chunk.subarray(start, end + 1)]).toString("utf8");
+        this.#lastString[this.#depth] = JSON.parse(text);
+    }
+    #keepEnvelope(bytes) {
+        if (bytes.length === 0)
+            return;
+        // Copied: the chunk's memory belongs to the stream.
+        this.#envelope.push(Buffer.from(bytes));
+        this.#envelopeBytes += bytes.length;
+    }
+    /** Bytes of the element being read, kept until it ends. */
+    #feed(bytes) {
+        this.#element?.push(bytes);
+    }
+    /**
+     * As the inner splitter of an element: reads `chunk` up to the end of the element's value;
+     * returns where in `chunk` it ended, or -1 when it goes on in the next chunk.
+     */
+    #readUntilEnd(chunk, done) {
+        this.#ended = -1;
+        for (const piece of this.write(chunk))
+            done.push(piece.kind === "element" ? { kind: "inner", text: piece.text } : piece);
+        return this.#ended;
+    }
+    #takeElement(done) {
+        const parts = this.#element ?? [];
+        this.#element = undefined;
+        this.#elementIsScalar = false;
+        if (this.#inner) {
+            const inner = this.#inner;
+            this.#inner = undefined;
+            done.push({ kind: "element", text: inner.end() });
+            return;
+        }
+        const only = parts.length === 1 ? parts[0] : undefined;
+        const bytes = only ? Buffer.from(only.buffer, only.byteOffset, only.length) : Buffer.concat(parts);
+        done.push({ kind: "element", text: bytes.toString("utf8") });
+    }
+}
+//# sourceMappingURL=json-array-splitter.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/push-to-pull.js
+// Turns a producer that pushes items (a response body read as it arrives) into an async generator
+// the caller pulls from. The producer waits until each item is taken, so at most one item is held
+// between them; when the caller stops early, the producer's signal aborts and it is awaited.
+async function* pushToPull(produce) {
+    const stop = new AbortController();
+    let held;
+    let wakeConsumer;
+    let wakeProducer;
+    let settled;
+    const push = async (item) => {
+        held = { item };
+        wakeConsumer?.();
+        await new Promise((resolve) => {
+            wakeProducer = resolve;
+        });
+        if (stop.signal.aborted)
+            throw stop.signal.reason;
+    };
+    const running = produce(push, stop.signal).then((value) => {
+        settled = { ok: true, value };
+    }, (error) => {
+        settled = { ok: false, error };
+    });
+    void running.finally(() => wakeConsumer?.());
+    try {
+        for (;;) {
+            if (held) {
+                const { item } = held;
+                held = undefined;
+                const taken = wakeProducer;
+                wakeProducer = undefined;
+                yield item;
+                taken?.();
+                continue;
+            }
+            if (settled) {
+                if (!settled.ok)
+                    throw settled.error;
+                return settled.value;
+            }
+            await new Promise((resolve) => {
+                wakeConsumer = resolve;
+            });
+            wakeConsumer = undefined;
+        }
+    }
+    finally {
+        if (!settled) {
+            stop.abort(new Error("the reader stopped"));
+            wakeProducer?.();
+            await running;
+        }
+    }
+}
+//# sourceMappingURL=push-to-pull.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/resources/usage-stream.js
+
+
+
+
+
+// The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
+// bytes, each parsed and checked once complete, pages followed by cursor.
+/** The page size the platform uses when `perPage` is not sent. */
+const defaultUsagePageSize = (query) => query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+const PATH = "/v1/billing/usage";
+const at = (field) => ({ method: "GET", path: PATH, status: 200, ...(field ? { field } : {}) });
+const windowPart = usageEntry.shape.window;
+/** The head of an entry: its window and timestamp where they came before the teams. */
+function headPart(text) {
+    const head = parseJsonText(text, at("data.usage"));
+    const window = windowPart.safeParse(head.window);
+    return {
+        kind: "head",
+        window: window.success ? window.data : undefined,
+        timestamp: typeof head.timestamp === "number" ? head.timestamp : undefined,
+    };
+}
+async function* usageParts(core, query, options) {
+    const size = defaultUsagePageSize(query);
+    let cursor = query.cursor;
+    for (let pages = 1;; pages++) {
+        const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
+        /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
+        let delivered = 0;
+        let entries = 0;
+        const page = yield* pushToPull((push, signal) => core.call({
+            method: "GET",
+            path: PATH,
+            query: q,
+            response: usageListResponse,
+            readBody: async (body) => {
+                const splitter = new JsonArraySplitter(["data", "usage"], { inner: ["paas", "teams"] });
+                const position = { piece: 0, entry: 0, team: 0 };
+                for await (const chunk of body)
+                    for (const piece of splitter.write(chunk)) {
+                        const part = position.piece < delivered ? undefined : toPart(piece, position);
+                        advance(position, piece);
+                        if (!part)
+                            continue;
+                        await push(part);
+                        delivered += 1;
+                        if (part.kind === "entry")
+                            entries += 1;
+                    }
+                return parseJsonText(splitter.end(), at());
+            },
+        }, withSignal(options, signal)));
+        options.onPage?.({ page, entries, pages });
+        cursor = page.pagination.cursor ?? undefined;
+        if (!page.pagination.hasNextPage || !cursor || entries < size)
+            return;
+    }
+}
+function toPart(piece, position) {
+    const entryAt = `data.usage.${position.entry}`;
+    switch (piece.kind) {
+        case "head":
+            return headPart(piece.text);
+        case "inner": {
+            const where = at(`${entryAt}.paas.teams.${position.team}`);
+            return { kind: "team", team: parseResponse(paasTeam, parseJsonText(piece.text, where), where) };
+        }
+        case "element":
+            return {
+                kind: "entry",
+                entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
+            };
+    }
+}
+function advance(position, piece) {
+    position.piece += 1;
+    if (piece.kind === "inner")
+        position.team += 1;
+    if (piece.kind === "element") {
+        position.entry += 1;
+        position.team = 0;
+    }
+}
+/** Whole entries from parts: each entry's teams gathered back into it (memory: one entry). */
+async function* wholeEntries(parts) {
+    let teams = [];
+    for await (const part of parts) {
+        if (part.kind === "team")
+            teams.push(part.team);
+        if (part.kind !== "entry")
+            continue;
+        const { entry } = part;
+        if (entry.paas.teams !== undefined)
+            entry.paas.teams = teams;
+        teams = [];
+        yield entry;
+    }
+}
+//# sourceMappingURL=usage-stream.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/billing.js
 
 
@@ -84327,8 +84515,6 @@ const DRILL_LEVELS = {
 };
 const DEFAULT_DRILL_PAGE_SIZE = 50;
 const DEFAULT_INVOICE_PAGE_SIZE = 50;
-/** The page size the platform uses when `perPage` is not sent. */
-const defaultUsagePageSize = (query) => query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
 const isDrillLevel = (unit) => unit !== undefined && unit in DRILL_LEVELS;
 /** How many entries a drill-down page holds at its paginated level. */
 function drillDownCount(response) {
@@ -84406,48 +84592,24 @@ class Billing {
             yield page.response;
     }
     /**
-     * Every usage entry of a query, across pages, read as the body arrives: each entry is parsed and
-     * checked (the same tolerant schema as `listUsage`) as soon as its last byte is in, and handed
-     * over; memory holds one entry, not a page (a page of 100 days of a large organisation is larger
-     * than one string can be). A body that breaks off is read again from the same page, skipping the
-     * entries already handed over. `onPage` hears of each page after its entries.
+     * Every usage entry of a query, across pages, read as the body arrives: each entry is checked
+     * (the same tolerant schema as `listUsage`) once its last byte is in, and handed over; memory
+     * holds one entry, never a page (a page of 100 days of a large organisation is larger than one
+     * string can be). See `streamUsageParts` to hold less than an entry.
      */
-    async *streamUsage(query = {}, options = {}) {
-        const size = defaultUsagePageSize(query);
-        let cursor = query.cursor;
-        for (let pages = 1;; pages++) {
-            const q = this.core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", "/v1/billing/usage", "query");
-            let entries = 0;
-            const page = yield* pushToPull((push, signal) => this.core.call({
-                method: "GET",
-                path: "/v1/billing/usage",
-                query: q,
-                response: usageListResponse,
-                readBody: async (body) => {
-                    const splitter = new JsonArraySplitter(["data", "usage"]);
-                    let index = 0;
-                    for await (const chunk of body)
-                        for (const text of splitter.write(chunk)) {
-                            // A retried attempt starts the page again: skip what was handed over.
-                            if (index++ < entries)
-                                continue;
-                            const where = {
-                                method: "GET",
-                                path: "/v1/billing/usage",
-                                status: 200,
-                                field: `data.usage.${index - 1}`,
-                            };
-                            await push(parseResponse(usageEntry, parseJsonText(text, where), where));
-                            entries += 1;
-                        }
-                    return parseJsonText(splitter.end(), { method: "GET", path: "/v1/billing/usage", status: 200 });
-                },
-            }, withSignal(options, signal)));
-            options.onPage?.({ page, entries, pages });
-            cursor = page.pagination.cursor ?? undefined;
-            if (!page.pagination.hasNextPage || !cursor || entries < size)
-                return;
-        }
+    streamUsage(query = {}, options = {}) {
+        return wholeEntries(this.streamUsageParts(query, options));
+    }
+    /**
+     * The same list in smaller pieces, for organisations whose one entry is large (it carries every
+     * resource): per entry, its head (the members before `paas.teams`), each team (checked with the
+     * entry schema's team part) as soon as it is in, then the entry itself (checked, its
+     * `paas.teams` empty when its teams came as parts). Memory holds one team. A body that breaks
+     * off is read again from the same page, skipping what was handed over; `onPage` hears of each
+     * page after its entries.
+     */
+    streamUsageParts(query = {}, options = {}) {
+        return usageParts(this.core, query, options);
     }
     /** Every usage entry across pages. */
     async *iterateUsage(query = {}, options) {

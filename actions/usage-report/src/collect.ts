@@ -4,8 +4,8 @@ import {
   PermissionError,
   parseTimestamp,
   type ResourceType,
-  type UsageEntry,
   type UsageListQuery,
+  type UsagePart,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
 import { componentSum, type Row, RowTable } from "./group.js";
@@ -98,21 +98,26 @@ export class UsageReader {
       let byoc = false;
       for (const w of totalWindows(window)) {
         const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
-        for await (const entry of this.#stream(query as UsageListQuery)) {
-          table.add(entry);
-          total = total.plus(Decimal.from(entry.total));
-          byoc ||= entry.byoc !== undefined;
+        for await (const part of this.#stream(query as UsageListQuery)) {
+          if (part.kind === "team") table.addTeam(part.team);
+          if (part.kind !== "entry") continue;
+          table.add(part.entry);
+          total = total.plus(Decimal.from(part.entry.total));
+          byoc ||= part.entry.byoc !== undefined;
         }
       }
       return { rows: table.rows, total, byoc };
     });
   }
 
-  /** Each bucket of the trend, oldest first, handed to `visit` and then dropped. */
+  /**
+   * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, then
+   * the bucket's entry without them) and then dropped.
+   */
   async trend(
     period: Period,
     granularity: Granularity,
-    visit: (entry: UsageEntry) => Promise<void> | void,
+    visit: (part: UsagePart) => Promise<void> | void,
   ): Promise<void> {
     const query = {
       granularity,
@@ -121,7 +126,7 @@ export class UsageReader {
       perPage: MAX_PER_PAGE[granularity],
       ...this.#filters,
     } as UsageListQuery;
-    for await (const entry of this.#stream(query)) await visit(entry);
+    for await (const part of this.#stream(query)) await visit(part);
   }
 
   /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
@@ -135,11 +140,14 @@ export class UsageReader {
     return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
   }
 
-  /** A usage list, entry by entry, saying where it is every few seconds (a large one takes minutes). */
-  async *#stream(query: UsageListQuery): AsyncGenerator<UsageEntry> {
+  /**
+   * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
+   * held), saying where it is every few seconds (a large one takes minutes).
+   */
+  async *#stream(query: UsageListQuery): AsyncGenerator<UsagePart> {
     let entries = 0;
     let pages = 0;
-    const read = this.client.billing.streamUsage(query, {
+    const read = this.client.billing.streamUsageParts(query, {
       ...this.#call,
       onPage: ({ page }) => {
         pages += 1;
@@ -148,9 +156,11 @@ export class UsageReader {
         this.scope ??= page.data.scope as Record<string, unknown> | undefined;
       },
     });
-    for await (const entry of read) {
+    for await (const part of read) {
+      yield part;
+      if (part.kind !== "entry") continue;
+      const { entry } = part;
       entries += 1;
-      yield entry;
       if (Date.now() - this.#lastProgress < PROGRESS_EVERY_MS) continue;
       this.#lastProgress = Date.now();
       const reached =

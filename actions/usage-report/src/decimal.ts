@@ -86,7 +86,11 @@ export class Decimal {
  */
 export function decimalText(value: number): string {
   const text = numberText(value);
-  return /^-?\d+(\.\d{1,12})?$/.test(text) ? text : Decimal.from(value).toFixed();
+  // A double's own text has no exponent from 1e-6 to 1e21: then it is plain decimal text.
+  const dot = text.indexOf(".");
+  return !text.includes("e") && (dot < 0 || text.length - dot - 1 <= 12)
+    ? text
+    : Decimal.from(value).toFixed();
 }
 
 /** Integer division rounding half away from zero. */

@@ -81,41 +81,33 @@ function amounts(node: Priced): Pick<Row, "cost" | "usage" | "approximate"> {
   };
 }
 
-/** The nodes of one entry at the grouping's level, with their keys and labels. */
-function nodes(
-  entry: UsageEntry,
-  groupBy: GroupBy,
-  names: Map<string, string>,
-): Array<{ key: string; label: string; node: Priced }> {
-  const teams = entry.paas.teams;
-  if (!teams) return [{ key: "paas", label: "PaaS (no breakdown returned)", node: entry.paas }];
-  const out: Array<{ key: string; label: string; node: Priced }> = [];
-  for (const team of teams) {
-    if (groupBy === "team") {
-      out.push({ key: team.id, label: names.get(team.id) ?? team.id, node: team });
+type Node = { key: string; label: string; node: Priced };
+type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
+
+/** The nodes of one team at the grouping's level, with their keys and labels. */
+function teamNodes(team: Team, groupBy: GroupBy, names: Map<string, string>): Node[] {
+  if (groupBy === "team") return [{ key: team.id, label: names.get(team.id) ?? team.id, node: team }];
+  const out: Node[] = [];
+  for (const project of team.projects ?? []) {
+    if (groupBy === "project") {
+      out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
       continue;
     }
-    for (const project of team.projects ?? []) {
-      if (groupBy === "project") {
-        out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
-        continue;
-      }
-      for (const group of project.resources ?? []) {
-        const items = group.items;
-        if (groupBy === "resource-type") {
-          // Items when there are any; the group's own figures when the level has none.
-          if (items.length === 0)
-            out.push({ key: group.resourceType, label: group.resourceType, node: group as Priced });
-          for (const item of items)
-            out.push({ key: group.resourceType, label: group.resourceType, node: item });
-        } else {
-          for (const item of items)
-            out.push({
-              key: item.id,
-              label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
-              node: item,
-            });
-        }
+    for (const group of project.resources ?? []) {
+      const items = group.items;
+      if (groupBy === "resource-type") {
+        // Items when there are any; the group's own figures when the level has none.
+        if (items.length === 0)
+          out.push({ key: group.resourceType, label: group.resourceType, node: group as Priced });
+        for (const item of items)
+          out.push({ key: group.resourceType, label: group.resourceType, node: item });
+      } else {
+        for (const item of items)
+          out.push({
+            key: item.id,
+            label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
+            node: item,
+          });
       }
     }
   }
@@ -140,13 +132,21 @@ export class RowTable {
     private readonly names: Map<string, string>,
   ) {}
 
+  /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
   add(entry: UsageEntry): this {
-    for (const { key, label, node } of nodes(entry, this.groupBy, this.names))
-      this.#add(key, label, "group", node);
+    const teams = entry.paas.teams;
+    if (!teams) this.#add("paas", "PaaS (no breakdown returned)", "group", entry.paas);
+    for (const team of teams ?? []) this.addTeam(team);
     for (const [field, label] of CUSTOMER) {
       const node = entry[field];
       if (node) this.#add(`customer:${field}`, label, "customer", node);
     }
+    return this;
+  }
+
+  addTeam(team: Team): this {
+    for (const { key, label, node } of teamNodes(team, this.groupBy, this.names))
+      this.#add(key, label, "group", node);
     return this;
   }
 

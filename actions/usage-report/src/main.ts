@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
+import type { PaasTeam } from "@cwp/client";
 import { type GroupBy, UsageReader } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -8,7 +9,13 @@ import { RowTable } from "./group.js";
 import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
 import { CSV_HEADER, csvBucketLines } from "./render/csv.js";
-import { FOCUS_HEADER, focusEntryLines } from "./render/focus.js";
+import {
+  FOCUS_HEADER,
+  type FocusPeriod,
+  focusCustomerLines,
+  focusPeriod,
+  focusTeamLines,
+} from "./render/focus.js";
 import { renderJson } from "./render/json.js";
 import { LineFile } from "./render/line-file.js";
 import { fitMarkdown, renderMarkdown } from "./render/markdown.js";
@@ -80,12 +87,36 @@ export const definition = defineAction({
     try {
       await csv?.write(CSV_HEADER);
       await focus?.write(FOCUS_HEADER);
-      await reader.trend(period, granularity, async (entry) => {
-        const rows = new RowTable(groupBy, names).add(entry).rows;
+      // Per bucket: its rows, and focus.csv's charge period once the head says it (a platform
+      // that sends the window after the teams gets their rows at the bucket's end instead).
+      let bucket = new RowTable(groupBy, names);
+      let charged: FocusPeriod | undefined;
+      let held: PaasTeam[] = [];
+      await reader.trend(period, granularity, async (part) => {
+        if (part.kind === "head") {
+          if (part.window !== undefined || part.timestamp !== undefined)
+            charged = focusPeriod(part, focusContext);
+          return;
+        }
+        if (part.kind === "team") {
+          bucket.addTeam(part.team);
+          if (focus && charged) await focus.write(focusTeamLines(part.team, charged, focusContext));
+          else if (focus) held.push(part.team);
+          return;
+        }
+        const { entry } = part;
+        const rows = bucket.add(entry).rows;
         const point = trendPoint(entry, rows, keep);
         trend.push(point);
         await csv?.writeAll(csvBucketLines(point, rows.values(), rowContext));
-        await focus?.writeAll(focusEntryLines(entry, focusContext));
+        if (focus) {
+          const whole = charged ?? focusPeriod(entry, focusContext);
+          for (const team of held) await focus.write(focusTeamLines(team, whole, focusContext));
+          await focus.writeAll(focusCustomerLines(entry, whole));
+        }
+        bucket = new RowTable(groupBy, names);
+        charged = undefined;
+        held = [];
       });
       credit = await reader.credit();
       clusters = await reader.clusters(period, current);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Decimal, formatMoney } from "../src/decimal.js";
+import { Decimal, decimalText, formatMoney } from "../src/decimal.js";
 import { resolvePeriod, totalWindows } from "../src/period.js";
 import { csvCell } from "../src/render/csv.js";
 
@@ -50,5 +50,27 @@ describe("CSV cells", () => {
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell("-12.5")).toBe("-12.5");
     expect(csvCell("-1+2")).toBe("'-1+2");
+  });
+});
+
+describe("decimalText", () => {
+  it("is Decimal.from(n).toFixed() for plain, tiny, huge and long numbers", () => {
+    const numbers = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      -0.25,
+      12.345678,
+      0.000001,
+      1e-7,
+      1.5e-7,
+      123.4567890123456,
+      0.1 + 0.2,
+    ];
+    numbers.push(1e21, 1.25e22, 999999999999999.9, 5e-324, 4.5e11, 0.000123456789012345);
+    for (let i = 0; i < 10_000; i++) numbers.push(Math.round(Math.random() * 1e12) / 10 ** (i % 13));
+    for (const n of numbers) expect(decimalText(n), String(n)).toBe(Decimal.from(n).toFixed());
   });
 });

@@ -1,6 +1,6 @@
 export { type ClientOptions, CwpClient, createClient, type RawRequest } from "./client.js";
 export type { CallOptions } from "./core/core.js";
-export { JsonArraySplitter } from "./core/json-array-splitter.js";
+export { JsonArraySplitter, type SplitPiece } from "./core/json-array-splitter.js";
 export type { Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
@@ -12,8 +12,9 @@ export {
 } from "./logs/follower.js";
 export { type FetchLogs, type LogFilters, MAX_PAGE_SIZE } from "./logs/page-reader.js";
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
-export { drillDownCount, type UsagePageRead } from "./resources/billing.js";
+export { drillDownCount } from "./resources/billing.js";
 export type { RestartReceipt } from "./resources/services.js";
+export type { StreamOptions, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";
 export { type Clock, systemClock } from "./transport/clock.js";

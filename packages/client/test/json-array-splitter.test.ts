@@ -7,7 +7,10 @@ function split(text: string, path: string[], size: number) {
   const splitter = new JsonArraySplitter(path);
   const elements: unknown[] = [];
   for (let at = 0; at < bytes.length; at += size)
-    for (const element of splitter.write(bytes.subarray(at, at + size))) elements.push(JSON.parse(element));
+    for (const piece of splitter.write(bytes.subarray(at, at + size))) {
+      expect(piece.kind).toBe("element");
+      elements.push(JSON.parse(piece.text));
+    }
   return { elements, envelope: JSON.parse(splitter.end()) };
 }
 
@@ -72,8 +75,53 @@ describe("JsonArraySplitter", () => {
 
   it("hands over an element as soon as its last byte arrives", () => {
     const splitter = new JsonArraySplitter(["data", "usage"]);
-    expect(splitter.write(Buffer.from('{"data":{"usage":[{"a":1}'))).toEqual(['{"a":1}']);
-    expect(splitter.write(Buffer.from(',{"b":2}'))).toEqual(['{"b":2}']);
-    expect(splitter.write(Buffer.from("]}}"))).toEqual([]);
+    const texts = (text: string) => splitter.write(Buffer.from(text)).map((p) => p.text);
+    expect(texts('{"data":{"usage":[{"a":1}')).toEqual(['{"a":1}']);
+    expect(texts(',{"b":2}')).toEqual(['{"b":2}']);
+    expect(texts("]}}")).toEqual([]);
+  });
+
+  it("splits each element further: its head, its inner items one by one, then the rest of it", () => {
+    const entries = [
+      {
+        window: { start: "a", end: "b" },
+        paas: { price: { total: 1 }, teams: [{ id: "t1", projects: [{ id: "p" }] }, { id: "t2" }] },
+        total: 1,
+      },
+      { paas: { teams: [] }, total: 0, window: { start: "c" } },
+      { paas: { price: { total: 2 } }, total: 2 },
+      { total: 3, paas: { note: "teams: [ ]", teams: [{ id: "t3" }] } },
+    ];
+    const text = JSON.stringify({
+      data: { currency: "USD", usage: entries },
+      pagination: { hasNextPage: false },
+    });
+    const expected: Array<{ kind: string; value: unknown }> = [];
+    for (const entry of entries) {
+      const teams = entry.paas.teams;
+      if (teams) {
+        // The head: every member before the teams array, the array itself empty.
+        const head = JSON.parse(JSON.stringify(entry).split('"teams":[')[0] + '"teams":[]}}');
+        expected.push({ kind: "head", value: head });
+        for (const team of teams) expected.push({ kind: "inner", value: team });
+      }
+      expected.push({
+        kind: "element",
+        value: teams ? { ...entry, paas: { ...entry.paas, teams: [] } } : entry,
+      });
+    }
+    for (const size of [1, 3, 16, 100_000]) {
+      const bytes = Buffer.from(text);
+      const splitter = new JsonArraySplitter(["data", "usage"], { inner: ["paas", "teams"] });
+      const pieces: Array<{ kind: string; value: unknown }> = [];
+      for (let at = 0; at < bytes.length; at += size)
+        for (const piece of splitter.write(bytes.subarray(at, at + size)))
+          pieces.push({ kind: piece.kind, value: JSON.parse(piece.text) });
+      expect(pieces, `chunk size ${size}`).toEqual(expected);
+      expect(JSON.parse(splitter.end())).toEqual({
+        data: { currency: "USD", usage: [] },
+        pagination: { hasNextPage: false },
+      });
+    }
   });
 });

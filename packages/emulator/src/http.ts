@@ -24,16 +24,26 @@ export class StreamedArray {
   constructor(readonly items: Iterable<unknown>) {}
 }
 
+/** JSON text written as it is (an item of a streamed array that was written by hand, for speed). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /** What a streamed array is written as first, to be found in the text and replaced by its items. */
 const MARK = "\u0000cwp-emulator-streamed-array\u0000";
 const MARK_TEXT = JSON.stringify(MARK);
+
+const AHEAD_BYTES = 32 * 1024 * 1024;
 
 /** Sends a body that holds streamed arrays: chunked, waiting whenever the client is behind. */
 export async function sendStreamedJson(res: ServerResponse, status: number, body: unknown): Promise<void> {
   res.writeHead(status, { "content-type": "application/json" });
   const write = async (text: string) => {
     if (res.destroyed) throw new Error("the client hung up");
-    if (res.write(text)) return;
+    // Up to AHEAD_BYTES are made before the client reads them: a client busy with one large item
+    // finds the next ready, as it would from the platform, instead of waiting for it to be made.
+    res.write(text);
+    if (res.writableLength <= AHEAD_BYTES) return;
     await new Promise<void>((resolve) => {
       const go = () => {
         res.off("drain", go);
@@ -45,6 +55,7 @@ export async function sendStreamedJson(res: ServerResponse, status: number, body
     });
   };
   const writeValue = async (value: unknown): Promise<void> => {
+    if (value instanceof RawJson) return write(value.text);
     const arrays: StreamedArray[] = [];
     const text = JSON.stringify(value, (_key, v: unknown) => {
       if (!(v instanceof StreamedArray)) return v;

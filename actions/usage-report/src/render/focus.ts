@@ -75,17 +75,23 @@ const PERIOD_COLUMNS = [
 const cells = (values: readonly string[]) => values.map(csvCell).join(",");
 const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
 
-/**
- * The lines of focus.csv for one usage entry, written as the entry is read (a year of a large
- * organisation is tens of millions of rows). The cells shared by many rows (the period, the team,
- * the project, the resource type) are escaped once; each row adds only its own.
- */
-export function* focusEntryLines(
-  entry: UsageEntry,
-  context: { currency: string; accountId: string; names: Map<string, string> },
-): Generator<string> {
-  const start = iso(entry.window?.start ?? entry.timestamp);
-  const end = iso(entry.window?.end ?? (entry.timestamp !== undefined ? entry.timestamp + 3600 : undefined));
+type FocusContext = { currency: string; accountId: string; names: Map<string, string> };
+type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
+
+/** What every row of one usage entry (one charge period) shares, as a row and as escaped cells. */
+export interface FocusPeriod {
+  common: FocusRow;
+  /** The columns between the amounts and ChargeDescription, escaped and joined. */
+  cells: string;
+}
+
+/** The charge period of an entry, from its window (or its hour's timestamp). */
+export function focusPeriod(
+  at: { window?: UsageEntry["window"]; timestamp?: number | undefined },
+  context: FocusContext,
+): FocusPeriod {
+  const start = iso(at.window?.start ?? at.timestamp);
+  const end = iso(at.window?.end ?? (at.timestamp !== undefined ? at.timestamp + 3600 : undefined));
   const [billingStart, billingEnd] = billingMonth(start);
   const common: FocusRow = {
     BillingCurrency: context.currency,
@@ -100,42 +106,55 @@ export function* focusEntryLines(
     PublisherName: PROVIDER,
     InvoiceIssuerName: PROVIDER,
   };
-  const period = cells(PERIOD_COLUMNS.map((c) => common[c] ?? ""));
-  const providers = cells([PROVIDER, PROVIDER, PROVIDER]);
+  return { common, cells: cells(PERIOD_COLUMNS.map((c) => common[c] ?? "")) };
+}
+
+const PROVIDERS = cells([PROVIDER, PROVIDER, PROVIDER]);
+
+/**
+ * The lines of focus.csv for one team of an entry, one per resource and price component, as one
+ * text, written as the team is read (a year of a large organisation is tens of millions of rows).
+ * The cells shared by many rows (the period, the team, the project, the resource type) are escaped
+ * once; each row adds only its own. Amounts need no escaping: decimal text never does.
+ */
+export function focusTeamLines(team: Team, period: FocusPeriod, context: FocusContext): string {
   const name = (id: string) => context.names.get(id) ?? id;
-  for (const team of entry.paas.teams ?? []) {
-    const teamCells = cells([team.id, name(team.id)]);
-    for (const project of team.projects ?? []) {
-      const projectCells = cells([project.id, name(project.id)]);
-      for (const group of project.resources ?? []) {
-        const type = group.resourceType;
-        const components = COMPONENTS.map(([price, usage, unit, category]) => ({
-          price,
-          usage,
-          description: csvCell(`${type} ${price}`),
-          unit: csvCell(unit),
-          // ResourceType, ServiceCategory, ServiceName (after ResourceId).
-          tail: cells([type, category, `PaaS ${type}`]),
-        }));
-        for (const item of group.items) {
-          const id = csvCell(item.id);
-          for (const c of components) {
-            const cost = item.price?.[c.price];
-            if (cost === undefined || cost === 0) continue;
-            const amount = csvCell(decimalText(cost));
-            const quantity = csvCell(decimalText(item.usage?.[c.usage] ?? 0));
-            yield `${amount},${amount},${period},${c.description},${quantity},${c.unit},${id},${c.tail},${teamCells},${providers},${projectCells}\n`;
-          }
+  const teamCells = cells([team.id, name(team.id)]);
+  let out = "";
+  for (const project of team.projects ?? []) {
+    const after = `${teamCells},${PROVIDERS},${cells([project.id, name(project.id)])}\n`;
+    for (const group of project.resources ?? []) {
+      const type = group.resourceType;
+      const components = COMPONENTS.map(([price, usage, unit, category]) => ({
+        price,
+        usage,
+        description: `${period.cells},${csvCell(`${type} ${price}`)}`,
+        unit: csvCell(unit),
+        // ResourceType, ServiceCategory, ServiceName (after ResourceId), then the team and project.
+        tail: `${cells([type, category, `PaaS ${type}`])},${after}`,
+      }));
+      for (const item of group.items) {
+        const id = csvCell(item.id);
+        for (const c of components) {
+          const cost = item.price?.[c.price];
+          if (cost === undefined || cost === 0) continue;
+          const amount = decimalText(cost);
+          out += `${amount},${amount},${c.description},${decimalText(item.usage?.[c.usage] ?? 0)},${c.unit},${id},${c.tail}`;
         }
       }
     }
   }
+  return out;
+}
+
+/** The lines of focus.csv for an entry's customer-level charges (after its teams' lines). */
+export function* focusCustomerLines(entry: UsageEntry, period: FocusPeriod): Generator<string> {
   for (const [field, description, category] of CUSTOMER) {
     const node = entry[field];
     if (!node?.price || node.price.total === 0) continue;
     const amount = (componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed();
     yield line({
-      ...common,
+      ...period.common,
       BilledCost: amount,
       EffectiveCost: amount,
       ChargeDescription: description,

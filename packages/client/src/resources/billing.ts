@@ -1,4 +1,4 @@
-import { type CallOptions, type Core, withSignal } from "../core/core.js";
+import type { CallOptions, Core } from "../core/core.js";
 import { JsonArraySplitter } from "../core/json-array-splitter.js";
 import { cursorItems, cursorPages, type Page } from "../core/pagination.js";
 import { path } from "../core/path.js";
@@ -20,10 +20,16 @@ import {
   type UsageListQuery,
   type UsageListResponse,
   usageDetailResponse,
-  usageEntry,
   usageListQuery,
   usageListResponse,
 } from "../schemas/billing.js";
+import {
+  defaultUsagePageSize,
+  type StreamOptions,
+  type UsagePart,
+  usageParts,
+  wholeEntries,
+} from "./usage-stream.js";
 
 /** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
 const DRILL_LEVELS = {
@@ -33,20 +39,6 @@ const DRILL_LEVELS = {
 } as const;
 const DEFAULT_DRILL_PAGE_SIZE = 50;
 const DEFAULT_INVOICE_PAGE_SIZE = 50;
-
-/** The page size the platform uses when `perPage` is not sent. */
-const defaultUsagePageSize = (query: UsageListQuery) =>
-  query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
-
-/** What `streamUsage` says of each page once its entries were handed over. */
-export interface UsagePageRead {
-  /** The page without its entries: currency, scope, pagination. */
-  page: UsageListResponse;
-  /** Entries on the page. */
-  entries: number;
-  /** Pages read so far, this one included. */
-  pages: number;
-}
 
 const isDrillLevel = (unit: string | undefined): unit is keyof typeof DRILL_LEVELS =>
   unit !== undefined && unit in DRILL_LEVELS;
@@ -155,60 +147,25 @@ export class Billing {
   }
 
   /**
-   * Every usage entry of a query, across pages, read as the body arrives: each entry is parsed and
-   * checked (the same tolerant schema as `listUsage`) as soon as its last byte is in, and handed
-   * over; memory holds one entry, not a page (a page of 100 days of a large organisation is larger
-   * than one string can be). A body that breaks off is read again from the same page, skipping the
-   * entries already handed over. `onPage` hears of each page after its entries.
+   * Every usage entry of a query, across pages, read as the body arrives: each entry is checked
+   * (the same tolerant schema as `listUsage`) once its last byte is in, and handed over; memory
+   * holds one entry, never a page (a page of 100 days of a large organisation is larger than one
+   * string can be). See `streamUsageParts` to hold less than an entry.
    */
-  async *streamUsage(
-    query: UsageListQuery = {},
-    options: CallOptions & { onPage?: (read: UsagePageRead) => void } = {},
-  ): AsyncGenerator<UsageEntry> {
-    const size = defaultUsagePageSize(query);
-    let cursor = query.cursor;
-    for (let pages = 1; ; pages++) {
-      const q = this.core.check(
-        usageListQuery,
-        { ...query, ...(cursor ? { cursor } : {}) },
-        "GET",
-        "/v1/billing/usage",
-        "query",
-      );
-      let entries = 0;
-      const page: UsageListResponse = yield* pushToPull<UsageEntry, UsageListResponse>((push, signal) =>
-        this.core.call(
-          {
-            method: "GET",
-            path: "/v1/billing/usage",
-            query: q,
-            response: usageListResponse,
-            readBody: async (body) => {
-              const splitter = new JsonArraySplitter(["data", "usage"]);
-              let index = 0;
-              for await (const chunk of body)
-                for (const text of splitter.write(chunk)) {
-                  // A retried attempt starts the page again: skip what was handed over.
-                  if (index++ < entries) continue;
-                  const where = {
-                    method: "GET",
-                    path: "/v1/billing/usage",
-                    status: 200,
-                    field: `data.usage.${index - 1}`,
-                  };
-                  await push(parseResponse(usageEntry, parseJsonText(text, where), where));
-                  entries += 1;
-                }
-              return parseJsonText(splitter.end(), { method: "GET", path: "/v1/billing/usage", status: 200 });
-            },
-          },
-          withSignal(options, signal),
-        ),
-      );
-      options.onPage?.({ page, entries, pages });
-      cursor = page.pagination.cursor ?? undefined;
-      if (!page.pagination.hasNextPage || !cursor || entries < size) return;
-    }
+  streamUsage(query: UsageListQuery = {}, options: StreamOptions = {}): AsyncGenerator<UsageEntry> {
+    return wholeEntries(this.streamUsageParts(query, options));
+  }
+
+  /**
+   * The same list in smaller pieces, for organisations whose one entry is large (it carries every
+   * resource): per entry, its head (the members before `paas.teams`), each team (checked with the
+   * entry schema's team part) as soon as it is in, then the entry itself (checked, its
+   * `paas.teams` empty when its teams came as parts). Memory holds one team. A body that breaks
+   * off is read again from the same page, skipping what was handed over; `onPage` hears of each
+   * page after its entries.
+   */
+  streamUsageParts(query: UsageListQuery = {}, options: StreamOptions = {}): AsyncGenerator<UsagePart> {
+    return usageParts(this.core, query, options);
   }
 
   /** Every usage entry across pages. */

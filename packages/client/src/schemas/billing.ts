@@ -125,6 +125,7 @@ export const paasTeam = z.looseObject({
   ...priced,
   projects: z.array(paasProject).optional(),
 });
+export type PaasTeam = z.infer<typeof paasTeam>;
 export const paas = z.looseObject({ ...priced, teams: z.array(paasTeam).optional() });
 export const byocCluster = z.looseObject({ id: z.string(), name: z.string().optional(), ...priced });
 export const byoc = z.looseObject({ ...priced, clusters: z.array(byocCluster).optional() });

@@ -112,9 +112,9 @@ export class Ledger {
     }
   }
 
-  /** One UTC day of a PaaS meter. */
-  day(meter: Meter, day: number): Amounts {
-    const out = zero();
+  /** One UTC day of a PaaS meter (into `out`, which a sum reuses for every day it reads). */
+  day(meter: Meter, day: number, out: Amounts = zero()): Amounts {
+    out.fill(0);
     if (day * 24 < meter.fromHour) return out;
     const profile = PROFILES[meter.type];
     const seed = this.world.seed;
@@ -133,8 +133,8 @@ export class Ledger {
   }
 
   /** One UTC day of customer-level spend (BYOC allocations carry usage too). */
-  customerDay(meter: CustomerMeter, day: number): Amounts {
-    const out = zero();
+  customerDay(meter: CustomerMeter, day: number, out: Amounts = zero()): Amounts {
+    out.fill(0);
     if (day * 24 < this.historyStartHour) return out;
     const price = Math.round(
       meter.perHour * 24 * (0.8 + 0.4 * noise(this.world.seed, 10_000 + meter.index, day)) * 1e6,
@@ -150,11 +150,11 @@ export class Ledger {
 
   /** A PaaS meter summed over [fromHour, toHour). */
   sum(meter: Meter, fromHour: number, toHour: number, into: Amounts = zero()): Amounts {
-    return sumDays((d) => this.day(meter, d), fromHour, toHour, into);
+    return sumDays((d, out) => this.day(meter, d, out), fromHour, toHour, into);
   }
 
   customerSum(meter: CustomerMeter, fromHour: number, toHour: number, into: Amounts = zero()): Amounts {
-    return sumDays((d) => this.customerDay(meter, d), fromHour, toHour, into);
+    return sumDays((d, out) => this.customerDay(meter, d, out), fromHour, toHour, into);
   }
 }
 
@@ -177,11 +177,17 @@ const share = (value: number, from: number, to: number) =>
   Math.floor((value * (CUMULATIVE[from] as number)) / SHAPE_TOTAL);
 
 /** Sums whole days at once and the hours of partial days by their shares. */
-function sumDays(day: (d: number) => Amounts, fromHour: number, toHour: number, into: Amounts): Amounts {
+const scratch = zero();
+function sumDays(
+  day: (d: number, out: Amounts) => Amounts,
+  fromHour: number,
+  toHour: number,
+  into: Amounts,
+): Amounts {
   for (let d = Math.floor(fromHour / 24); d * 24 < toHour; d += 1) {
     const from = Math.max(0, fromHour - d * 24);
     const to = Math.min(24, toHour - d * 24);
-    const values = day(d);
+    const values = day(d, scratch);
     for (let i = 0; i < 8; i += 1) {
       const v = values[i] ?? 0;
       if (v !== 0) into[i] = (into[i] ?? 0) + (from === 0 && to === 24 ? v : share(v, from, to));

@@ -1,0 +1,137 @@
+import { type CallOptions, type Core, withSignal } from "../core/core.js";
+import { JsonArraySplitter, type SplitPiece } from "../core/json-array-splitter.js";
+import { pushToPull } from "../core/push-to-pull.js";
+import { parseJsonText, parseResponse } from "../core/validate.js";
+import {
+  type PaasTeam,
+  paasTeam,
+  type UsageEntry,
+  type UsageListQuery,
+  type UsageListResponse,
+  usageEntry,
+  usageListQuery,
+  usageListResponse,
+} from "../schemas/billing.js";
+
+// The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
+// bytes, each parsed and checked once complete, pages followed by cursor.
+
+/** The page size the platform uses when `perPage` is not sent. */
+export const defaultUsagePageSize = (query: UsageListQuery) =>
+  query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+
+/** What a streamed read says of each page once its entries were handed over. */
+export interface UsagePageRead {
+  /** The page without its entries: currency, scope, pagination. */
+  page: UsageListResponse;
+  /** Entries on the page. */
+  entries: number;
+  /** Pages read so far, this one included. */
+  pages: number;
+}
+
+export type StreamOptions = CallOptions & { onPage?: (read: UsagePageRead) => void };
+
+/** A piece of a usage entry, in the order of the body. */
+export type UsagePart =
+  /** The entry's members before `paas.teams` (its window, when the platform sends it first); not yet checked. */
+  | { kind: "head"; window: UsageEntry["window"]; timestamp: number | undefined }
+  | { kind: "team"; team: PaasTeam }
+  | { kind: "entry"; entry: UsageEntry };
+
+const PATH = "/v1/billing/usage";
+const at = (field?: string) => ({ method: "GET", path: PATH, status: 200, ...(field ? { field } : {}) });
+const windowPart = usageEntry.shape.window;
+
+/** The head of an entry: its window and timestamp where they came before the teams. */
+function headPart(text: string): UsagePart {
+  const head = parseJsonText(text, at("data.usage")) as { window?: unknown; timestamp?: unknown };
+  const window = windowPart.safeParse(head.window);
+  return {
+    kind: "head",
+    window: window.success ? window.data : undefined,
+    timestamp: typeof head.timestamp === "number" ? head.timestamp : undefined,
+  };
+}
+
+export async function* usageParts(
+  core: Core,
+  query: UsageListQuery,
+  options: StreamOptions,
+): AsyncGenerator<UsagePart> {
+  const size = defaultUsagePageSize(query);
+  let cursor = query.cursor;
+  for (let pages = 1; ; pages++) {
+    const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
+    /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
+    let delivered = 0;
+    let entries = 0;
+    const page: UsageListResponse = yield* pushToPull<UsagePart, UsageListResponse>((push, signal) =>
+      core.call(
+        {
+          method: "GET",
+          path: PATH,
+          query: q,
+          response: usageListResponse,
+          readBody: async (body) => {
+            const splitter = new JsonArraySplitter(["data", "usage"], { inner: ["paas", "teams"] });
+            const position = { piece: 0, entry: 0, team: 0 };
+            for await (const chunk of body)
+              for (const piece of splitter.write(chunk)) {
+                const part = position.piece < delivered ? undefined : toPart(piece, position);
+                advance(position, piece);
+                if (!part) continue;
+                await push(part);
+                delivered += 1;
+                if (part.kind === "entry") entries += 1;
+              }
+            return parseJsonText(splitter.end(), at());
+          },
+        },
+        withSignal(options, signal),
+      ),
+    );
+    options.onPage?.({ page, entries, pages });
+    cursor = page.pagination.cursor ?? undefined;
+    if (!page.pagination.hasNextPage || !cursor || entries < size) return;
+  }
+}
+
+function toPart(piece: SplitPiece, position: { entry: number; team: number }): UsagePart {
+  const entryAt = `data.usage.${position.entry}`;
+  switch (piece.kind) {
+    case "head":
+      return headPart(piece.text);
+    case "inner": {
+      const where = at(`${entryAt}.paas.teams.${position.team}`);
+      return { kind: "team", team: parseResponse(paasTeam, parseJsonText(piece.text, where), where) };
+    }
+    case "element":
+      return {
+        kind: "entry",
+        entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
+      };
+  }
+}
+
+function advance(position: { piece: number; entry: number; team: number }, piece: SplitPiece): void {
+  position.piece += 1;
+  if (piece.kind === "inner") position.team += 1;
+  if (piece.kind === "element") {
+    position.entry += 1;
+    position.team = 0;
+  }
+}
+
+/** Whole entries from parts: each entry's teams gathered back into it (memory: one entry). */
+export async function* wholeEntries(parts: AsyncIterable<UsagePart>): AsyncGenerator<UsageEntry> {
+  let teams: PaasTeam[] = [];
+  for await (const part of parts) {
+    if (part.kind === "team") teams.push(part.team);
+    if (part.kind !== "entry") continue;
+    const { entry } = part;
+    if (entry.paas.teams !== undefined) entry.paas.teams = teams;
+    teams = [];
+    yield entry;
+  }
+}
