@@ -127,7 +127,7 @@ async function parseFloor(url: string, token: string, log: LogEntry[]) {
     };
     for await (const chunk of res.body) {
       bytes += chunk.length;
-      for (const text of splitter.write(chunk)) time(text);
+      for (const piece of splitter.write(chunk)) time(piece.text);
     }
     time(splitter.end());
   }

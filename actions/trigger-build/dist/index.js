@@ -84574,9 +84574,6 @@ async function* wholeEntries(parts) {
 
 
 
-
-
-
 /** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
 const DRILL_LEVELS = {
     teams: { page: "teamsPage", size: "teamsPerPage" },

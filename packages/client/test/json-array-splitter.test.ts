@@ -101,7 +101,7 @@ describe("JsonArraySplitter", () => {
       const teams = entry.paas.teams;
       if (teams) {
         // The head: every member before the teams array, the array itself empty.
-        const head = JSON.parse(JSON.stringify(entry).split('"teams":[')[0] + '"teams":[]}}');
+        const head = JSON.parse(`${JSON.stringify(entry).split('"teams":[')[0]}"teams":[]}}`);
         expected.push({ kind: "head", value: head });
         for (const team of teams) expected.push({ kind: "inner", value: team });
       }

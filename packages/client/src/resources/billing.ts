@@ -1,9 +1,6 @@
 import type { CallOptions, Core } from "../core/core.js";
-import { JsonArraySplitter } from "../core/json-array-splitter.js";
 import { cursorItems, cursorPages, type Page } from "../core/pagination.js";
 import { path } from "../core/path.js";
-import { pushToPull } from "../core/push-to-pull.js";
-import { parseJsonText, parseResponse } from "../core/validate.js";
 import {
   type CreditBalance,
   creditBalanceResponse,
