@@ -153,6 +153,9 @@ export class Ledger {
    * year-long window of 50,000 resources reads 12 sums each, not 365 days), the rest by day.
    */
   sum(meter: Meter, fromHour: number, toHour: number, into: Amounts = zero()): Amounts {
+    // A range shorter than any month holds no whole one (an hour, a day: most reads).
+    if (toHour - fromHour < SHORTEST_MONTH_HOURS)
+      return sumDays((d, out) => this.day(meter, d, out), fromHour, toHour, into);
     let hour = fromHour;
     while (hour < toHour) {
       const next = nextMonthHour(hour);
@@ -189,6 +192,7 @@ export class Ledger {
   }
 }
 
+const SHORTEST_MONTH_HOURS = 28 * 24;
 const monthStartHour = (hour: number) => {
   const d = new Date(hour * HOUR_MS);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / HOUR_MS;
