@@ -84373,9 +84373,10 @@ async function* pushToPull(produce) {
             if (held) {
                 const { item } = held;
                 held = undefined;
+                yield item;
+                // Taken: the producer goes on (if the caller stopped instead, `finally` releases it).
                 const taken = wakeProducer;
                 wakeProducer = undefined;
-                yield item;
                 taken?.();
                 continue;
             }

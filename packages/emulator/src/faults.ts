@@ -19,6 +19,8 @@ export const faultSchema = z.strictObject({
   /** Send the fault's answer one character every this many ms (a body that trickles in). */
   trickleMs: z.number().int().min(1).max(60_000).optional(),
   after: z.boolean().optional(),
+  /** Let the real answer start, and close the connection once this many bytes of it were sent. */
+  breakAfterBytes: z.number().int().min(0).optional(),
   times: z.number().int().min(1).max(1_000_000).default(1),
 });
 export type Fault = z.infer<typeof faultSchema>;

@@ -190,6 +190,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const bytesBefore = req.socket.bytesWritten;
     const fault = faults.take(method, url.pathname);
     const answersInstead = fault !== undefined && Boolean(fault.status || fault.reset || fault.malformed);
+    if (fault?.breakAfterBytes !== undefined) breakAfter(res, fault.breakAfterBytes);
     // A delay holds the request before it acts, or with `after` holds the answer after it acted.
     if (fault?.delayMs && !fault.after) await sleep(fault.delayMs);
     const acting = !answersInstead || fault?.after === true;
@@ -237,6 +238,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await once(server, "close");
     },
   };
+}
+
+/** Cuts the connection once `limit` bytes of the answer were written: a body that breaks off. */
+function breakAfter(res: ServerResponse, limit: number): void {
+  let sent = 0;
+  const write = res.write.bind(res) as (chunk: string | Uint8Array) => boolean;
+  res.write = ((chunk: string | Uint8Array) => {
+    if (res.destroyed) return false;
+    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    if (sent + size <= limit) {
+      sent += size;
+      return write(chunk);
+    }
+    write(
+      typeof chunk === "string"
+        ? Buffer.from(chunk).subarray(0, limit - sent)
+        : chunk.subarray(0, limit - sent),
+    );
+    sent = limit;
+    res.socket?.destroySoon();
+    return false;
+  }) as typeof res.write;
 }
 
 /**

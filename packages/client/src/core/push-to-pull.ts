@@ -32,9 +32,10 @@ export async function* pushToPull<T, R>(
       if (held) {
         const { item } = held;
         held = undefined;
+        yield item;
+        // Taken: the producer goes on (if the caller stopped instead, `finally` releases it).
         const taken = wakeProducer;
         wakeProducer = undefined;
-        yield item;
         taken?.();
         continue;
       }
