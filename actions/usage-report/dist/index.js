@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9610);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4725);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9610:
+/***/ 4725:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -91504,16 +91504,7 @@ function billingMonth(start) {
 }
 const FOCUS_HEADER = csvLine(COLUMNS);
 /** The columns between the amounts and ChargeDescription: the same for every row of an entry. */
-const PERIOD_COLUMNS = [
-    "BillingCurrency",
-    "BillingAccountId",
-    "BillingPeriodStart",
-    "BillingPeriodEnd",
-    "ChargePeriodStart",
-    "ChargePeriodEnd",
-    "ChargeCategory",
-    "ChargeFrequency",
-];
+const PERIOD_COLUMNS = COLUMNS.slice(COLUMNS.indexOf("BillingCurrency"), COLUMNS.indexOf("ChargeDescription"));
 /** Cells escaped and joined, as a part of a line. */
 const cells = (values) => values.map(csvCell).join(",");
 const line = (row) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
@@ -91766,6 +91757,59 @@ class LineFile {
     }
 }
 
+;// CONCATENATED MODULE: ./src/trend.ts
+
+
+
+
+// The trend, folded as it is read, a bucket at a time: each team into the bucket's rows and its
+// focus.csv rows, then at the bucket's end its report.csv rows, and only its total and the shown
+// groups' rows kept for the other formats.
+class TrendFold {
+    o;
+    points = [];
+    #bucket;
+    /** focus.csv's charge period, once the bucket's head says it. */
+    #charged;
+    /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
+    #held = [];
+    constructor(o) {
+        this.o = o;
+        this.#bucket = new RowTable(o.groupBy, o.names);
+    }
+    async add(part) {
+        const { focus } = this.o;
+        const focusContext = { currency: this.o.currency, accountId: this.o.accountId, names: this.o.names };
+        if (part.kind === "head") {
+            if (part.window !== undefined || part.timestamp !== undefined)
+                this.#charged = focusPeriod(part, focusContext);
+            return;
+        }
+        if (part.kind === "team") {
+            this.#bucket.addTeam(part.team);
+            if (focus && this.#charged)
+                await focus.write(focusTeamLines(part.team, this.#charged, focusContext));
+            else if (focus)
+                this.#held.push(part.team);
+            return;
+        }
+        const { entry } = part;
+        const rows = this.#bucket.add(entry).rows;
+        const point = trendPoint(entry, rows, this.o.keep);
+        this.points.push(point);
+        await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
+        if (focus) {
+            const charged = this.#charged ?? focusPeriod(entry, focusContext);
+            for (const team of this.#held)
+                await focus.write(focusTeamLines(team, charged, focusContext));
+            await focus.writeAll(focusCustomerLines(entry, charged));
+        }
+        this.#bucket = new RowTable(this.o.groupBy, this.o.names);
+        this.#charged = undefined;
+        this.#held = [];
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -91830,52 +91874,22 @@ const definition = defineAction({
         const wants = (format) => config.formats.includes(format);
         const csv = wants("csv") ? LineFile.open((0,external_node_path_.join)(dir, "report.csv")) : undefined;
         const focus = wants("focus") ? LineFile.open((0,external_node_path_.join)(dir, "focus.csv")) : undefined;
-        const trend = [];
-        const rowContext = { granularity, groupBy, currency: reader.currency };
-        const focusContext = {
+        const trend = new TrendFold({
+            granularity,
+            groupBy,
+            names,
             currency: reader.currency,
             accountId: String(reader.scope?.teamId ?? "billing-customer"),
-            names,
-        };
+            keep,
+            csv,
+            focus,
+        });
         let credit;
         let clusters;
         try {
             await csv?.write(CSV_HEADER);
             await focus?.write(FOCUS_HEADER);
-            // Per bucket: its rows, and focus.csv's charge period once the head says it (a platform
-            // that sends the window after the teams gets their rows at the bucket's end instead).
-            let bucket = new RowTable(groupBy, names);
-            let charged;
-            let held = [];
-            await reader.trend(period, granularity, async (part) => {
-                if (part.kind === "head") {
-                    if (part.window !== undefined || part.timestamp !== undefined)
-                        charged = focusPeriod(part, focusContext);
-                    return;
-                }
-                if (part.kind === "team") {
-                    bucket.addTeam(part.team);
-                    if (focus && charged)
-                        await focus.write(focusTeamLines(part.team, charged, focusContext));
-                    else if (focus)
-                        held.push(part.team);
-                    return;
-                }
-                const { entry } = part;
-                const rows = bucket.add(entry).rows;
-                const point = trendPoint(entry, rows, keep);
-                trend.push(point);
-                await csv?.writeAll(csvBucketLines(point, rows.values(), rowContext));
-                if (focus) {
-                    const whole = charged ?? focusPeriod(entry, focusContext);
-                    for (const team of held)
-                        await focus.write(focusTeamLines(team, whole, focusContext));
-                    await focus.writeAll(focusCustomerLines(entry, whole));
-                }
-                bucket = new RowTable(groupBy, names);
-                charged = undefined;
-                held = [];
-            });
+            await reader.trend(period, granularity, (part) => trend.add(part));
             credit = await reader.credit();
             clusters = await reader.clusters(period, current);
             await csv?.close();
@@ -91891,7 +91905,7 @@ const definition = defineAction({
             scope: reader.scope,
             current,
             previous,
-            trend,
+            trend: trend.points,
             credit,
             clusters,
             requests: reader.requests,

@@ -1,25 +1,18 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
-import type { PaasTeam } from "@cwp/client";
 import { type GroupBy, UsageReader } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
-import { RowTable } from "./group.js";
 import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
-import { CSV_HEADER, csvBucketLines } from "./render/csv.js";
-import {
-  FOCUS_HEADER,
-  type FocusPeriod,
-  focusCustomerLines,
-  focusPeriod,
-  focusTeamLines,
-} from "./render/focus.js";
+import { CSV_HEADER } from "./render/csv.js";
+import { FOCUS_HEADER } from "./render/focus.js";
 import { renderJson } from "./render/json.js";
 import { LineFile } from "./render/line-file.js";
 import { fitMarkdown, renderMarkdown } from "./render/markdown.js";
-import { buildReport, shownKeys, type TrendPoint, trendPoint } from "./report.js";
+import { buildReport, shownKeys } from "./report.js";
+import { TrendFold } from "./trend.js";
 
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
@@ -75,49 +68,22 @@ export const definition = defineAction({
     const wants = (format: Format) => config.formats.includes(format);
     const csv = wants("csv") ? LineFile.open(join(dir, "report.csv")) : undefined;
     const focus = wants("focus") ? LineFile.open(join(dir, "focus.csv")) : undefined;
-    const trend: TrendPoint[] = [];
-    const rowContext = { granularity, groupBy, currency: reader.currency };
-    const focusContext = {
+    const trend = new TrendFold({
+      granularity,
+      groupBy,
+      names,
       currency: reader.currency,
       accountId: String(reader.scope?.teamId ?? "billing-customer"),
-      names,
-    };
+      keep,
+      csv,
+      focus,
+    });
     let credit: Awaited<ReturnType<UsageReader["credit"]>>;
     let clusters: Awaited<ReturnType<UsageReader["clusters"]>>;
     try {
       await csv?.write(CSV_HEADER);
       await focus?.write(FOCUS_HEADER);
-      // Per bucket: its rows, and focus.csv's charge period once the head says it (a platform
-      // that sends the window after the teams gets their rows at the bucket's end instead).
-      let bucket = new RowTable(groupBy, names);
-      let charged: FocusPeriod | undefined;
-      let held: PaasTeam[] = [];
-      await reader.trend(period, granularity, async (part) => {
-        if (part.kind === "head") {
-          if (part.window !== undefined || part.timestamp !== undefined)
-            charged = focusPeriod(part, focusContext);
-          return;
-        }
-        if (part.kind === "team") {
-          bucket.addTeam(part.team);
-          if (focus && charged) await focus.write(focusTeamLines(part.team, charged, focusContext));
-          else if (focus) held.push(part.team);
-          return;
-        }
-        const { entry } = part;
-        const rows = bucket.add(entry).rows;
-        const point = trendPoint(entry, rows, keep);
-        trend.push(point);
-        await csv?.writeAll(csvBucketLines(point, rows.values(), rowContext));
-        if (focus) {
-          const whole = charged ?? focusPeriod(entry, focusContext);
-          for (const team of held) await focus.write(focusTeamLines(team, whole, focusContext));
-          await focus.writeAll(focusCustomerLines(entry, whole));
-        }
-        bucket = new RowTable(groupBy, names);
-        charged = undefined;
-        held = [];
-      });
+      await reader.trend(period, granularity, (part) => trend.add(part));
       credit = await reader.credit();
       clusters = await reader.clusters(period, current);
       await csv?.close();
@@ -133,7 +99,7 @@ export const definition = defineAction({
         scope: reader.scope,
         current,
         previous,
-        trend,
+        trend: trend.points,
         credit,
         clusters,
         requests: reader.requests,

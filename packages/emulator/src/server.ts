@@ -187,7 +187,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const method = req.method ?? "";
     const arrivedIn = generation;
-    const bytesBefore = req.socket.bytesWritten;
+    // The connection, kept: Node lets go of `req.socket` once the answer is done.
+    const socket = req.socket;
+    const bytesBefore = socket.bytesWritten;
     const fault = faults.take(method, url.pathname);
     const answersInstead = fault !== undefined && Boolean(fault.status || fault.reset || fault.malformed);
     if (fault?.breakAfterBytes !== undefined) breakAfter(res, fault.breakAfterBytes);
@@ -222,7 +224,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ...(body !== undefined ? { body } : {}),
       status,
       time: new Date(clock.now()).toISOString(),
-      bytes: req.socket.bytesWritten - bytesBefore,
+      bytes: socket.bytesWritten - bytesBefore,
     });
   });
   server.listen(options.port ?? 4010, options.host ?? "127.0.0.1");

@@ -61,16 +61,10 @@ function billingMonth(start: string): [string, string] {
 
 export const FOCUS_HEADER = csvLine(COLUMNS);
 /** The columns between the amounts and ChargeDescription: the same for every row of an entry. */
-const PERIOD_COLUMNS = [
-  "BillingCurrency",
-  "BillingAccountId",
-  "BillingPeriodStart",
-  "BillingPeriodEnd",
-  "ChargePeriodStart",
-  "ChargePeriodEnd",
-  "ChargeCategory",
-  "ChargeFrequency",
-] as const;
+const PERIOD_COLUMNS = COLUMNS.slice(
+  COLUMNS.indexOf("BillingCurrency"),
+  COLUMNS.indexOf("ChargeDescription"),
+);
 /** Cells escaped and joined, as a part of a line. */
 const cells = (values: readonly string[]) => values.map(csvCell).join(",");
 const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));

@@ -1,0 +1,65 @@
+import type { PaasTeam, UsagePart } from "@cwp/client";
+import type { Granularity, GroupBy } from "./collect.js";
+import { RowTable } from "./group.js";
+import { csvBucketLines } from "./render/csv.js";
+import { type FocusPeriod, focusCustomerLines, focusPeriod, focusTeamLines } from "./render/focus.js";
+import type { LineFile } from "./render/line-file.js";
+import { type TrendPoint, trendPoint } from "./report.js";
+
+// The trend, folded as it is read, a bucket at a time: each team into the bucket's rows and its
+// focus.csv rows, then at the bucket's end its report.csv rows, and only its total and the shown
+// groups' rows kept for the other formats.
+
+export class TrendFold {
+  readonly points: TrendPoint[] = [];
+  #bucket: RowTable;
+  /** focus.csv's charge period, once the bucket's head says it. */
+  #charged: FocusPeriod | undefined;
+  /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
+  #held: PaasTeam[] = [];
+
+  constructor(
+    private readonly o: {
+      granularity: Granularity;
+      groupBy: GroupBy;
+      names: Map<string, string>;
+      currency: string;
+      accountId: string;
+      /** The groups the report shows by name: a bucket keeps only their rows. */
+      keep: Set<string>;
+      csv: LineFile | undefined;
+      focus: LineFile | undefined;
+    },
+  ) {
+    this.#bucket = new RowTable(o.groupBy, o.names);
+  }
+
+  async add(part: UsagePart): Promise<void> {
+    const { focus } = this.o;
+    const focusContext = { currency: this.o.currency, accountId: this.o.accountId, names: this.o.names };
+    if (part.kind === "head") {
+      if (part.window !== undefined || part.timestamp !== undefined)
+        this.#charged = focusPeriod(part, focusContext);
+      return;
+    }
+    if (part.kind === "team") {
+      this.#bucket.addTeam(part.team);
+      if (focus && this.#charged) await focus.write(focusTeamLines(part.team, this.#charged, focusContext));
+      else if (focus) this.#held.push(part.team);
+      return;
+    }
+    const { entry } = part;
+    const rows = this.#bucket.add(entry).rows;
+    const point = trendPoint(entry, rows, this.o.keep);
+    this.points.push(point);
+    await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
+    if (focus) {
+      const charged = this.#charged ?? focusPeriod(entry, focusContext);
+      for (const team of this.#held) await focus.write(focusTeamLines(team, charged, focusContext));
+      await focus.writeAll(focusCustomerLines(entry, charged));
+    }
+    this.#bucket = new RowTable(this.o.groupBy, this.o.names);
+    this.#charged = undefined;
+    this.#held = [];
+  }
+}
