@@ -84315,7 +84315,8 @@ class JsonArraySplitter {
     }
     /** Bytes of the element being read, kept until it ends. */
     #feed(bytes) {
-        this.#element?.push(bytes);
+        if (bytes.length > 0)
+            this.#element?.push(bytes);
     }
     /**
      * As the inner splitter of an element: reads `chunk` up to the end of the element's value;

@@ -240,7 +240,7 @@ export class JsonArraySplitter {
 
   /** Bytes of the element being read, kept until it ends. */
   #feed(bytes: Uint8Array): void {
-    this.#element?.push(bytes);
+    if (bytes.length > 0) this.#element?.push(bytes);
   }
 
   /**
