@@ -35,8 +35,24 @@ const MARK_TEXT = JSON.stringify(MARK);
 
 const AHEAD_BYTES = 32 * 1024 * 1024;
 
-/** Sends a body that holds streamed arrays: chunked, waiting whenever the client is behind. */
-export async function sendStreamedJson(res: ServerResponse, status: number, body: unknown): Promise<void> {
+/** A value's JSON text split where its streamed arrays go, and those arrays, in order. */
+function marked(value: unknown): { parts: string[]; arrays: StreamedArray[] } {
+  const arrays: StreamedArray[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (!(v instanceof StreamedArray)) return v;
+    arrays.push(v);
+    return MARK;
+  });
+  return { parts: text.split(MARK_TEXT), arrays };
+}
+
+/**
+ * Sends an answer: whole, with its length, or, when it holds streamed arrays, chunked as its items
+ * are made, waiting whenever the client is far behind.
+ */
+export async function sendAnswer(res: ServerResponse, status: number, body: unknown): Promise<void> {
+  const whole = marked(body);
+  if (whole.arrays.length === 0) return sendText(res, status, whole.parts.join(""));
   res.writeHead(status, { "content-type": "application/json" });
   const write = async (text: string) => {
     if (res.destroyed) throw new Error("the client hung up");
@@ -54,15 +70,7 @@ export async function sendStreamedJson(res: ServerResponse, status: number, body
       res.on("close", go);
     });
   };
-  const writeValue = async (value: unknown): Promise<void> => {
-    if (value instanceof RawJson) return write(value.text);
-    const arrays: StreamedArray[] = [];
-    const text = JSON.stringify(value, (_key, v: unknown) => {
-      if (!(v instanceof StreamedArray)) return v;
-      arrays.push(v);
-      return MARK;
-    });
-    const parts = text.split(MARK_TEXT);
+  const writeMarked = async ({ parts, arrays }: { parts: string[]; arrays: StreamedArray[] }) => {
     for (const [i, part] of parts.entries()) {
       await write(part);
       const array = arrays[i];
@@ -72,29 +80,22 @@ export async function sendStreamedJson(res: ServerResponse, status: number, body
       for (const item of array.items) {
         if (!first) await write(",");
         first = false;
-        await writeValue(item);
+        await (item instanceof RawJson ? write(item.text) : writeMarked(marked(item)));
       }
       await write("]");
     }
   };
-  await writeValue(body);
+  await writeMarked(whole);
   res.end();
 }
 
-/** Whether a body holds a streamed array at its top two levels (where lists keep theirs). */
-export function isStreamed(body: unknown): boolean {
-  if (typeof body !== "object" || body === null) return false;
-  return Object.values(body).some(
-    (v) =>
-      v instanceof StreamedArray ||
-      (typeof v === "object" && v !== null && Object.values(v).some((w) => w instanceof StreamedArray)),
-  );
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  sendText(res, status, JSON.stringify(body));
 }
 
 export function sendFailure(res: ServerResponse, failure: ApiFailure): void {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { VirtualClock } from "./clock.js";
 import { type ControlState, controlPlane, type RequestLogEntry } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
-import { ApiFailure, isStreamed, readJsonBody, sendFailure, sendJson, sendStreamedJson } from "./http.js";
+import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
 import { match } from "./router.js";
@@ -134,8 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       outcomes,
       settings,
     });
-    if (isStreamed(answer)) await sendStreamedJson(res, 200, answer);
-    else sendJson(res, 200, answer);
+    await sendAnswer(res, 200, answer);
     return body;
   }
 
