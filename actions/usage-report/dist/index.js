@@ -90888,6 +90888,8 @@ const isoTime = (seconds) => new Date(seconds * 1000).toISOString().replace(".00
 
 
 const MAX_PER_PAGE = { hour: 100, day: 100, month: 12 };
+/** Invoice details read at the same time: independent reads, a year's in three rounds. */
+const DETAILS_AT_ONCE = 4;
 /** How often, at most, a long read says where it is. */
 const PROGRESS_EVERY_MS = 5_000;
 /**
@@ -90931,25 +90933,31 @@ class UsageReader {
         } while (cursor);
         return names;
     }
-    /** A period's totals; a team token that filters by team is told which input to drop. */
+    /**
+     * A period's totals; a team token that filters by team is told which input to drop. The request
+     * goes out while the names are still being read: rows are labelled from the first part on, so
+     * the names are waited for only then (the body waits in the connection meanwhile).
+     */
     totals(window, names) {
         return withTeamFilterHint(this.#filters, async () => {
-            const table = new RowTable(this.options.groupBy, names);
+            let table;
+            const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
             let total = Decimal.zero;
             let byoc = false;
             for (const w of totalWindows(window)) {
                 const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
                 for await (const part of this.#stream(query)) {
+                    const rows = await labelled();
                     if (part.kind === "team")
-                        table.addTeam(part.team);
+                        rows.addTeam(part.team);
                     if (part.kind !== "entry")
                         continue;
-                    table.add(part.entry);
+                    rows.add(part.entry);
                     total = total.plus(Decimal.from(part.entry.total));
                     byoc ||= part.entry.byoc !== undefined;
                 }
             }
-            return { rows: table.rows, total, byoc };
+            return { rows: (await labelled()).rows, total, byoc };
         });
     }
     /**
@@ -91056,9 +91064,14 @@ async function invoiceClusters(client, period, counted, call) {
     } while (cursor);
     if (inside.length === 0)
         return undefined;
+    // The details are independent reads: a few at a time, folded in the list's order.
+    const details = [];
+    for (let i = 0; i < inside.length; i += DETAILS_AT_ONCE)
+        details.push(...(await Promise.all(inside
+            .slice(i, i + DETAILS_AT_ONCE)
+            .map((id) => counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call))))));
     const byId = new Map();
-    for (const id of inside) {
-        const detail = await counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call));
+    for (const detail of details) {
         for (const c of detail.data.byoc?.clusters ?? []) {
             const amount = componentSum(c.price) ?? Decimal.zero;
             const known = byId.get(c.id);
@@ -91866,9 +91879,13 @@ const definition = defineAction({
             deadline: now + config.timeout,
             progress: say,
         });
-        const names = await reader.names();
-        const current = await reader.totals(period, names);
-        const previous = config.compare ? await reader.totals(period.previous, names) : undefined;
+        // Reads that do not depend on each other go out together: each costs the platform's latency.
+        const names = reader.names();
+        const [groupNames, current, previous] = await Promise.all([
+            names,
+            reader.totals(period, names),
+            config.compare ? reader.totals(period.previous, names) : undefined,
+        ]);
         // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
         // only the buckets' totals and the shown groups stay for the other formats.
         const keep = shownKeys(current, top);
@@ -91878,21 +91895,24 @@ const definition = defineAction({
         const trend = new TrendFold({
             granularity,
             groupBy,
-            names,
+            names: groupNames,
             currency: reader.currency,
             accountId: String(reader.scope?.teamId ?? "billing-customer"),
             keep,
             csv,
             focus,
         });
+        // The credit balance waits for the first usage page, which says whose billing this is.
         let credit;
         let clusters;
         try {
             await csv?.write(CSV_HEADER);
             await focus?.write(FOCUS_HEADER);
-            await reader.trend(period, granularity, (part) => trend.add(part));
-            credit = await reader.credit();
-            clusters = await reader.clusters(period, current);
+            [, credit, clusters] = await Promise.all([
+                reader.trend(period, granularity, (part) => trend.add(part)),
+                reader.credit(),
+                reader.clusters(period, current),
+            ]);
             await csv?.close();
             await focus?.close();
         }

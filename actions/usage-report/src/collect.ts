@@ -36,6 +36,8 @@ export interface Totals {
 }
 
 const MAX_PER_PAGE: Record<Granularity, number> = { hour: 100, day: 100, month: 12 };
+/** Invoice details read at the same time: independent reads, a year's in three rounds. */
+const DETAILS_AT_ONCE = 4;
 /** How often, at most, a long read says where it is. */
 const PROGRESS_EVERY_MS = 5_000;
 
@@ -90,23 +92,29 @@ export class UsageReader {
     return names;
   }
 
-  /** A period's totals; a team token that filters by team is told which input to drop. */
-  totals(window: Window, names: Map<string, string>): Promise<Totals> {
+  /**
+   * A period's totals; a team token that filters by team is told which input to drop. The request
+   * goes out while the names are still being read: rows are labelled from the first part on, so
+   * the names are waited for only then (the body waits in the connection meanwhile).
+   */
+  totals(window: Window, names: Promise<Map<string, string>>): Promise<Totals> {
     return withTeamFilterHint(this.#filters, async () => {
-      const table = new RowTable(this.options.groupBy, names);
+      let table: RowTable | undefined;
+      const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
       let total = Decimal.zero;
       let byoc = false;
       for (const w of totalWindows(window)) {
         const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
         for await (const part of this.#stream(query as UsageListQuery)) {
-          if (part.kind === "team") table.addTeam(part.team);
+          const rows = await labelled();
+          if (part.kind === "team") rows.addTeam(part.team);
           if (part.kind !== "entry") continue;
-          table.add(part.entry);
+          rows.add(part.entry);
           total = total.plus(Decimal.from(part.entry.total));
           byoc ||= part.entry.byoc !== undefined;
         }
       }
-      return { rows: table.rows, total, byoc };
+      return { rows: (await labelled()).rows, total, byoc };
     });
   }
 
@@ -234,9 +242,18 @@ async function invoiceClusters(
         : undefined;
   } while (cursor);
   if (inside.length === 0) return undefined;
+  // The details are independent reads: a few at a time, folded in the list's order.
+  const details = [];
+  for (let i = 0; i < inside.length; i += DETAILS_AT_ONCE)
+    details.push(
+      ...(await Promise.all(
+        inside
+          .slice(i, i + DETAILS_AT_ONCE)
+          .map((id) => counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call))),
+      )),
+    );
   const byId = new Map<string, Cluster>();
-  for (const id of inside) {
-    const detail = await counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call));
+  for (const detail of details) {
     for (const c of detail.data.byoc?.clusters ?? []) {
       const amount = componentSum(c.price) ?? Decimal.zero;
       const known = byId.get(c.id);
