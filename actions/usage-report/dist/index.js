@@ -90619,8 +90619,8 @@ class Decimal {
 function decimalText(value) {
     // Amounts of up to six decimals (what the platform sends) are written from their integer
     // millionths: the same text, at a fraction of the cost of a double's own.
-    const micros = Math.round(value * 1e6);
-    if (micros / 1e6 === value && Math.abs(micros) < 1e15)
+    const micros = exactMillionths(value);
+    if (micros !== undefined)
         return millionthsText(micros);
     const text = numberText(value);
     // A double's own text has no exponent from 1e-6 to 1e21: then it is plain decimal text.
@@ -90628,6 +90628,11 @@ function decimalText(value) {
     return !text.includes("e") && (dot < 0 || text.length - dot - 1 <= 12)
         ? text
         : Decimal.from(value).toFixed();
+}
+/** A JSON number of at most six decimals (below 10^9) as its integer count of millionths. */
+function exactMillionths(value) {
+    const micros = Math.round(value * 1e6);
+    return micros / 1e6 === value && Math.abs(micros) < 1e15 ? micros : undefined;
 }
 /** An integer count of millionths as decimal text, trailing zeros dropped. */
 function millionthsText(micros) {
@@ -91521,6 +91526,7 @@ const FOCUS_HEADER = csvLine(COLUMNS);
 const PERIOD_COLUMNS = COLUMNS.slice(COLUMNS.indexOf("BillingCurrency"), COLUMNS.indexOf("ChargeDescription"));
 /** Cells escaped and joined, as a part of a line. */
 const cells = (values) => values.map(csvCell).join(",");
+const encoded = (text) => Buffer.from(text);
 const line = (row) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
 /** The charge period of an entry, from its window (or its hour's timestamp). */
 function focusPeriod(at, context) {
@@ -91540,44 +91546,70 @@ function focusPeriod(at, context) {
         PublisherName: PROVIDER,
         InvoiceIssuerName: PROVIDER,
     };
-    return { common, cells: cells(PERIOD_COLUMNS.map((c) => common[c] ?? "")) };
+    return { common, cells: encoded(`,${cells(PERIOD_COLUMNS.map((c) => common[c] ?? ""))},`) };
 }
 const PROVIDERS = cells([PROVIDER, PROVIDER, PROVIDER]);
+const focus_COMMA = encoded(",");
 /**
- * The lines of focus.csv for one team of an entry, one per resource and price component, as one
- * text, written as the team is read (a year of a large organisation is tens of millions of rows).
- * The cells shared by many rows (the period, the team, the project, the resource type) are escaped
- * once; each row adds only its own. Amounts need no escaping: decimal text never does.
+ * focus.csv's rows of teams, one per resource and price component, written as each team is read (a
+ * year of a large organisation is tens of millions of rows). Each row is written in pieces: the
+ * cells it shares with many rows (the period, the resource type and component, the team and
+ * project) are escaped and encoded once; only its amounts and resource id are its own. Amounts need
+ * no escaping: decimal text never does.
  */
-function focusTeamLines(team, period, context) {
-    const name = (id) => context.names.get(id) ?? id;
-    const teamCells = cells([team.id, name(team.id)]);
-    let out = "";
-    for (const project of team.projects ?? []) {
-        const after = `${teamCells},${PROVIDERS},${cells([project.id, name(project.id)])}\n`;
-        for (const group of project.resources ?? []) {
-            const type = group.resourceType;
-            const components = COMPONENTS.map(([price, usage, unit, category]) => ({
-                price,
-                usage,
-                description: `${period.cells},${csvCell(`${type} ${price}`)}`,
-                unit: csvCell(unit),
-                // ResourceType, ServiceCategory, ServiceName (after ResourceId), then the team and project.
-                tail: `${cells([type, category, `PaaS ${type}`])},${after}`,
-            }));
-            for (const item of group.items) {
-                const id = csvCell(item.id);
-                for (const c of components) {
-                    const cost = item.price?.[c.price];
-                    if (cost === undefined || cost === 0)
-                        continue;
-                    const amount = decimalText(cost);
-                    out += `${amount},${amount},${c.description},${decimalText(item.usage?.[c.usage] ?? 0)},${c.unit},${id},${c.tail}`;
+class FocusTeamWriter {
+    file;
+    context;
+    #types = new Map();
+    constructor(file, context) {
+        this.file = file;
+        this.context = context;
+    }
+    /** A team's rows, then the disk's pace. */
+    async write(team, period) {
+        const { file } = this;
+        const name = (id) => this.context.names.get(id) ?? id;
+        const teamCells = cells([team.id, name(team.id)]);
+        for (const project of team.projects ?? []) {
+            const after = encoded(`${teamCells},${PROVIDERS},${cells([project.id, name(project.id)])}\n`);
+            for (const group of project.resources ?? []) {
+                const components = this.#components(group.resourceType);
+                for (const item of group.items) {
+                    const id = csvCell(item.id);
+                    for (const c of components) {
+                        const cost = item.price?.[c.price];
+                        if (cost === undefined || cost === 0)
+                            continue;
+                        file.decimal(cost);
+                        file.bytes(focus_COMMA);
+                        file.decimal(cost);
+                        file.bytes(period.cells);
+                        file.bytes(c.description);
+                        file.decimal(item.usage?.[c.usage] ?? 0);
+                        file.bytes(c.unit);
+                        file.text(id);
+                        file.bytes(c.type);
+                        file.bytes(after);
+                    }
                 }
             }
         }
+        await file.drained();
     }
-    return out;
+    #components(type) {
+        let known = this.#types.get(type);
+        if (!known) {
+            known = COMPONENTS.map(([price, usage, unit, category]) => ({
+                price,
+                usage,
+                description: encoded(`${csvCell(`${type} ${price}`)},`),
+                unit: encoded(`,${csvCell(unit)},`),
+                type: encoded(`,${cells([type, category, `PaaS ${type}`])},`),
+            }));
+            this.#types.set(type, known);
+        }
+        return known;
+    }
 }
 /** The lines of focus.csv for an entry's customer-level charges (after its teams' lines). */
 function* focusCustomerLines(entry, period) {
@@ -91725,35 +91757,103 @@ var external_node_events_ = __nccwpck_require__(8474);
 
 
 
-// A report file written line by line while the usage is read: lines are gathered into large
-// writes, the disk's pace is waited for, and the file gets its name only once it is complete
-// (until then it is NAME.partial, removed when the report fails).
-const FLUSH_AT = 1 << 20;
+
+// A report file written line by line while the usage is read: lines are copied into a buffer
+// handed to the disk when full, the disk's pace is waited for between batches, and the file gets
+// its name only once it is complete (until then it is NAME.partial, removed when the report fails).
+// Pieces are copied one by one on purpose: joining millions of small strings into one and encoding
+// that costs more than building them did.
+const BUFFER_BYTES = 1 << 20;
+/** A sign, 9 whole digits, a point and 6 decimals (`exactMillionths` is below 10^15). */
+const MAX_DECIMAL_BYTES = 17;
+const [MINUS, DOT, ZERO] = [0x2d, 0x2e, 0x30];
+/** The most UTF-8 bytes one UTF-16 code unit becomes (a surrogate pair: 4 bytes for 2 units). */
+const MAX_BYTES_PER_UNIT = 3;
 class LineFile {
     path;
     partial;
     #out;
-    #pending = "";
+    #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    #used = 0;
     constructor(path, partial) {
         this.path = path;
         this.partial = partial;
-        this.#out = (0,external_node_fs_namespaceObject.createWriteStream)(partial, { encoding: "utf8" });
+        this.#out = (0,external_node_fs_namespaceObject.createWriteStream)(partial);
     }
     static open(path) {
         return new LineFile(path, `${path}.partial`);
     }
     async write(text) {
-        this.#pending += text;
-        if (this.#pending.length >= FLUSH_AT)
-            await this.#flush();
+        this.text(text);
+        await this.drained();
     }
+    /** A batch of lines (a team's, a bucket's), then the disk's pace. */
     async writeAll(lines) {
         for (const line of lines)
-            await this.write(line);
+            this.text(line);
+        await this.drained();
+    }
+    /** A piece of a line, as UTF-8. Between batches of pieces, wait for `drained()`. */
+    text(text) {
+        if (!this.#room(text.length * MAX_BYTES_PER_UNIT)) {
+            this.#out.write(text);
+            return;
+        }
+        this.#used += this.#buffer.write(text, this.#used);
+    }
+    /** A piece of a line already encoded: the cells that millions of rows share, encoded once. */
+    bytes(bytes) {
+        if (!this.#room(bytes.length)) {
+            this.#out.write(bytes);
+            return;
+        }
+        this.#buffer.set(bytes, this.#used);
+        this.#used += bytes.length;
+    }
+    /**
+     * A JSON amount as `decimalText` writes it. One of at most six decimals (what the platform
+     * sends) is written digit by digit, without making a string: the amounts of millions of rows.
+     */
+    decimal(value) {
+        const micros = exactMillionths(value);
+        if (micros === undefined || !this.#room(MAX_DECIMAL_BYTES)) {
+            this.text(decimalText(value));
+            return;
+        }
+        const buffer = this.#buffer;
+        let at = this.#used;
+        if (micros < 0)
+            buffer[at++] = MINUS;
+        const abs = Math.abs(micros);
+        let whole = Math.floor(abs / 1e6);
+        let fraction = abs - whole * 1e6;
+        // The whole part's digits, last first, from the end of their place.
+        let digits = 1;
+        for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10))
+            digits += 1;
+        for (let i = at + digits - 1; i >= at; i -= 1) {
+            buffer[i] = ZERO + (whole % 10);
+            whole = Math.floor(whole / 10);
+        }
+        at += digits;
+        if (fraction !== 0) {
+            buffer[at++] = DOT;
+            for (let place = 100_000; fraction !== 0; place /= 10) {
+                const digit = Math.floor(fraction / place);
+                buffer[at++] = ZERO + digit;
+                fraction -= digit * place;
+            }
+        }
+        this.#used = at;
+    }
+    /** Resolves once the disk has caught up with what was handed to it. */
+    async drained() {
+        if (this.#out.writableNeedDrain)
+            await (0,external_node_events_.once)(this.#out, "drain");
     }
     /** Writes what is left and gives the file its name. */
     async close() {
-        await this.#flush();
+        this.#handOver();
         this.#out.end();
         await (0,external_node_events_.once)(this.#out, "finish");
         await (0,promises_.rename)(this.partial, this.path);
@@ -91763,11 +91863,20 @@ class LineFile {
         this.#out.destroy();
         await (0,promises_.rm)(this.partial, { force: true });
     }
-    async #flush() {
-        const text = this.#pending;
-        this.#pending = "";
-        if (text && !this.#out.write(text))
-            await (0,external_node_events_.once)(this.#out, "drain");
+    /** Whether `bytes` fit in the buffer, handing a full one to the stream first. */
+    #room(bytes) {
+        if (bytes <= this.#buffer.length - this.#used)
+            return true;
+        this.#handOver();
+        return bytes <= this.#buffer.length;
+    }
+    /** The buffer goes to the stream, which holds it until written: the next lines get a new one. */
+    #handOver() {
+        if (this.#used === 0)
+            return;
+        this.#out.write(this.#buffer.subarray(0, this.#used));
+        this.#buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+        this.#used = 0;
     }
 }
 
@@ -91787,23 +91896,25 @@ class TrendFold {
     #charged;
     /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
     #held = [];
+    #focusContext;
+    #focusTeams;
     constructor(o) {
         this.o = o;
         this.#bucket = new RowTable(o.groupBy, o.names);
+        this.#focusContext = { currency: o.currency, accountId: o.accountId, names: o.names };
+        this.#focusTeams = o.focus && new FocusTeamWriter(o.focus, this.#focusContext);
     }
     async add(part) {
-        const { focus } = this.o;
-        const focusContext = { currency: this.o.currency, accountId: this.o.accountId, names: this.o.names };
         if (part.kind === "head") {
             if (part.window !== undefined || part.timestamp !== undefined)
-                this.#charged = focusPeriod(part, focusContext);
+                this.#charged = focusPeriod(part, this.#focusContext);
             return;
         }
         if (part.kind === "team") {
             this.#bucket.addTeam(part.team);
-            if (focus && this.#charged)
-                await focus.write(focusTeamLines(part.team, this.#charged, focusContext));
-            else if (focus)
+            if (this.#focusTeams && this.#charged)
+                await this.#focusTeams.write(part.team, this.#charged);
+            else if (this.#focusTeams)
                 this.#held.push(part.team);
             return;
         }
@@ -91812,11 +91923,11 @@ class TrendFold {
         const point = trendPoint(entry, rows, this.o.keep);
         this.points.push(point);
         await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
-        if (focus) {
-            const charged = this.#charged ?? focusPeriod(entry, focusContext);
+        if (this.o.focus && this.#focusTeams) {
+            const charged = this.#charged ?? focusPeriod(entry, this.#focusContext);
             for (const team of this.#held)
-                await focus.write(focusTeamLines(team, charged, focusContext));
-            await focus.writeAll(focusCustomerLines(entry, charged));
+                await this.#focusTeams.write(team, charged);
+            await this.o.focus.writeAll(focusCustomerLines(entry, charged));
         }
         this.#bucket = new RowTable(this.o.groupBy, this.o.names);
         this.#charged = undefined;

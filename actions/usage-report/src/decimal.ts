@@ -87,14 +87,20 @@ export class Decimal {
 export function decimalText(value: number): string {
   // Amounts of up to six decimals (what the platform sends) are written from their integer
   // millionths: the same text, at a fraction of the cost of a double's own.
-  const micros = Math.round(value * 1e6);
-  if (micros / 1e6 === value && Math.abs(micros) < 1e15) return millionthsText(micros);
+  const micros = exactMillionths(value);
+  if (micros !== undefined) return millionthsText(micros);
   const text = numberText(value);
   // A double's own text has no exponent from 1e-6 to 1e21: then it is plain decimal text.
   const dot = text.indexOf(".");
   return !text.includes("e") && (dot < 0 || text.length - dot - 1 <= 12)
     ? text
     : Decimal.from(value).toFixed();
+}
+
+/** A JSON number of at most six decimals (below 10^9) as its integer count of millionths. */
+export function exactMillionths(value: number): number | undefined {
+  const micros = Math.round(value * 1e6);
+  return micros / 1e6 === value && Math.abs(micros) < 1e15 ? micros : undefined;
 }
 
 /** An integer count of millionths as decimal text, trailing zeros dropped. */

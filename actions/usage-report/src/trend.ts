@@ -2,7 +2,7 @@ import type { PaasTeam, UsagePart } from "@cwp/client";
 import type { Granularity, GroupBy } from "./collect.js";
 import { RowTable } from "./group.js";
 import { csvBucketLines } from "./render/csv.js";
-import { type FocusPeriod, focusCustomerLines, focusPeriod, focusTeamLines } from "./render/focus.js";
+import { type FocusPeriod, FocusTeamWriter, focusCustomerLines, focusPeriod } from "./render/focus.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
 
@@ -17,6 +17,8 @@ export class TrendFold {
   #charged: FocusPeriod | undefined;
   /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
   #held: PaasTeam[] = [];
+  readonly #focusContext;
+  readonly #focusTeams: FocusTeamWriter | undefined;
 
   constructor(
     private readonly o: {
@@ -32,20 +34,20 @@ export class TrendFold {
     },
   ) {
     this.#bucket = new RowTable(o.groupBy, o.names);
+    this.#focusContext = { currency: o.currency, accountId: o.accountId, names: o.names };
+    this.#focusTeams = o.focus && new FocusTeamWriter(o.focus, this.#focusContext);
   }
 
   async add(part: UsagePart): Promise<void> {
-    const { focus } = this.o;
-    const focusContext = { currency: this.o.currency, accountId: this.o.accountId, names: this.o.names };
     if (part.kind === "head") {
       if (part.window !== undefined || part.timestamp !== undefined)
-        this.#charged = focusPeriod(part, focusContext);
+        this.#charged = focusPeriod(part, this.#focusContext);
       return;
     }
     if (part.kind === "team") {
       this.#bucket.addTeam(part.team);
-      if (focus && this.#charged) await focus.write(focusTeamLines(part.team, this.#charged, focusContext));
-      else if (focus) this.#held.push(part.team);
+      if (this.#focusTeams && this.#charged) await this.#focusTeams.write(part.team, this.#charged);
+      else if (this.#focusTeams) this.#held.push(part.team);
       return;
     }
     const { entry } = part;
@@ -53,10 +55,10 @@ export class TrendFold {
     const point = trendPoint(entry, rows, this.o.keep);
     this.points.push(point);
     await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
-    if (focus) {
-      const charged = this.#charged ?? focusPeriod(entry, focusContext);
-      for (const team of this.#held) await focus.write(focusTeamLines(team, charged, focusContext));
-      await focus.writeAll(focusCustomerLines(entry, charged));
+    if (this.o.focus && this.#focusTeams) {
+      const charged = this.#charged ?? focusPeriod(entry, this.#focusContext);
+      for (const team of this.#held) await this.#focusTeams.write(team, charged);
+      await this.o.focus.writeAll(focusCustomerLines(entry, charged));
     }
     this.#bucket = new RowTable(this.o.groupBy, this.o.names);
     this.#charged = undefined;

@@ -1,7 +1,11 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Decimal, decimalText, formatMoney } from "../src/decimal.js";
 import { resolvePeriod, totalWindows } from "../src/period.js";
 import { csvCell } from "../src/render/csv.js";
+import { LineFile } from "../src/render/line-file.js";
 
 describe("Decimal", () => {
   it("adds what floats cannot", () => {
@@ -72,5 +76,25 @@ describe("decimalText", () => {
     numbers.push(1e21, 1.25e22, 999999999999999.9, 5e-324, 4.5e11, 0.000123456789012345);
     for (let i = 0; i < 10_000; i++) numbers.push(Math.round(Math.random() * 1e12) / 10 ** (i % 13));
     for (const n of numbers) expect(decimalText(n), String(n)).toBe(Decimal.from(n).toFixed());
+  });
+});
+
+describe("LineFile", () => {
+  it("writes amounts digit by digit as decimalText writes them, between pieces of text and bytes", async () => {
+    const numbers = [0, -0, 1, -1, 0.5, -0.25, 12.345678, 0.000001, -0.000001, 1e-7, 100, 999999999.999999];
+    numbers.push(1e9, 120.5, 0.1 + 0.2, 1e21, 4.5e11, -17.00001);
+    for (let i = 0; i < 20_000; i++)
+      numbers.push(((i % 2 ? 1 : -1) * Math.round(Math.random() * 10 ** (i % 16))) / 10 ** (i % 8));
+    const dir = await mkdtemp(join(tmpdir(), "line-file-"));
+    const file = LineFile.open(join(dir, "amounts.csv"));
+    for (const n of numbers) {
+      file.text("é");
+      file.decimal(n);
+      file.bytes(Buffer.from("\n"));
+    }
+    await file.close();
+    const written = (await readFile(join(dir, "amounts.csv"), "utf8")).split("\n");
+    expect(written.slice(0, -1)).toEqual(numbers.map((n) => `é${decimalText(n)}`));
+    await rm(dir, { recursive: true });
   });
 });

@@ -1,7 +1,8 @@
 import type { UsageEntry } from "@cwp/client";
-import { Decimal, decimalText } from "../decimal.js";
+import { Decimal } from "../decimal.js";
 import { componentSum } from "../group.js";
 import { csvCell, csvLine } from "./csv.js";
+import type { LineFile } from "./line-file.js";
 
 // focus.csv: FinOps FOCUS 1.2 column names for the columns that apply to this billing data, one
 // row per period × resource × price component (and per customer-level charge). Columns FOCUS
@@ -67,6 +68,7 @@ const PERIOD_COLUMNS = COLUMNS.slice(
 );
 /** Cells escaped and joined, as a part of a line. */
 const cells = (values: readonly string[]) => values.map(csvCell).join(",");
+const encoded = (text: string) => Buffer.from(text);
 const line = (row: FocusRow) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
 
 type FocusContext = { currency: string; accountId: string; names: Map<string, string> };
@@ -75,8 +77,8 @@ type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
 /** What every row of one usage entry (one charge period) shares, as a row and as escaped cells. */
 export interface FocusPeriod {
   common: FocusRow;
-  /** The columns between the amounts and ChargeDescription, escaped and joined. */
-  cells: string;
+  /** The columns between the amounts and ChargeDescription, escaped, joined and encoded. */
+  cells: Uint8Array;
 }
 
 /** The charge period of an entry, from its window (or its hour's timestamp). */
@@ -100,45 +102,84 @@ export function focusPeriod(
     PublisherName: PROVIDER,
     InvoiceIssuerName: PROVIDER,
   };
-  return { common, cells: cells(PERIOD_COLUMNS.map((c) => common[c] ?? "")) };
+  return { common, cells: encoded(`,${cells(PERIOD_COLUMNS.map((c) => common[c] ?? ""))},`) };
 }
 
 const PROVIDERS = cells([PROVIDER, PROVIDER, PROVIDER]);
+const COMMA = encoded(",");
+
+/** The cells a row of one price component of one resource type shares with every other. */
+interface ComponentCells {
+  price: (typeof COMPONENTS)[number][0];
+  usage: (typeof COMPONENTS)[number][1];
+  /** ChargeDescription and the comma after it. */
+  description: Uint8Array;
+  /** ConsumedUnit between commas. */
+  unit: Uint8Array;
+  /** ResourceType, ServiceCategory and ServiceName, between commas. */
+  type: Uint8Array;
+}
 
 /**
- * The lines of focus.csv for one team of an entry, one per resource and price component, as one
- * text, written as the team is read (a year of a large organisation is tens of millions of rows).
- * The cells shared by many rows (the period, the team, the project, the resource type) are escaped
- * once; each row adds only its own. Amounts need no escaping: decimal text never does.
+ * focus.csv's rows of teams, one per resource and price component, written as each team is read (a
+ * year of a large organisation is tens of millions of rows). Each row is written in pieces: the
+ * cells it shares with many rows (the period, the resource type and component, the team and
+ * project) are escaped and encoded once; only its amounts and resource id are its own. Amounts need
+ * no escaping: decimal text never does.
  */
-export function focusTeamLines(team: Team, period: FocusPeriod, context: FocusContext): string {
-  const name = (id: string) => context.names.get(id) ?? id;
-  const teamCells = cells([team.id, name(team.id)]);
-  let out = "";
-  for (const project of team.projects ?? []) {
-    const after = `${teamCells},${PROVIDERS},${cells([project.id, name(project.id)])}\n`;
-    for (const group of project.resources ?? []) {
-      const type = group.resourceType;
-      const components = COMPONENTS.map(([price, usage, unit, category]) => ({
-        price,
-        usage,
-        description: `${period.cells},${csvCell(`${type} ${price}`)}`,
-        unit: csvCell(unit),
-        // ResourceType, ServiceCategory, ServiceName (after ResourceId), then the team and project.
-        tail: `${cells([type, category, `PaaS ${type}`])},${after}`,
-      }));
-      for (const item of group.items) {
-        const id = csvCell(item.id);
-        for (const c of components) {
-          const cost = item.price?.[c.price];
-          if (cost === undefined || cost === 0) continue;
-          const amount = decimalText(cost);
-          out += `${amount},${amount},${c.description},${decimalText(item.usage?.[c.usage] ?? 0)},${c.unit},${id},${c.tail}`;
+export class FocusTeamWriter {
+  readonly #types = new Map<string, ComponentCells[]>();
+
+  constructor(
+    private readonly file: LineFile,
+    private readonly context: FocusContext,
+  ) {}
+
+  /** A team's rows, then the disk's pace. */
+  async write(team: Team, period: FocusPeriod): Promise<void> {
+    const { file } = this;
+    const name = (id: string) => this.context.names.get(id) ?? id;
+    const teamCells = cells([team.id, name(team.id)]);
+    for (const project of team.projects ?? []) {
+      const after = encoded(`${teamCells},${PROVIDERS},${cells([project.id, name(project.id)])}\n`);
+      for (const group of project.resources ?? []) {
+        const components = this.#components(group.resourceType);
+        for (const item of group.items) {
+          const id = csvCell(item.id);
+          for (const c of components) {
+            const cost = item.price?.[c.price];
+            if (cost === undefined || cost === 0) continue;
+            file.decimal(cost);
+            file.bytes(COMMA);
+            file.decimal(cost);
+            file.bytes(period.cells);
+            file.bytes(c.description);
+            file.decimal(item.usage?.[c.usage] ?? 0);
+            file.bytes(c.unit);
+            file.text(id);
+            file.bytes(c.type);
+            file.bytes(after);
+          }
         }
       }
     }
+    await file.drained();
   }
-  return out;
+
+  #components(type: string): ComponentCells[] {
+    let known = this.#types.get(type);
+    if (!known) {
+      known = COMPONENTS.map(([price, usage, unit, category]) => ({
+        price,
+        usage,
+        description: encoded(`${csvCell(`${type} ${price}`)},`),
+        unit: encoded(`,${csvCell(unit)},`),
+        type: encoded(`,${cells([type, category, `PaaS ${type}`])},`),
+      }));
+      this.#types.set(type, known);
+    }
+    return known;
+  }
 }
 
 /** The lines of focus.csv for an entry's customer-level charges (after its teams' lines). */
