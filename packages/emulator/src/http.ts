@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setImmediate } from "node:timers/promises";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -81,6 +82,10 @@ export async function sendAnswer(res: ServerResponse, status: number, body: unkn
         if (!first) await write(",");
         first = false;
         await (item instanceof RawJson ? write(item.text) : writeMarked(marked(item)));
+        // A turn of the event loop after each item: the socket sends what was written while the
+        // next item is made. Without it a whole read-ahead is made before its first byte leaves,
+        // and the client waits, then the emulator does.
+        await setImmediate();
       }
       await write("]");
     }
