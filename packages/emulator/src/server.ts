@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
 import { type ControlState, controlPlane, type RequestLogEntry } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
@@ -64,6 +65,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new Faults();
   const outcomes = new Outcomes();
   let world: World = seedWorld(seed, clock.now(), options.scale);
+  // A large organisation's billing history is summed by month before the first request, as the
+  // platform's is: otherwise its first year-long read pays for it.
+  if (options.scale) ledgerOf(world).warm(clock.now());
   const log: RequestLogEntry[] = [];
   const initialSettings: Settings = { logPageCap: options.logPageCap };
   /** Counts resets: a request answered after a reset is not in the new world's log. */
