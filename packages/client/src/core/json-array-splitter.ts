@@ -21,6 +21,14 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+/** What a byte outside strings does to the nesting, by byte. */
+const [OTHER, STRING, OPENS, CLOSES] = [0, 1, 2, 3];
+const ROLE = new Uint8Array(256);
+ROLE[QUOTE] = STRING;
+ROLE[OPEN_OBJECT] = OPENS;
+ROLE[OPEN_ARRAY] = OPENS;
+ROLE[CLOSE_OBJECT] = CLOSES;
+ROLE[CLOSE_ARRAY] = CLOSES;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
@@ -196,16 +204,29 @@ export class JsonArraySplitter {
     let inString = this.#inString;
     let escaped = this.#escaped;
     const closed = this.#arrayDepth;
+    const length = chunk.length;
     let end = -1;
-    for (let j = from; j < chunk.length; j++) {
-      const c = chunk[j] as number;
+    for (let j = from; j < length; j++) {
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === closed) {
+        // The rest of a string in a loop of its own: only its quote and escapes matter.
+        if (escaped) {
+          escaped = false;
+          continue;
+        }
+        for (; j < length; j++) {
+          const c = chunk[j] as number;
+          if (c === QUOTE) break;
+          if (c === BACKSLASH && ++j === length) escaped = true;
+        }
+        if (j < length) inString = false;
+        continue;
+      }
+      // Outside strings most bytes are digits, keys' quotes aside: one lookup tells them apart.
+      const role = ROLE[chunk[j] as number];
+      if (role === OTHER) continue;
+      if (role === STRING) inString = true;
+      else if (role === OPENS) depth++;
+      else if (--depth === closed) {
         end = j;
         break;
       }
