@@ -59,12 +59,12 @@ export const definition = defineAction({
       progress: say,
     });
     // Reads that do not depend on each other go out together: each costs the platform's latency.
+    // The trend waits only for the current period's totals (they say which groups are shown).
     const names = reader.names();
-    const [groupNames, current, previous] = await Promise.all([
-      names,
-      reader.totals(period, names),
-      config.compare ? reader.totals(period.previous, names) : undefined,
-    ]);
+    const previousRead = config.compare ? reader.totals(period.previous, names) : undefined;
+    // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
+    previousRead?.catch(() => {});
+    const [groupNames, current] = await Promise.all([names, reader.totals(period, names)]);
 
     // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
     // only the buckets' totals and the shown groups stay for the other formats.
@@ -85,13 +85,15 @@ export const definition = defineAction({
     // The credit balance waits for the first usage page, which says whose billing this is.
     let credit: Awaited<ReturnType<UsageReader["credit"]>>;
     let clusters: Awaited<ReturnType<UsageReader["clusters"]>>;
+    let previous: Awaited<typeof previousRead>;
     try {
       await csv?.write(CSV_HEADER);
       await focus?.write(FOCUS_HEADER);
-      [, credit, clusters] = await Promise.all([
+      [, credit, clusters, previous] = await Promise.all([
         reader.trend(period, granularity, (part) => trend.add(part)),
         reader.credit(),
         reader.clusters(period, current),
+        previousRead,
       ]);
       await csv?.close();
       await focus?.close();
