@@ -90564,6 +90564,7 @@ async function runAction(action) {
 // (12 decimal places), so adding unrounded platform values never meets a float.
 const SCALE = 12;
 const ONE = 10n ** BigInt(SCALE);
+const UNITS_PER_MILLIONTH = 10n ** BigInt(SCALE - 6);
 class Decimal {
     units;
     constructor(units) {
@@ -90575,6 +90576,11 @@ class Decimal {
      * text, which is the text the platform sent for any amount of up to 15 significant digits.
      */
     static from(value) {
+        // An amount of up to six decimals (what the platform sends): its shortest text is its exact
+        // count of millionths, so that count is the value, without reading any text.
+        const micros = typeof value === "number" ? exactMillionths(value) : undefined;
+        if (micros !== undefined)
+            return new Decimal(BigInt(micros) * UNITS_PER_MILLIONTH);
         const text = typeof value === "number" ? numberText(value) : value.trim();
         const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
         if (!match || (match[2] === "" && (match[3] ?? "") === ""))

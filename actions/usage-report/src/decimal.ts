@@ -3,6 +3,7 @@
 
 const SCALE = 12;
 const ONE = 10n ** BigInt(SCALE);
+const UNITS_PER_MILLIONTH = 10n ** BigInt(SCALE - 6);
 
 export class Decimal {
   private constructor(readonly units: bigint) {}
@@ -14,6 +15,10 @@ export class Decimal {
    * text, which is the text the platform sent for any amount of up to 15 significant digits.
    */
   static from(value: number | string): Decimal {
+    // An amount of up to six decimals (what the platform sends): its shortest text is its exact
+    // count of millionths, so that count is the value, without reading any text.
+    const micros = typeof value === "number" ? exactMillionths(value) : undefined;
+    if (micros !== undefined) return new Decimal(BigInt(micros) * UNITS_PER_MILLIONTH);
     const text = typeof value === "number" ? numberText(value) : value.trim();
     const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
     if (!match || (match[2] === "" && (match[3] ?? "") === "")) throw new Error(`not a decimal: ${text}`);

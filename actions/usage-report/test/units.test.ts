@@ -14,6 +14,14 @@ describe("Decimal", () => {
     expect(Decimal.from("-12.5").plus(Decimal.from(2)).toFixed()).toBe("-10.5");
   });
 
+  it("reads a JSON number as its shortest text says, amounts of up to six decimals too", () => {
+    const numbers = [0, -0, 1, -1, 0.000001, -0.000001, 123456789.123456, 999999999.999999, 1e-7, 1e21];
+    for (let i = 0; i < 20_000; i++)
+      numbers.push(((i % 2 ? 1 : -1) * Math.round(Math.random() * 10 ** (i % 16))) / 10 ** (i % 8));
+    for (const n of numbers)
+      expect(Decimal.from(n).toFixed(), String(n)).toBe(Decimal.from(String(n)).toFixed());
+  });
+
   it("rounds half away from zero, as the platform's totals", () => {
     expect(Decimal.from("2.345").round(2).toFixed(2)).toBe("2.35");
     expect(Decimal.from("-2.345").round(2).toFixed(2)).toBe("-2.35");
