@@ -101,27 +101,70 @@ function resources(sums: Sums, meters: readonly Meter[], withItems: boolean) {
   }));
 }
 
+/** A level of the hierarchy as written by hand: its opening (`{"id":…,`) made once, and its children. */
+interface Written<C> {
+  head: string;
+  children: C[];
+}
+/** A resource type's group: its opening, its meters, and each item's opening. */
+interface WrittenGroup {
+  head: string;
+  meters: Meter[];
+  items: string[];
+}
+type Hierarchy = Written<Written<WrittenGroup>>[];
+
+/**
+ * A list of meters grouped as the hierarchy (team > project > resource type), with the JSON text of
+ * every id made: once per list, since a usage list writes the same hierarchy for each of its entries.
+ */
+const hierarchies = new WeakMap<readonly Meter[], Hierarchy>();
+function hierarchyOf(meters: readonly Meter[]): Hierarchy {
+  let known = hierarchies.get(meters);
+  if (!known) {
+    known = [...groupBy(meters, (m) => m.teamUid)].map(([teamUid, team]) => ({
+      head: `{"id":${JSON.stringify(teamUid)},`,
+      children: [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => ({
+        head: `{"id":${JSON.stringify(projectUid)},`,
+        children: [...groupBy(project, (m) => m.type)].map(([type, group]) => ({
+          head: `{"resourceType":${JSON.stringify(type)},`,
+          meters: group,
+          items: group.map((m) => `{"id":${JSON.stringify(m.uid)},`),
+        })),
+      })),
+    }));
+    hierarchies.set(meters, known);
+  }
+  return known;
+}
+
 /**
  * The whole hierarchy down to resources (usage list entries), one team at a time as it is written.
  * Written as JSON text by hand: an entry of a large organisation holds every resource, and the
  * generic serialiser was most of the time of such an answer. Same members, same order as the
- * drill-down's nodes (`priced`, and `pricedJson` beside it, tested against each other).
+ * drill-down's nodes (`priced`, and `pricedJson` beside it, tested against each other). Each level's
+ * amounts are added up from the level below as it is written.
  */
 export function wholeTree(sums: Sums, meters: readonly Meter[]): StreamedArray {
-  const node = (id: string, amounts: Amounts, children: string) =>
-    `{"id":${JSON.stringify(id)},${pricedJson(amounts)},${children}}`;
   function* teams() {
-    for (const [teamUid, team] of groupBy(meters, (m) => m.teamUid)) {
-      const projects = [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => {
-        const groups = [...groupBy(project, (m) => m.type)].map(
-          ([type, group]) =>
-            `{"resourceType":${JSON.stringify(type)},${pricedJson(sums.total(group))},"items":[${group
-              .map((m) => `{"id":${JSON.stringify(m.uid)},${pricedJson(sums.of(m))}}`)
-              .join(",")}]}`,
-        );
-        return node(projectUid, sums.total(project), `"resources":[${groups.join(",")}]`);
+    for (const team of hierarchyOf(meters)) {
+      const teamSum = zero();
+      const projects = team.children.map((project) => {
+        const projectSum = zero();
+        const groups = project.children.map((group) => {
+          const groupSum = zero();
+          const items = group.meters.map((m, i) => {
+            const amounts = sums.of(m);
+            add(groupSum, amounts);
+            return `${group.items[i]}${pricedJson(amounts)}}`;
+          });
+          add(projectSum, groupSum);
+          return `${group.head}${pricedJson(groupSum)},"items":[${items.join(",")}]}`;
+        });
+        add(teamSum, projectSum);
+        return `${project.head}${pricedJson(projectSum)},"resources":[${groups.join(",")}]}`;
       });
-      yield new RawJson(node(teamUid, sums.total(team), `"projects":[${projects.join(",")}]`));
+      yield new RawJson(`${team.head}${pricedJson(teamSum)},"projects":[${projects.join(",")}]}`);
     }
   }
   return new StreamedArray(teams());
