@@ -84083,7 +84083,7 @@ const creditBalanceResponse = looseObject({
 //
 // Why not a token-level streaming parser: on billing pages (deep objects of numbers) the best of
 // them read 25 to 37 MB/s on this project's machine, where finding element boundaries byte by byte
-// and parsing each element with `JSON.parse` reads about 113 MB/s (`JSON.parse` alone: 132 MB/s).
+// and parsing each element with `JSON.parse` reads about 130 MB/s (`JSON.parse` alone: 148 MB/s).
 // See the client's README ("Large reads").
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
