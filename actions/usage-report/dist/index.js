@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4725);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(871);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4725:
+/***/ 871:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -90699,143 +90699,6 @@ function formatNumber(value) {
 /** Money for people, with the currency code. */
 const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 
-;// CONCATENATED MODULE: ./src/group.ts
-
-/** The unrounded amount of a price node: its components added exactly (undefined without any). */
-function componentSum(price) {
-    if (!price)
-        return undefined;
-    const parts = [price.cpu, price.memory, price.storage, price.gpu].filter((v) => v !== undefined);
-    return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
-}
-const noUsage = () => ({
-    vcpuHours: Decimal.zero,
-    memoryGibHours: Decimal.zero,
-    storageGibHours: Decimal.zero,
-    gpuHours: Decimal.zero,
-});
-const dec = (v) => (v === undefined ? Decimal.zero : Decimal.from(v));
-function addUsage(a, b) {
-    return {
-        vcpuHours: a.vcpuHours.plus(b.vcpuHours),
-        memoryGibHours: a.memoryGibHours.plus(b.memoryGibHours),
-        storageGibHours: a.storageGibHours.plus(b.storageGibHours),
-        gpuHours: a.gpuHours.plus(b.gpuHours),
-    };
-}
-function amounts(node) {
-    const exact = componentSum(node.price);
-    return {
-        cost: exact ?? dec(node.price?.total),
-        approximate: exact === undefined,
-        usage: {
-            vcpuHours: dec(node.usage?.vcpuHours),
-            memoryGibHours: dec(node.usage?.memoryGibHours),
-            storageGibHours: dec(node.usage?.storageGibHours),
-            gpuHours: dec(node.usage?.gpuHours),
-        },
-    };
-}
-/** The nodes of one team at the grouping's level, with their keys and labels. */
-function teamNodes(team, groupBy, names) {
-    if (groupBy === "team")
-        return [{ key: team.id, label: names.get(team.id) ?? team.id, node: team }];
-    const out = [];
-    for (const project of team.projects ?? []) {
-        if (groupBy === "project") {
-            out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
-            continue;
-        }
-        for (const group of project.resources ?? []) {
-            const items = group.items;
-            if (groupBy === "resource-type") {
-                // Items when there are any; the group's own figures when the level has none.
-                if (items.length === 0)
-                    out.push({ key: group.resourceType, label: group.resourceType, node: group });
-                for (const item of items)
-                    out.push({ key: group.resourceType, label: group.resourceType, node: item });
-            }
-            else {
-                for (const item of items)
-                    out.push({
-                        key: item.id,
-                        label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
-                        node: item,
-                    });
-            }
-        }
-    }
-    return out;
-}
-const CUSTOMER = [
-    ["byoc", "BYOC (bring your own cloud)"],
-    ["egressIp", "Egress IP"],
-    ["loadBalancer", "Load balancer"],
-];
-/**
- * Rows by key, folded entry by entry (the windows of a period, or one trend bucket): each entry's
- * nodes are added and the entry can be dropped.
- */
-class RowTable {
-    groupBy;
-    names;
-    rows = new Map();
-    constructor(groupBy, names) {
-        this.groupBy = groupBy;
-        this.names = names;
-    }
-    /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
-    add(entry) {
-        const teams = entry.paas.teams;
-        if (!teams)
-            this.#add("paas", "PaaS (no breakdown returned)", "group", entry.paas);
-        for (const team of teams ?? [])
-            this.addTeam(team);
-        for (const [field, label] of CUSTOMER) {
-            const node = entry[field];
-            if (node)
-                this.#add(`customer:${field}`, label, "customer", node);
-        }
-        return this;
-    }
-    addTeam(team) {
-        for (const { key, label, node } of teamNodes(team, this.groupBy, this.names))
-            this.#add(key, label, "group", node);
-        return this;
-    }
-    #add(key, label, kind, node) {
-        const a = amounts(node);
-        const known = this.rows.get(key);
-        this.rows.set(key, known
-            ? {
-                ...known,
-                cost: known.cost.plus(a.cost),
-                usage: addUsage(known.usage, a.usage),
-                approximate: known.approximate || a.approximate,
-            }
-            : { key, label, kind, ...a });
-    }
-}
-/** The largest groups, then one "other" row for the rest; customer-level rows always shown. */
-function topRows(rows, top) {
-    const all = [...rows];
-    const groups = all
-        .filter((r) => r.kind === "group")
-        .sort((a, b) => b.cost.compare(a.cost) || a.label.localeCompare(b.label));
-    const shown = groups.slice(0, top);
-    const rest = groups.slice(top);
-    if (rest.length > 0)
-        shown.push({
-            key: "other",
-            label: `Other (${rest.length} more)`,
-            kind: "group",
-            cost: Decimal.sum(rest.map((r) => r.cost)),
-            usage: rest.reduce((u, r) => addUsage(u, r.usage), noUsage()),
-            approximate: rest.some((r) => r.approximate),
-        });
-    return [...shown, ...all.filter((r) => r.kind === "customer")];
-}
-
 ;// CONCATENATED MODULE: ./src/period.ts
 
 // The report's period, in Unix seconds (UTC), and the previous period of the same length.
@@ -90913,209 +90776,6 @@ function totalWindows(window) {
 }
 const isoDate = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const isoTime = (seconds) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
-
-;// CONCATENATED MODULE: ./src/collect.ts
-
-
-
-
-const MAX_PER_PAGE = { hour: 100, day: 100, month: 12 };
-/** Invoice details read at the same time: independent reads, a year's in three rounds. */
-const DETAILS_AT_ONCE = 4;
-/** How often, at most, a long read says where it is. */
-const PROGRESS_EVERY_MS = 5_000;
-/**
- * Reads what the report needs and counts its requests. Every usage list is streamed: an entry is
- * folded into what the report shows, then dropped. The plan is the fewest requests the API allows:
- * one `total` per window of at most 366 days (the period, and the previous one), the trend list at
- * its largest page, the credit balance when the scope has one, names only for the grouping shown,
- * and invoice details only where BYOC clusters exist (whole invoiced months).
- */
-class UsageReader {
-    client;
-    options;
-    requests = 0;
-    currency = "";
-    /** Set when a team token reads billing through its organisation. */
-    scope;
-    #filters;
-    #call;
-    #lastProgress = Date.now();
-    constructor(client, options) {
-        this.client = client;
-        this.options = options;
-        this.#filters = Object.fromEntries(Object.entries(options.filters).filter(([, v]) => v !== undefined));
-        this.#call = { signal: options.signal, deadline: options.deadline };
-    }
-    /** The names of the groups shown (teams or projects), read first so rows are labelled as they stream. */
-    async names() {
-        const names = new Map();
-        const { groupBy } = this.options;
-        if (groupBy === "resource-type")
-            return names;
-        const list = groupBy === "team"
-            ? (q) => this.client.teams.list({ per_page: 100, ...q }, this.#call)
-            : (q) => this.client.projects.list({ per_page: 100, ...q }, this.#call);
-        let cursor;
-        do {
-            const page = await this.#counted(list(cursor ? { cursor } : {}));
-            for (const item of page.items)
-                names.set(item.uid, item.name ?? item.id);
-            cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
-        } while (cursor);
-        return names;
-    }
-    /**
-     * A period's totals; a team token that filters by team is told which input to drop. The request
-     * goes out while the names are still being read: rows are labelled from the first part on, so
-     * the names are waited for only then (the body waits in the connection meanwhile).
-     */
-    totals(window, names) {
-        return withTeamFilterHint(this.#filters, async () => {
-            let table;
-            const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
-            let total = Decimal.zero;
-            let byoc = false;
-            for (const w of totalWindows(window)) {
-                const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
-                for await (const part of this.#stream(query)) {
-                    const rows = await labelled();
-                    if (part.kind === "team")
-                        rows.addTeam(part.team);
-                    if (part.kind !== "entry")
-                        continue;
-                    rows.add(part.entry);
-                    total = total.plus(Decimal.from(part.entry.total));
-                    byoc ||= part.entry.byoc !== undefined;
-                }
-            }
-            return { rows: (await labelled()).rows, total, byoc };
-        });
-    }
-    /**
-     * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, then
-     * the bucket's entry without them) and then dropped.
-     */
-    async trend(period, granularity, visit) {
-        const query = {
-            granularity,
-            startTime: period.start,
-            endTime: period.end,
-            perPage: MAX_PER_PAGE[granularity],
-            ...this.#filters,
-        };
-        for await (const part of this.#stream(query))
-            await visit(part);
-    }
-    /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
-    async credit() {
-        return this.scope ? undefined : await this.#counted(this.client.billing.getCreditBalance(this.#call));
-    }
-    /** BYOC cluster allocations, when the period holds a whole invoiced month with BYOC spend. */
-    async clusters(period, current) {
-        if (!current.byoc || !holdsWholeMonth(period))
-            return undefined;
-        return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
-    }
-    /**
-     * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
-     * held), saying where it is every few seconds (a large one takes minutes).
-     */
-    async *#stream(query) {
-        let entries = 0;
-        let pages = 0;
-        const read = this.client.billing.streamUsageParts(query, {
-            ...this.#call,
-            onPage: ({ page }) => {
-                pages += 1;
-                this.requests += 1;
-                this.currency ||= page.data.currency ?? "";
-                this.scope ??= page.data.scope;
-            },
-        });
-        for await (const part of read) {
-            yield part;
-            if (part.kind !== "entry")
-                continue;
-            const { entry } = part;
-            entries += 1;
-            if (Date.now() - this.#lastProgress < PROGRESS_EVERY_MS)
-                continue;
-            this.#lastProgress = Date.now();
-            const reached = entry.window?.end ??
-                (entry.timestamp === undefined ? undefined : new Date((entry.timestamp + 3600) * 1000).toISOString());
-            this.options.progress(`Usage by ${query.granularity}: ${entries} entries read${reached ? `, up to ${reached}` : ""} (${pages} pages complete, ${this.requests} requests so far).`);
-        }
-    }
-    async #counted(request) {
-        this.requests += 1;
-        return request;
-    }
-}
-/** A team token that sends `teamId` gets 403: say which input to drop. */
-async function withTeamFilterHint(filters, read) {
-    try {
-        return await read();
-    }
-    catch (error) {
-        if (error instanceof PermissionError && filters.teamId !== undefined)
-            throw new Error(`${error.message}. team-uid is for organisation tokens: a team token's billing is already its team's, so leave team-uid empty.`);
-        throw error;
-    }
-}
-/** Whether a whole calendar month (an invoice) lies inside the period. */
-function holdsWholeMonth(period) {
-    const d = new Date(period.start * 1000);
-    const first = d.getUTCDate() === 1 && d.getUTCHours() === 0
-        ? period.start
-        : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
-    const f = new Date(first * 1000);
-    return Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1) / 1000 <= period.end;
-}
-/** BYOC cluster allocations, from the invoices of the whole months inside the period. */
-async function invoiceClusters(client, period, counted, call) {
-    const inside = [];
-    let cursor;
-    do {
-        const page = await counted(client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, call));
-        for (const invoice of page.items) {
-            const start = parseTimestamp(invoice.periodStart);
-            const end = parseTimestamp(invoice.periodEnd);
-            if (start !== undefined &&
-                end !== undefined &&
-                start / 1000 >= period.start &&
-                end / 1000 <= period.end)
-                inside.push(invoice.id);
-        }
-        // Newest first: once the page reaches before the period, older pages cannot hold it.
-        const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
-        cursor =
-            page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
-                ? (page.pagination.cursor ?? undefined)
-                : undefined;
-    } while (cursor);
-    if (inside.length === 0)
-        return undefined;
-    // The details are independent reads: a few at a time, folded in the list's order.
-    const details = [];
-    for (let i = 0; i < inside.length; i += DETAILS_AT_ONCE)
-        details.push(...(await Promise.all(inside
-            .slice(i, i + DETAILS_AT_ONCE)
-            .map((id) => counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call))))));
-    const byId = new Map();
-    for (const detail of details) {
-        for (const c of detail.data.byoc?.clusters ?? []) {
-            const amount = componentSum(c.price) ?? Decimal.zero;
-            const known = byId.get(c.id);
-            byId.set(c.id, {
-                id: c.id,
-                name: c.name ?? c.id,
-                amount: (known?.amount ?? Decimal.zero).plus(amount),
-            });
-        }
-    }
-    return [...byId.values()];
-}
 
 ;// CONCATENATED MODULE: ./src/render/format.ts
 
@@ -91446,6 +91106,346 @@ function pullRequestNumber(event) {
     return number;
 }
 
+;// CONCATENATED MODULE: ./src/group.ts
+
+/** The unrounded amount of a price node: its components added exactly (undefined without any). */
+function componentSum(price) {
+    if (!price)
+        return undefined;
+    const parts = [price.cpu, price.memory, price.storage, price.gpu].filter((v) => v !== undefined);
+    return parts.length === 0 ? undefined : Decimal.sum(parts.map((v) => Decimal.from(v)));
+}
+const noUsage = () => ({
+    vcpuHours: Decimal.zero,
+    memoryGibHours: Decimal.zero,
+    storageGibHours: Decimal.zero,
+    gpuHours: Decimal.zero,
+});
+const dec = (v) => (v === undefined ? Decimal.zero : Decimal.from(v));
+function addUsage(a, b) {
+    return {
+        vcpuHours: a.vcpuHours.plus(b.vcpuHours),
+        memoryGibHours: a.memoryGibHours.plus(b.memoryGibHours),
+        storageGibHours: a.storageGibHours.plus(b.storageGibHours),
+        gpuHours: a.gpuHours.plus(b.gpuHours),
+    };
+}
+function amounts(node) {
+    const exact = componentSum(node.price);
+    return {
+        cost: exact ?? dec(node.price?.total),
+        approximate: exact === undefined,
+        usage: {
+            vcpuHours: dec(node.usage?.vcpuHours),
+            memoryGibHours: dec(node.usage?.memoryGibHours),
+            storageGibHours: dec(node.usage?.storageGibHours),
+            gpuHours: dec(node.usage?.gpuHours),
+        },
+    };
+}
+/** The nodes of one team at the grouping's level, with their keys and labels. */
+function teamNodes(team, groupBy, names) {
+    if (groupBy === "team")
+        return [{ key: team.id, label: names.get(team.id) ?? team.id, node: team }];
+    const out = [];
+    for (const project of team.projects ?? []) {
+        if (groupBy === "project") {
+            out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
+            continue;
+        }
+        for (const group of project.resources ?? []) {
+            const items = group.items;
+            if (groupBy === "resource-type") {
+                // Items when there are any; the group's own figures when the level has none.
+                if (items.length === 0)
+                    out.push({ key: group.resourceType, label: group.resourceType, node: group });
+                for (const item of items)
+                    out.push({ key: group.resourceType, label: group.resourceType, node: item });
+            }
+            else {
+                for (const item of items)
+                    out.push({
+                        key: item.id,
+                        label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
+                        node: item,
+                    });
+            }
+        }
+    }
+    return out;
+}
+const CUSTOMER = [
+    ["byoc", "BYOC (bring your own cloud)"],
+    ["egressIp", "Egress IP"],
+    ["loadBalancer", "Load balancer"],
+];
+/**
+ * Rows by key, folded entry by entry (the windows of a period, or one trend bucket): each entry's
+ * nodes are added and the entry can be dropped.
+ */
+class RowTable {
+    groupBy;
+    names;
+    rows = new Map();
+    constructor(groupBy, names) {
+        this.groupBy = groupBy;
+        this.names = names;
+    }
+    /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
+    add(entry) {
+        const teams = entry.paas.teams;
+        if (!teams)
+            this.#add("paas", "PaaS (no breakdown returned)", "group", entry.paas);
+        for (const team of teams ?? [])
+            this.addTeam(team);
+        for (const [field, label] of CUSTOMER) {
+            const node = entry[field];
+            if (node)
+                this.#add(`customer:${field}`, label, "customer", node);
+        }
+        return this;
+    }
+    addTeam(team) {
+        for (const { key, label, node } of teamNodes(team, this.groupBy, this.names))
+            this.#add(key, label, "group", node);
+        return this;
+    }
+    #add(key, label, kind, node) {
+        const a = amounts(node);
+        const known = this.rows.get(key);
+        this.rows.set(key, known
+            ? {
+                ...known,
+                cost: known.cost.plus(a.cost),
+                usage: addUsage(known.usage, a.usage),
+                approximate: known.approximate || a.approximate,
+            }
+            : { key, label, kind, ...a });
+    }
+}
+/** The largest groups, then one "other" row for the rest; customer-level rows always shown. */
+function topRows(rows, top) {
+    const all = [...rows];
+    const groups = all
+        .filter((r) => r.kind === "group")
+        .sort((a, b) => b.cost.compare(a.cost) || a.label.localeCompare(b.label));
+    const shown = groups.slice(0, top);
+    const rest = groups.slice(top);
+    if (rest.length > 0)
+        shown.push({
+            key: "other",
+            label: `Other (${rest.length} more)`,
+            kind: "group",
+            cost: Decimal.sum(rest.map((r) => r.cost)),
+            usage: rest.reduce((u, r) => addUsage(u, r.usage), noUsage()),
+            approximate: rest.some((r) => r.approximate),
+        });
+    return [...shown, ...all.filter((r) => r.kind === "customer")];
+}
+
+;// CONCATENATED MODULE: ./src/collect.ts
+
+
+
+
+const MAX_PER_PAGE = { hour: 100, day: 100, month: 12 };
+/** Invoice details read at the same time: independent reads, a year's in three rounds. */
+const DETAILS_AT_ONCE = 4;
+/** How often, at most, a long read says where it is. */
+const PROGRESS_EVERY_MS = 5_000;
+/**
+ * Reads what the report needs and counts its requests. Every usage list is streamed: an entry is
+ * folded into what the report shows, then dropped. The plan is the fewest requests the API allows:
+ * one `total` per window of at most 366 days (the period, and the previous one), the trend list at
+ * its largest page, the credit balance when the scope has one, names only for the grouping shown,
+ * and invoice details only where BYOC clusters exist (whole invoiced months).
+ */
+class UsageReader {
+    client;
+    options;
+    requests = 0;
+    currency = "";
+    /** Set when a team token reads billing through its organisation. */
+    scope;
+    #filters;
+    #call;
+    #lastProgress = Date.now();
+    constructor(client, options) {
+        this.client = client;
+        this.options = options;
+        this.#filters = Object.fromEntries(Object.entries(options.filters).filter(([, v]) => v !== undefined));
+        this.#call = { signal: options.signal, deadline: options.deadline };
+    }
+    /** The names of the groups shown (teams or projects), read first so rows are labelled as they stream. */
+    async names() {
+        const names = new Map();
+        const { groupBy } = this.options;
+        if (groupBy === "resource-type")
+            return names;
+        const list = groupBy === "team"
+            ? (q) => this.client.teams.list({ per_page: 100, ...q }, this.#call)
+            : (q) => this.client.projects.list({ per_page: 100, ...q }, this.#call);
+        let cursor;
+        do {
+            const page = await this.#counted(list(cursor ? { cursor } : {}));
+            for (const item of page.items)
+                names.set(item.uid, item.name ?? item.id);
+            cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
+        } while (cursor);
+        return names;
+    }
+    /**
+     * A period's totals; a team token that filters by team is told which input to drop. The request
+     * goes out while the names are still being read: rows are labelled from the first part on, so
+     * the names are waited for only then (the body waits in the connection meanwhile).
+     */
+    totals(window, names) {
+        return withTeamFilterHint(this.#filters, async () => {
+            let table;
+            const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
+            let total = Decimal.zero;
+            let byoc = false;
+            for (const w of totalWindows(window)) {
+                const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
+                for await (const part of this.#stream(query)) {
+                    const rows = await labelled();
+                    if (part.kind === "team")
+                        rows.addTeam(part.team);
+                    if (part.kind !== "entry")
+                        continue;
+                    rows.add(part.entry);
+                    total = total.plus(Decimal.from(part.entry.total));
+                    byoc ||= part.entry.byoc !== undefined;
+                }
+            }
+            return { rows: (await labelled()).rows, total, byoc };
+        });
+    }
+    /**
+     * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, then
+     * the bucket's entry without them) and then dropped.
+     */
+    async trend(period, granularity, visit) {
+        const query = {
+            granularity,
+            startTime: period.start,
+            endTime: period.end,
+            perPage: MAX_PER_PAGE[granularity],
+            ...this.#filters,
+        };
+        for await (const part of this.#stream(query))
+            await visit(part);
+    }
+    /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
+    async credit() {
+        return this.scope ? undefined : await this.#counted(this.client.billing.getCreditBalance(this.#call));
+    }
+    /** BYOC cluster allocations, when the period holds a whole invoiced month with BYOC spend. */
+    async clusters(period, current) {
+        if (!current.byoc || !holdsWholeMonth(period))
+            return undefined;
+        return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
+    }
+    /**
+     * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
+     * held), saying where it is every few seconds (a large one takes minutes).
+     */
+    async *#stream(query) {
+        let entries = 0;
+        let pages = 0;
+        const read = this.client.billing.streamUsageParts(query, {
+            ...this.#call,
+            onPage: ({ page }) => {
+                pages += 1;
+                this.requests += 1;
+                this.currency ||= page.data.currency ?? "";
+                this.scope ??= page.data.scope;
+            },
+        });
+        for await (const part of read) {
+            yield part;
+            if (part.kind !== "entry")
+                continue;
+            const { entry } = part;
+            entries += 1;
+            if (Date.now() - this.#lastProgress < PROGRESS_EVERY_MS)
+                continue;
+            this.#lastProgress = Date.now();
+            const reached = entry.window?.end ??
+                (entry.timestamp === undefined ? undefined : new Date((entry.timestamp + 3600) * 1000).toISOString());
+            this.options.progress(`Usage by ${query.granularity}: ${entries} entries read${reached ? `, up to ${reached}` : ""} (${pages} pages complete, ${this.requests} requests so far).`);
+        }
+    }
+    async #counted(request) {
+        this.requests += 1;
+        return request;
+    }
+}
+/** A team token that sends `teamId` gets 403: say which input to drop. */
+async function withTeamFilterHint(filters, read) {
+    try {
+        return await read();
+    }
+    catch (error) {
+        if (error instanceof PermissionError && filters.teamId !== undefined)
+            throw new Error(`${error.message}. team-uid is for organisation tokens: a team token's billing is already its team's, so leave team-uid empty.`);
+        throw error;
+    }
+}
+/** Whether a whole calendar month (an invoice) lies inside the period. */
+function holdsWholeMonth(period) {
+    const d = new Date(period.start * 1000);
+    const first = d.getUTCDate() === 1 && d.getUTCHours() === 0
+        ? period.start
+        : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+    const f = new Date(first * 1000);
+    return Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1) / 1000 <= period.end;
+}
+/** BYOC cluster allocations, from the invoices of the whole months inside the period. */
+async function invoiceClusters(client, period, counted, call) {
+    const inside = [];
+    let cursor;
+    do {
+        const page = await counted(client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, call));
+        for (const invoice of page.items) {
+            const start = parseTimestamp(invoice.periodStart);
+            const end = parseTimestamp(invoice.periodEnd);
+            if (start !== undefined &&
+                end !== undefined &&
+                start / 1000 >= period.start &&
+                end / 1000 <= period.end)
+                inside.push(invoice.id);
+        }
+        // Newest first: once the page reaches before the period, older pages cannot hold it.
+        const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
+        cursor =
+            page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
+                ? (page.pagination.cursor ?? undefined)
+                : undefined;
+    } while (cursor);
+    if (inside.length === 0)
+        return undefined;
+    // The details are independent reads: a few at a time, folded in the list's order.
+    const details = [];
+    for (let i = 0; i < inside.length; i += DETAILS_AT_ONCE)
+        details.push(...(await Promise.all(inside
+            .slice(i, i + DETAILS_AT_ONCE)
+            .map((id) => counted(client.billing.getInvoice(id, { teamsPerPage: 1 }, call))))));
+    const byId = new Map();
+    for (const detail of details) {
+        for (const c of detail.data.byoc?.clusters ?? []) {
+            const amount = componentSum(c.price) ?? Decimal.zero;
+            const known = byId.get(c.id);
+            byId.set(c.id, {
+                id: c.id,
+                name: c.name ?? c.id,
+                amount: (known?.amount ?? Decimal.zero).plus(amount),
+            });
+        }
+    }
+    return [...byId.values()];
+}
+
 ;// CONCATENATED MODULE: ./src/render/csv.ts
 
 // report.csv: one tidy row per period × group, amounts unrounded, safe to open in a spreadsheet;
@@ -91656,128 +91656,6 @@ function* focusCustomerLines(entry, period) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
-
-
-// The report as data: what every format renders. Money stays Decimal until rendered.
-const SCHEMA_VERSION = 1;
-/** The keys of the groups the report shows by name (the top rows, without "other"). */
-const shownKeys = (current, top) => new Set(topRows(current.rows.values(), top).map((r) => r.key));
-/** A trend bucket as the report keeps it: its returned total and the shown groups' rows. */
-function trendPoint(entry, bucketRows, keep) {
-    return {
-        start: String(entry.window?.start ?? entry.timestamp ?? ""),
-        end: String(entry.window?.end ?? ""),
-        total: Decimal.from(entry.total),
-        rows: new Map([...bucketRows].filter(([key]) => keep.has(key))),
-    };
-}
-function buildReport(data, options) {
-    const current = data.current.rows;
-    const previous = data.previous?.rows;
-    const withPrevious = (row, keys) => ({
-        ...row,
-        previous: previous ? Decimal.sum(keys.map((k) => previous.get(k)?.cost ?? Decimal.zero)) : undefined,
-    });
-    const shown = topRows(current.values(), options.top);
-    const inTop = new Set(shown.map((r) => r.key));
-    const otherKeys = [...current.values()]
-        .filter((r) => r.kind === "group" && !inTop.has(r.key))
-        .map((r) => r.key);
-    const rows = shown.map((r) => withPrevious(r, r.key === "other" ? otherKeys : [r.key]));
-    const allRows = [...current.values()]
-        .sort((a, b) => b.cost.compare(a.cost))
-        .map((r) => withPrevious(r, [r.key]));
-    const total = data.current.total;
-    const previousTotal = data.previous?.total;
-    const change = previousTotal ? total.minus(previousTotal) : undefined;
-    const shownSum = Decimal.sum(rows.map((r) => r.cost.round(2)));
-    const usedPercent = options.budget ? total.percentOf(options.budget, 1) : undefined;
-    return {
-        generatedAt: new Date(options.now).toISOString(),
-        period: options.period,
-        granularity: options.granularity,
-        groupBy: options.groupBy,
-        filters: options.filters,
-        currency: data.currency,
-        scope: data.scope,
-        total,
-        previousTotal,
-        change,
-        changePercent: change && previousTotal ? change.percentOf(previousTotal, 1) : undefined,
-        rows,
-        allRows,
-        usage: [...current.values()].reduce((u, r) => addUsage(u, r.usage), noUsage()),
-        gap: total.minus(shownSum),
-        trend: data.trend,
-        budget: options.budget
-            ? {
-                amount: options.budget,
-                usedPercent,
-                warnPercent: options.warnPercent,
-                state: total.compare(options.budget) > 0
-                    ? "over"
-                    : usedPercent && usedPercent.compare(Decimal.from(options.warnPercent)) >= 0
-                        ? "warning"
-                        : "under",
-            }
-            : undefined,
-        credit: data.credit,
-        clusters: data.clusters,
-        requests: data.requests,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/render/json.ts
-
-
-// report.json: money as decimal strings (never floats), a schema version, the request count.
-const money = (d) => (d === undefined ? null : d.toFixed());
-const row = (r) => ({
-    key: r.key,
-    label: r.label,
-    kind: r.kind,
-    cost: money(r.cost),
-    previousCost: money(r.previous),
-    approximate: r.approximate,
-    usage: Object.fromEntries(Object.entries(r.usage).map(([k, v]) => [k, v.toFixed()])),
-});
-function renderJson(r) {
-    return `${JSON.stringify({
-        schemaVersion: SCHEMA_VERSION,
-        generatedAt: r.generatedAt,
-        period: { label: r.period.label, start: isoTime(r.period.start), end: isoTime(r.period.end) },
-        previousPeriod: r.previousTotal
-            ? { start: isoTime(r.period.previous.start), end: isoTime(r.period.previous.end) }
-            : null,
-        granularity: r.granularity,
-        groupBy: r.groupBy,
-        filters: r.filters,
-        currency: r.currency,
-        scope: r.scope ?? null,
-        total: money(r.total),
-        previousTotal: money(r.previousTotal),
-        change: money(r.change),
-        changePercent: money(r.changePercent),
-        roundingGap: money(r.gap),
-        budget: r.budget
-            ? {
-                amount: money(r.budget.amount),
-                usedPercent: money(r.budget.usedPercent),
-                warnPercent: r.budget.warnPercent,
-                state: r.budget.state,
-            }
-            : null,
-        usage: Object.fromEntries(Object.entries(r.usage).map(([k, v]) => [k, v.toFixed()])),
-        rows: r.rows.map(row),
-        allRows: r.allRows.map(row),
-        trend: r.trend.map((p) => ({ start: p.start, end: p.end, total: money(p.total) })),
-        creditBalance: r.credit ?? null,
-        byocClusters: r.clusters?.map((c) => ({ id: c.id, name: c.name, cost: money(c.amount) })) ?? null,
-        requests: { count: r.requests },
-    }, null, 2)}\n`;
-}
-
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/render/line-file.ts
@@ -91907,6 +91785,78 @@ class LineFile {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report.ts
+
+
+// The report as data: what every format renders. Money stays Decimal until rendered.
+const SCHEMA_VERSION = 1;
+/** The keys of the groups the report shows by name (the top rows, without "other"). */
+const shownKeys = (current, top) => new Set(topRows(current.rows.values(), top).map((r) => r.key));
+/** A trend bucket as the report keeps it: its returned total and the shown groups' rows. */
+function trendPoint(entry, bucketRows, keep) {
+    return {
+        start: String(entry.window?.start ?? entry.timestamp ?? ""),
+        end: String(entry.window?.end ?? ""),
+        total: Decimal.from(entry.total),
+        rows: new Map([...bucketRows].filter(([key]) => keep.has(key))),
+    };
+}
+function buildReport(data, options) {
+    const current = data.current.rows;
+    const previous = data.previous?.rows;
+    const withPrevious = (row, keys) => ({
+        ...row,
+        previous: previous ? Decimal.sum(keys.map((k) => previous.get(k)?.cost ?? Decimal.zero)) : undefined,
+    });
+    const shown = topRows(current.values(), options.top);
+    const inTop = new Set(shown.map((r) => r.key));
+    const otherKeys = [...current.values()]
+        .filter((r) => r.kind === "group" && !inTop.has(r.key))
+        .map((r) => r.key);
+    const rows = shown.map((r) => withPrevious(r, r.key === "other" ? otherKeys : [r.key]));
+    const allRows = [...current.values()]
+        .sort((a, b) => b.cost.compare(a.cost))
+        .map((r) => withPrevious(r, [r.key]));
+    const total = data.current.total;
+    const previousTotal = data.previous?.total;
+    const change = previousTotal ? total.minus(previousTotal) : undefined;
+    const shownSum = Decimal.sum(rows.map((r) => r.cost.round(2)));
+    const usedPercent = options.budget ? total.percentOf(options.budget, 1) : undefined;
+    return {
+        generatedAt: new Date(options.now).toISOString(),
+        period: options.period,
+        granularity: options.granularity,
+        groupBy: options.groupBy,
+        filters: options.filters,
+        currency: data.currency,
+        scope: data.scope,
+        total,
+        previousTotal,
+        change,
+        changePercent: change && previousTotal ? change.percentOf(previousTotal, 1) : undefined,
+        rows,
+        allRows,
+        usage: [...current.values()].reduce((u, r) => addUsage(u, r.usage), noUsage()),
+        gap: total.minus(shownSum),
+        trend: data.trend,
+        budget: options.budget
+            ? {
+                amount: options.budget,
+                usedPercent,
+                warnPercent: options.warnPercent,
+                state: total.compare(options.budget) > 0
+                    ? "over"
+                    : usedPercent && usedPercent.compare(Decimal.from(options.warnPercent)) >= 0
+                        ? "warning"
+                        : "under",
+            }
+            : undefined,
+        credit: data.credit,
+        clusters: data.clusters,
+        requests: data.requests,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/trend.ts
 
 
@@ -91962,10 +91912,116 @@ class TrendFold {
     }
 }
 
+;// CONCATENATED MODULE: ./src/read-report.ts
+
+
+
+
+
+
+async function readReport(client, o) {
+    const failed = new AbortController();
+    const reader = new UsageReader(client, { ...o, signal: AbortSignal.any([o.signal, failed.signal]) });
+    const csv = o.csvPath === undefined ? undefined : LineFile.open(o.csvPath);
+    const focus = o.focusPath === undefined ? undefined : LineFile.open(o.focusPath);
+    try {
+        const names = reader.names();
+        const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
+        // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
+        previousRead?.catch(() => { });
+        const [groupNames, current] = await Promise.all([names, reader.totals(o.period, names)]);
+        // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
+        // only the buckets' totals and the shown groups stay for the other formats.
+        const trend = new TrendFold({
+            granularity: o.granularity,
+            groupBy: o.groupBy,
+            names: groupNames,
+            currency: reader.currency,
+            accountId: String(reader.scope?.teamId ?? "billing-customer"),
+            keep: shownKeys(current, o.top),
+            csv,
+            focus,
+        });
+        await csv?.write(CSV_HEADER);
+        await focus?.write(FOCUS_HEADER);
+        const [, credit, clusters, previous] = await Promise.all([
+            reader.trend(o.period, o.granularity, (part) => trend.add(part)),
+            reader.credit(),
+            reader.clusters(o.period, current),
+            previousRead,
+        ]);
+        await csv?.close();
+        await focus?.close();
+        return {
+            currency: reader.currency,
+            scope: reader.scope,
+            current,
+            previous,
+            trend: trend.points,
+            credit,
+            clusters,
+            requests: reader.requests,
+        };
+    }
+    catch (error) {
+        failed.abort();
+        await csv?.discard();
+        await focus?.discard();
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/render/json.ts
+
+
+// report.json: money as decimal strings (never floats), a schema version, the request count.
+const money = (d) => (d === undefined ? null : d.toFixed());
+const row = (r) => ({
+    key: r.key,
+    label: r.label,
+    kind: r.kind,
+    cost: money(r.cost),
+    previousCost: money(r.previous),
+    approximate: r.approximate,
+    usage: Object.fromEntries(Object.entries(r.usage).map(([k, v]) => [k, v.toFixed()])),
+});
+function renderJson(r) {
+    return `${JSON.stringify({
+        schemaVersion: SCHEMA_VERSION,
+        generatedAt: r.generatedAt,
+        period: { label: r.period.label, start: isoTime(r.period.start), end: isoTime(r.period.end) },
+        previousPeriod: r.previousTotal
+            ? { start: isoTime(r.period.previous.start), end: isoTime(r.period.previous.end) }
+            : null,
+        granularity: r.granularity,
+        groupBy: r.groupBy,
+        filters: r.filters,
+        currency: r.currency,
+        scope: r.scope ?? null,
+        total: money(r.total),
+        previousTotal: money(r.previousTotal),
+        change: money(r.change),
+        changePercent: money(r.changePercent),
+        roundingGap: money(r.gap),
+        budget: r.budget
+            ? {
+                amount: money(r.budget.amount),
+                usedPercent: money(r.budget.usedPercent),
+                warnPercent: r.budget.warnPercent,
+                state: r.budget.state,
+            }
+            : null,
+        usage: Object.fromEntries(Object.entries(r.usage).map(([k, v]) => [k, v.toFixed()])),
+        rows: r.rows.map(row),
+        allRows: r.allRows.map(row),
+        trend: r.trend.map((p) => ({ start: p.start, end: p.end, total: money(p.total) })),
+        creditBalance: r.credit ?? null,
+        byocClusters: r.clusters?.map((c) => ({ id: c.id, name: c.name, cost: money(c.amount) })) ?? null,
+        requests: { count: r.requests },
+    }, null, 2)}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
-
-
-
 
 
 
@@ -92010,67 +92066,21 @@ const definition = defineAction({
         const top = config.top ?? 10;
         const dir = config["output-dir"] ?? (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
         await (0,promises_.mkdir)(dir, { recursive: true });
-        const reader = new UsageReader(client, {
+        const wants = (format) => config.formats.includes(format);
+        const collected = await readReport(client, {
+            period,
+            granularity,
             groupBy,
             filters,
+            compare: config.compare,
+            top,
+            csvPath: wants("csv") ? (0,external_node_path_.join)(dir, "report.csv") : undefined,
+            focusPath: wants("focus") ? (0,external_node_path_.join)(dir, "focus.csv") : undefined,
             signal,
             deadline: now + config.timeout,
             progress: say,
         });
-        // Reads that do not depend on each other go out together: each costs the platform's latency.
-        // The trend waits only for the current period's totals (they say which groups are shown).
-        const names = reader.names();
-        const previousRead = config.compare ? reader.totals(period.previous, names) : undefined;
-        // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
-        previousRead?.catch(() => { });
-        const [groupNames, current] = await Promise.all([names, reader.totals(period, names)]);
-        // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
-        // only the buckets' totals and the shown groups stay for the other formats.
-        const keep = shownKeys(current, top);
-        const wants = (format) => config.formats.includes(format);
-        const csv = wants("csv") ? LineFile.open((0,external_node_path_.join)(dir, "report.csv")) : undefined;
-        const focus = wants("focus") ? LineFile.open((0,external_node_path_.join)(dir, "focus.csv")) : undefined;
-        const trend = new TrendFold({
-            granularity,
-            groupBy,
-            names: groupNames,
-            currency: reader.currency,
-            accountId: String(reader.scope?.teamId ?? "billing-customer"),
-            keep,
-            csv,
-            focus,
-        });
-        // The credit balance waits for the first usage page, which says whose billing this is.
-        let credit;
-        let clusters;
-        let previous;
-        try {
-            await csv?.write(CSV_HEADER);
-            await focus?.write(FOCUS_HEADER);
-            [, credit, clusters, previous] = await Promise.all([
-                reader.trend(period, granularity, (part) => trend.add(part)),
-                reader.credit(),
-                reader.clusters(period, current),
-                previousRead,
-            ]);
-            await csv?.close();
-            await focus?.close();
-        }
-        catch (error) {
-            await csv?.discard();
-            await focus?.discard();
-            throw error;
-        }
-        const report = buildReport({
-            currency: reader.currency,
-            scope: reader.scope,
-            current,
-            previous,
-            trend: trend.points,
-            credit,
-            clusters,
-            requests: reader.requests,
-        }, {
+        const report = buildReport(collected, {
             period,
             granularity,
             groupBy,

@@ -1,18 +1,16 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
-import { type GroupBy, UsageReader } from "./collect.js";
+import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
 import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
-import { CSV_HEADER } from "./render/csv.js";
-import { FOCUS_HEADER } from "./render/focus.js";
+import { readReport } from "./read-report.js";
 import { renderJson } from "./render/json.js";
 import { LineFile } from "./render/line-file.js";
 import { fitMarkdown, renderMarkdown } from "./render/markdown.js";
-import { buildReport, shownKeys } from "./report.js";
-import { TrendFold } from "./trend.js";
+import { buildReport } from "./report.js";
 
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
@@ -51,79 +49,30 @@ export const definition = defineAction({
     const top = config.top ?? 10;
     const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
     await mkdir(dir, { recursive: true });
-    const reader = new UsageReader(client, {
+    const wants = (format: Format) => config.formats.includes(format);
+    const collected = await readReport(client, {
+      period,
+      granularity,
       groupBy,
       filters,
+      compare: config.compare,
+      top,
+      csvPath: wants("csv") ? join(dir, "report.csv") : undefined,
+      focusPath: wants("focus") ? join(dir, "focus.csv") : undefined,
       signal,
       deadline: now + config.timeout,
       progress: say,
     });
-    // Reads that do not depend on each other go out together: each costs the platform's latency.
-    // The trend waits only for the current period's totals (they say which groups are shown).
-    const names = reader.names();
-    const previousRead = config.compare ? reader.totals(period.previous, names) : undefined;
-    // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
-    previousRead?.catch(() => {});
-    const [groupNames, current] = await Promise.all([names, reader.totals(period, names)]);
-
-    // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
-    // only the buckets' totals and the shown groups stay for the other formats.
-    const keep = shownKeys(current, top);
-    const wants = (format: Format) => config.formats.includes(format);
-    const csv = wants("csv") ? LineFile.open(join(dir, "report.csv")) : undefined;
-    const focus = wants("focus") ? LineFile.open(join(dir, "focus.csv")) : undefined;
-    const trend = new TrendFold({
+    const report = buildReport(collected, {
+      period,
       granularity,
       groupBy,
-      names: groupNames,
-      currency: reader.currency,
-      accountId: String(reader.scope?.teamId ?? "billing-customer"),
-      keep,
-      csv,
-      focus,
+      filters,
+      top,
+      budget: config.budget ? Decimal.from(config.budget) : undefined,
+      warnPercent: config["budget-warn-percent"] ?? 80,
+      now,
     });
-    // The credit balance waits for the first usage page, which says whose billing this is.
-    let credit: Awaited<ReturnType<UsageReader["credit"]>>;
-    let clusters: Awaited<ReturnType<UsageReader["clusters"]>>;
-    let previous: Awaited<typeof previousRead>;
-    try {
-      await csv?.write(CSV_HEADER);
-      await focus?.write(FOCUS_HEADER);
-      [, credit, clusters, previous] = await Promise.all([
-        reader.trend(period, granularity, (part) => trend.add(part)),
-        reader.credit(),
-        reader.clusters(period, current),
-        previousRead,
-      ]);
-      await csv?.close();
-      await focus?.close();
-    } catch (error) {
-      await csv?.discard();
-      await focus?.discard();
-      throw error;
-    }
-    const report = buildReport(
-      {
-        currency: reader.currency,
-        scope: reader.scope,
-        current,
-        previous,
-        trend: trend.points,
-        credit,
-        clusters,
-        requests: reader.requests,
-      },
-      {
-        period,
-        granularity,
-        groupBy,
-        filters,
-        top,
-        budget: config.budget ? Decimal.from(config.budget) : undefined,
-        warnPercent: config["budget-warn-percent"] ?? 80,
-        now,
-      },
-    );
     const whole: Array<[Format, string, () => string]> = [
       ["markdown", "report.md", () => renderMarkdown(report, 2)],
       ["json", "report.json", () => renderJson(report)],

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -402,6 +402,23 @@ describe("usage-report: inputs and the platform", () => {
     expect(result.code).toBe(1);
     expect(result.endedAt - begun).toBeLessThan(9000);
     expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/usage/);
+  });
+
+  it("stops every other read as soon as one fails, and leaves no half files", async () => {
+    await platform.reset();
+    // The totals and the trend take seconds to answer; the credit balance, read beside the
+    // trend, is refused at once.
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/credit-balance", status: 403, times: 1 },
+      { method: "GET", path: "/v1/billing/usage", delayMs: 2500, times: 3 },
+    ]);
+    const begun = Date.now();
+    const { result, dir } = await report({ timeout: "60s" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/credit-balance failed with 403/);
+    // The trend's request (2.5 s) was given up, not waited for (it would end past 5 s).
+    expect(result.endedAt - begun).toBeLessThan(2500 + 1500);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it("reads through 429s and 5xx", async () => {

@@ -1,0 +1,81 @@
+import type { CwpClient } from "@cwp/client";
+import { type Filters, type Granularity, type GroupBy, UsageReader } from "./collect.js";
+import type { Period } from "./period.js";
+import { CSV_HEADER } from "./render/csv.js";
+import { FOCUS_HEADER } from "./render/focus.js";
+import { LineFile } from "./render/line-file.js";
+import { type Collected, shownKeys } from "./report.js";
+import { TrendFold } from "./trend.js";
+
+// Everything the report reads, in as few waits as the reads allow: reads that do not depend on
+// each other go out together (each costs the platform's latency). The trend waits only for the
+// current period's totals (they say which groups are shown); the credit balance for the first
+// usage page (it says whose billing this is). The first read that fails ends the others, so a
+// failed report stops reading, and saying where it is, at once.
+
+export interface ReadOptions {
+  period: Period;
+  granularity: Granularity;
+  groupBy: GroupBy;
+  filters: Filters;
+  compare: boolean;
+  top: number;
+  /** Where report.csv and focus.csv go, when asked for: written while the trend is read. */
+  csvPath: string | undefined;
+  focusPath: string | undefined;
+  signal: AbortSignal;
+  deadline: number;
+  progress: (text: string) => void;
+}
+
+export async function readReport(client: CwpClient, o: ReadOptions): Promise<Collected> {
+  const failed = new AbortController();
+  const reader = new UsageReader(client, { ...o, signal: AbortSignal.any([o.signal, failed.signal]) });
+  const csv = o.csvPath === undefined ? undefined : LineFile.open(o.csvPath);
+  const focus = o.focusPath === undefined ? undefined : LineFile.open(o.focusPath);
+  try {
+    const names = reader.names();
+    const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
+    // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
+    previousRead?.catch(() => {});
+    const [groupNames, current] = await Promise.all([names, reader.totals(o.period, names)]);
+
+    // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
+    // only the buckets' totals and the shown groups stay for the other formats.
+    const trend = new TrendFold({
+      granularity: o.granularity,
+      groupBy: o.groupBy,
+      names: groupNames,
+      currency: reader.currency,
+      accountId: String(reader.scope?.teamId ?? "billing-customer"),
+      keep: shownKeys(current, o.top),
+      csv,
+      focus,
+    });
+    await csv?.write(CSV_HEADER);
+    await focus?.write(FOCUS_HEADER);
+    const [, credit, clusters, previous] = await Promise.all([
+      reader.trend(o.period, o.granularity, (part) => trend.add(part)),
+      reader.credit(),
+      reader.clusters(o.period, current),
+      previousRead,
+    ]);
+    await csv?.close();
+    await focus?.close();
+    return {
+      currency: reader.currency,
+      scope: reader.scope,
+      current,
+      previous,
+      trend: trend.points,
+      credit,
+      clusters,
+      requests: reader.requests,
+    };
+  } catch (error) {
+    failed.abort();
+    await csv?.discard();
+    await focus?.discard();
+    throw error;
+  }
+}
