@@ -1,9 +1,10 @@
 // bench/usage-report: the committed usage-report bundle, run as the runner runs it, against the
 // emulator's organisation at three scales and four report shapes, with 50 ms of latency injected
 // into every API request. Per cell: the requests made against the fewest the API allows, the wall
-// time, the step's peak memory (VmHWM), the bytes the API returned, and the time JSON.parse alone
-// takes on those bytes in the same run (the floor: the same requests replayed, each usage entry
-// parsed on its own, since a whole page can be larger than one string).
+// time, the CPU time of the step and of the emulator, the step's peak memory (VmHWM), the bytes the
+// API returned, and the time JSON.parse alone takes on those bytes in the same run (the floor: the
+// same requests replayed, each usage entry parsed on its own, since a whole page can be larger than
+// one string).
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 import { spawn } from "node:child_process";
@@ -31,6 +32,17 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const picked = (process.env.BENCH_CELLS ?? "*/*/*").split(",").map((p) => p.trim().split("/"));
 const wanted = (cell: string[]) =>
   picked.some((p) => cell.every((part, i) => p[i] === undefined || p[i] === "*" || p[i] === part));
+
+/**
+ * CPU seconds a process has used (user and system, all its threads): /proc/<pid>/stat counts them
+ * in clock ticks, 100 a second on Linux.
+ */
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return stat ? (Number(fields[11]) + Number(fields[12])) / 100 : undefined;
+}
 
 /** Peak resident memory of a process: Linux keeps its high-water mark in /proc/<pid>/status. */
 async function peakKb(pid: number): Promise<number | undefined> {
@@ -149,6 +161,8 @@ for (const scale of SCALES) {
     const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
     await rm(out, { recursive: true, force: true });
     let stepPeakKb = 0;
+    let stepCpu = 0;
+    const emulatorCpuBefore = (await cpuSeconds(emulator.child.pid ?? 0)) ?? 0;
     const started = performance.now();
     const result = await runBundle(join(root, "actions/usage-report"), {
       inputs: {
@@ -161,15 +175,20 @@ for (const scale of SCALES) {
         timeout: "60m",
       },
       onSpawn: (pid) => {
+        // Sampled every 20 ms until the process is gone: the last sample is within 20 ms of its end.
         const timer = setInterval(async () => {
-          const kb = await peakKb(pid);
-          if (kb === undefined) clearInterval(timer);
-          else stepPeakKb = Math.max(stepPeakKb, kb);
+          const [kb, cpu] = await Promise.all([peakKb(pid), cpuSeconds(pid)]);
+          if (kb === undefined || cpu === undefined) clearInterval(timer);
+          else {
+            stepPeakKb = Math.max(stepPeakKb, kb);
+            stepCpu = Math.max(stepCpu, cpu);
+          }
         }, 20);
       },
       killAfterMs: 60 * 60_000,
     });
     const wallSeconds = (performance.now() - started) / 1000;
+    const emulatorCpu = ((await cpuSeconds(emulator.child.pid ?? 0)) ?? 0) - emulatorCpuBefore;
     if (result.code !== 0) {
       console.error(result.stdout.slice(-3000), result.stderr.slice(-3000));
       throw new Error(`${scale} ${shape.period} by ${shape.granularity}: the step failed`);
@@ -191,6 +210,9 @@ for (const scale of SCALES) {
       wallSeconds: Number(wallSeconds.toFixed(1)),
       jsonParseFloorSeconds: Number((floor.ms / 1000).toFixed(1)),
       wallBoundSeconds: Number(bound.toFixed(1)),
+      // Both on this machine's cores: their sum over the cores is a floor of the wall time.
+      stepCpuSeconds: Number(stepCpu.toFixed(1)),
+      emulatorCpuSeconds: Number(emulatorCpu.toFixed(1)),
       stepPeakMb: Math.round(stepPeakKb / 1024),
       emulatorPeakMb: Math.round(((await peakKb(emulator.child.pid ?? 0)) ?? 0) / 1024),
       apiMb: Math.round(apiBytes / 1e6),
