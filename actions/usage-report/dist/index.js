@@ -91556,7 +91556,7 @@ const cells = (values) => values.map(csvCell).join(",");
 const encoded = (text) => Buffer.from(text);
 const line = (row) => csvLine(COLUMNS.map((c) => row[c] ?? ""));
 /** The charge period of an entry, from its window (or its hour's timestamp). */
-function focusPeriod(at, context) {
+function chargePeriod(at, context) {
     const start = iso(at.window?.start ?? at.timestamp);
     const end = iso(at.window?.end ?? (at.timestamp !== undefined ? at.timestamp + 3600 : undefined));
     const [billingStart, billingEnd] = billingMonth(start);
@@ -91578,13 +91578,13 @@ function focusPeriod(at, context) {
 const PROVIDERS = cells([PROVIDER, PROVIDER, PROVIDER]);
 const focus_COMMA = encoded(",");
 /**
- * focus.csv's rows of teams, one per resource and price component, written as each team is read (a
- * year of a large organisation is tens of millions of rows). Each row is written in pieces: the
- * cells it shares with many rows (the period, the resource type and component, the team and
- * project) are escaped and encoded once; only its amounts and resource id are its own. Amounts need
- * no escaping: decimal text never does.
+ * focus.csv, written as the usage is read (a year of a large organisation is tens of millions of
+ * rows): per team, one row per resource and price component, then per entry its customer-level
+ * charges. A team's rows are written in pieces: the cells a row shares with many rows (the period,
+ * the resource type and component, the team and project) are escaped and encoded once; only its
+ * amounts and resource id are its own. Amounts need no escaping: decimal text never does.
  */
-class FocusTeamWriter {
+class FocusWriter {
     file;
     context;
     #types = new Map();
@@ -91592,8 +91592,12 @@ class FocusTeamWriter {
         this.file = file;
         this.context = context;
     }
+    /** The charge period of an entry (what its rows share), from its window or its hour's timestamp. */
+    period(at) {
+        return chargePeriod(at, this.context);
+    }
     /** A team's rows, then the disk's pace. */
-    async write(team, period) {
+    async team(team, period) {
         const { file } = this;
         const name = (id) => this.context.names.get(id) ?? id;
         const teamCells = cells([team.id, name(team.id)]);
@@ -91623,6 +91627,10 @@ class FocusTeamWriter {
         }
         await file.drained();
     }
+    /** An entry's customer-level charges, after its teams' rows. */
+    async customer(entry, period) {
+        await this.file.writeAll(customerLines(entry, period));
+    }
     #components(type) {
         let known = this.#types.get(type);
         if (!known) {
@@ -91638,8 +91646,8 @@ class FocusTeamWriter {
         return known;
     }
 }
-/** The lines of focus.csv for an entry's customer-level charges (after its teams' lines). */
-function* focusCustomerLines(entry, period) {
+/** The lines of focus.csv for an entry's customer-level charges. */
+function* customerLines(entry, period) {
     for (const [field, description, category] of focus_CUSTOMER) {
         const node = entry[field];
         if (!node?.price || node.price.total === 0)
@@ -91873,25 +91881,24 @@ class TrendFold {
     #charged;
     /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
     #held = [];
-    #focusContext;
-    #focusTeams;
+    #focus;
     constructor(o) {
         this.o = o;
         this.#bucket = new RowTable(o.groupBy, o.names);
-        this.#focusContext = { currency: o.currency, accountId: o.accountId, names: o.names };
-        this.#focusTeams = o.focus && new FocusTeamWriter(o.focus, this.#focusContext);
+        this.#focus =
+            o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
     }
     async add(part) {
         if (part.kind === "head") {
             if (part.window !== undefined || part.timestamp !== undefined)
-                this.#charged = focusPeriod(part, this.#focusContext);
+                this.#charged = this.#focus?.period(part);
             return;
         }
         if (part.kind === "team") {
             this.#bucket.addTeam(part.team);
-            if (this.#focusTeams && this.#charged)
-                await this.#focusTeams.write(part.team, this.#charged);
-            else if (this.#focusTeams)
+            if (this.#focus && this.#charged)
+                await this.#focus.team(part.team, this.#charged);
+            else if (this.#focus)
                 this.#held.push(part.team);
             return;
         }
@@ -91900,11 +91907,11 @@ class TrendFold {
         const point = trendPoint(entry, rows, this.o.keep);
         this.points.push(point);
         await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
-        if (this.o.focus && this.#focusTeams) {
-            const charged = this.#charged ?? focusPeriod(entry, this.#focusContext);
+        if (this.#focus) {
+            const charged = this.#charged ?? this.#focus.period(entry);
             for (const team of this.#held)
-                await this.#focusTeams.write(team, charged);
-            await this.o.focus.writeAll(focusCustomerLines(entry, charged));
+                await this.#focus.team(team, charged);
+            await this.#focus.customer(entry, charged);
         }
         this.#bucket = new RowTable(this.o.groupBy, this.o.names);
         this.#charged = undefined;

@@ -2,7 +2,7 @@ import type { PaasTeam, UsagePart } from "@cwp/client";
 import type { Granularity, GroupBy } from "./collect.js";
 import { RowTable } from "./group.js";
 import { csvBucketLines } from "./render/csv.js";
-import { type FocusPeriod, FocusTeamWriter, focusCustomerLines, focusPeriod } from "./render/focus.js";
+import { type FocusPeriod, FocusWriter } from "./render/focus.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
 
@@ -17,8 +17,7 @@ export class TrendFold {
   #charged: FocusPeriod | undefined;
   /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
   #held: PaasTeam[] = [];
-  readonly #focusContext;
-  readonly #focusTeams: FocusTeamWriter | undefined;
+  readonly #focus: FocusWriter | undefined;
 
   constructor(
     private readonly o: {
@@ -34,20 +33,20 @@ export class TrendFold {
     },
   ) {
     this.#bucket = new RowTable(o.groupBy, o.names);
-    this.#focusContext = { currency: o.currency, accountId: o.accountId, names: o.names };
-    this.#focusTeams = o.focus && new FocusTeamWriter(o.focus, this.#focusContext);
+    this.#focus =
+      o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
   }
 
   async add(part: UsagePart): Promise<void> {
     if (part.kind === "head") {
       if (part.window !== undefined || part.timestamp !== undefined)
-        this.#charged = focusPeriod(part, this.#focusContext);
+        this.#charged = this.#focus?.period(part);
       return;
     }
     if (part.kind === "team") {
       this.#bucket.addTeam(part.team);
-      if (this.#focusTeams && this.#charged) await this.#focusTeams.write(part.team, this.#charged);
-      else if (this.#focusTeams) this.#held.push(part.team);
+      if (this.#focus && this.#charged) await this.#focus.team(part.team, this.#charged);
+      else if (this.#focus) this.#held.push(part.team);
       return;
     }
     const { entry } = part;
@@ -55,10 +54,10 @@ export class TrendFold {
     const point = trendPoint(entry, rows, this.o.keep);
     this.points.push(point);
     await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
-    if (this.o.focus && this.#focusTeams) {
-      const charged = this.#charged ?? focusPeriod(entry, this.#focusContext);
-      for (const team of this.#held) await this.#focusTeams.write(team, charged);
-      await this.o.focus.writeAll(focusCustomerLines(entry, charged));
+    if (this.#focus) {
+      const charged = this.#charged ?? this.#focus.period(entry);
+      for (const team of this.#held) await this.#focus.team(team, charged);
+      await this.#focus.customer(entry, charged);
     }
     this.#bucket = new RowTable(this.o.groupBy, this.o.names);
     this.#charged = undefined;

@@ -82,7 +82,7 @@ export interface FocusPeriod {
 }
 
 /** The charge period of an entry, from its window (or its hour's timestamp). */
-export function focusPeriod(
+function chargePeriod(
   at: { window?: UsageEntry["window"]; timestamp?: number | undefined },
   context: FocusContext,
 ): FocusPeriod {
@@ -121,13 +121,13 @@ interface ComponentCells {
 }
 
 /**
- * focus.csv's rows of teams, one per resource and price component, written as each team is read (a
- * year of a large organisation is tens of millions of rows). Each row is written in pieces: the
- * cells it shares with many rows (the period, the resource type and component, the team and
- * project) are escaped and encoded once; only its amounts and resource id are its own. Amounts need
- * no escaping: decimal text never does.
+ * focus.csv, written as the usage is read (a year of a large organisation is tens of millions of
+ * rows): per team, one row per resource and price component, then per entry its customer-level
+ * charges. A team's rows are written in pieces: the cells a row shares with many rows (the period,
+ * the resource type and component, the team and project) are escaped and encoded once; only its
+ * amounts and resource id are its own. Amounts need no escaping: decimal text never does.
  */
-export class FocusTeamWriter {
+export class FocusWriter {
   readonly #types = new Map<string, ComponentCells[]>();
 
   constructor(
@@ -135,8 +135,13 @@ export class FocusTeamWriter {
     private readonly context: FocusContext,
   ) {}
 
+  /** The charge period of an entry (what its rows share), from its window or its hour's timestamp. */
+  period(at: { window?: UsageEntry["window"]; timestamp?: number | undefined }): FocusPeriod {
+    return chargePeriod(at, this.context);
+  }
+
   /** A team's rows, then the disk's pace. */
-  async write(team: Team, period: FocusPeriod): Promise<void> {
+  async team(team: Team, period: FocusPeriod): Promise<void> {
     const { file } = this;
     const name = (id: string) => this.context.names.get(id) ?? id;
     const teamCells = cells([team.id, name(team.id)]);
@@ -166,6 +171,11 @@ export class FocusTeamWriter {
     await file.drained();
   }
 
+  /** An entry's customer-level charges, after its teams' rows. */
+  async customer(entry: UsageEntry, period: FocusPeriod): Promise<void> {
+    await this.file.writeAll(customerLines(entry, period));
+  }
+
   #components(type: string): ComponentCells[] {
     let known = this.#types.get(type);
     if (!known) {
@@ -182,8 +192,8 @@ export class FocusTeamWriter {
   }
 }
 
-/** The lines of focus.csv for an entry's customer-level charges (after its teams' lines). */
-export function* focusCustomerLines(entry: UsageEntry, period: FocusPeriod): Generator<string> {
+/** The lines of focus.csv for an entry's customer-level charges. */
+function* customerLines(entry: UsageEntry, period: FocusPeriod): Generator<string> {
   for (const [field, description, category] of CUSTOMER) {
     const node = entry[field];
     if (!node?.price || node.price.total === 0) continue;
