@@ -90641,14 +90641,10 @@ class Decimal {
 }
 /**
  * `Decimal.from(value).toFixed()` of a JSON number, without the arithmetic where the number's own
- * text already is that (a plain decimal of at most 12 places): the text of millions of FOCUS rows.
+ * text already is that (a plain decimal of at most 12 places). The amounts of FOCUS rows, up to six
+ * decimals, are written digit by digit by `LineFile.decimal`; this is the text of any other.
  */
 function decimalText(value) {
-    // Amounts of up to six decimals (what the platform sends) are written from their integer
-    // millionths: the same text, at a fraction of the cost of a double's own.
-    const micros = exactMillionths(value);
-    if (micros !== undefined)
-        return millionthsText(micros);
     const text = numberText(value);
     // A double's own text has no exponent from 1e-6 to 1e21: then it is plain decimal text.
     const dot = text.indexOf(".");
@@ -90660,23 +90656,6 @@ function decimalText(value) {
 function exactMillionths(value) {
     const micros = Math.round(value * 1e6);
     return micros / 1e6 === value && Math.abs(micros) < 1e15 ? micros : undefined;
-}
-/** An integer count of millionths as decimal text, trailing zeros dropped. */
-function millionthsText(micros) {
-    if (micros === 0)
-        return "0";
-    const sign = micros < 0 ? "-" : "";
-    const abs = Math.abs(micros);
-    const whole = Math.floor(abs / 1e6);
-    let fraction = abs - whole * 1e6;
-    if (fraction === 0)
-        return `${sign}${whole}`;
-    let places = 6;
-    while (fraction % 10 === 0) {
-        fraction /= 10;
-        places -= 1;
-    }
-    return `${sign}${whole}.${String(fraction).padStart(places, "0")}`;
 }
 /** Integer division rounding half away from zero. */
 function roundDiv(n, d) {
@@ -91729,10 +91708,11 @@ class LineFile {
      */
     decimal(value) {
         const micros = exactMillionths(value);
-        if (micros === undefined || !this.#room(MAX_DECIMAL_BYTES)) {
+        if (micros === undefined) {
             this.text(decimalText(value));
             return;
         }
+        this.#room(MAX_DECIMAL_BYTES);
         const buffer = this.#buffer;
         let at = this.#used;
         if (micros < 0)

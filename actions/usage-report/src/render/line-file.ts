@@ -68,10 +68,11 @@ export class LineFile {
    */
   decimal(value: number): void {
     const micros = exactMillionths(value);
-    if (micros === undefined || !this.#room(MAX_DECIMAL_BYTES)) {
+    if (micros === undefined) {
       this.text(decimalText(value));
       return;
     }
+    this.#room(MAX_DECIMAL_BYTES);
     const buffer = this.#buffer;
     let at = this.#used;
     if (micros < 0) buffer[at++] = MINUS;
