@@ -13,6 +13,10 @@ const BUFFER_BYTES = 1 << 20;
 /** A sign, 9 whole digits, a point and 6 decimals (`exactMillionths` is below 10^15). */
 const MAX_DECIMAL_BYTES = 17;
 const [MINUS, DOT, ZERO] = [0x2d, 0x2e, 0x30];
+/** The two ASCII digits of 0 to 99, at 2 × n. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) =>
+  i % 2 ? ZERO + ((i >> 1) % 10) : ZERO + Math.floor(i / 20),
+);
 /** The most UTF-8 bytes one UTF-16 code unit becomes (a surrogate pair: 4 bytes for 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
 
@@ -73,29 +77,7 @@ export class LineFile {
       return;
     }
     this.#room(MAX_DECIMAL_BYTES);
-    const buffer = this.#buffer;
-    let at = this.#used;
-    if (micros < 0) buffer[at++] = MINUS;
-    const abs = Math.abs(micros);
-    let whole = Math.floor(abs / 1e6);
-    let fraction = abs - whole * 1e6;
-    // The whole part's digits, last first, from the end of their place.
-    let digits = 1;
-    for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-    for (let i = at + digits - 1; i >= at; i -= 1) {
-      buffer[i] = ZERO + (whole % 10);
-      whole = Math.floor(whole / 10);
-    }
-    at += digits;
-    if (fraction !== 0) {
-      buffer[at++] = DOT;
-      for (let place = 100_000; fraction !== 0; place /= 10) {
-        const digit = Math.floor(fraction / place);
-        buffer[at++] = ZERO + digit;
-        fraction -= digit * place;
-      }
-    }
-    this.#used = at;
+    this.#used = writeMillionths(this.#buffer, this.#used, micros);
   }
 
   /** Resolves once the disk has caught up with what was handed to it. */
@@ -131,4 +113,44 @@ export class LineFile {
     this.#buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     this.#used = 0;
   }
+}
+
+/**
+ * Writes a count of millionths as decimal text at `at` (no exponent, no trailing zeros) and
+ * returns where it ends. Integer arithmetic only: `| 0` keeps V8 on small integers, which is what
+ * makes this cheaper than making the number's text (whole parts are below 10^9).
+ */
+function writeMillionths(buffer: Buffer, start: number, count: number): number {
+  let at = start;
+  let micros = count;
+  if (micros < 0) {
+    buffer[at++] = MINUS;
+    micros = -micros;
+  }
+  let whole = (micros / 1e6) | 0;
+  const fraction = (micros - whole * 1e6) | 0;
+  let digits = 1;
+  for (let rest = whole; rest >= 10; rest = (rest / 10) | 0) digits += 1;
+  for (let i = at + digits - 1; i >= at; i -= 1) {
+    const tens = (whole / 10) | 0;
+    buffer[i] = ZERO + whole - tens * 10;
+    whole = tens;
+  }
+  at += digits;
+  if (fraction === 0) return at;
+  // Six places, two at a time, then the trailing zeros taken back.
+  buffer[at] = DOT;
+  const high = (fraction / 10_000) | 0;
+  const rest = fraction - high * 10_000;
+  const middle = (rest / 100) | 0;
+  const low = rest - middle * 100;
+  buffer[at + 1] = DIGIT_PAIRS[2 * high] as number;
+  buffer[at + 2] = DIGIT_PAIRS[2 * high + 1] as number;
+  buffer[at + 3] = DIGIT_PAIRS[2 * middle] as number;
+  buffer[at + 4] = DIGIT_PAIRS[2 * middle + 1] as number;
+  buffer[at + 5] = DIGIT_PAIRS[2 * low] as number;
+  buffer[at + 6] = DIGIT_PAIRS[2 * low + 1] as number;
+  at += 7;
+  while (buffer[at - 1] === ZERO) at -= 1;
+  return at;
 }
