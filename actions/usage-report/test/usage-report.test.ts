@@ -147,6 +147,14 @@ describe("usage-report: the numbers", () => {
       expect(result.summary).toMatch(
         /¹ Each row is rounded to cents .* away from the total the platform returned/,
       );
+      // The mark is in the table, in a cell the header has (GitHub drops cells beyond it).
+      const lines = result.summary.split("\n");
+      const at = lines.findIndex((l) => l.startsWith("| **Total"));
+      const total = lines[at];
+      const header = lines[lines.slice(0, at).findLastIndex((l) => l.startsWith("|---")) - 1];
+      const cells = (line = "") => line.split("|").length;
+      expect(total).toMatch(/^\| \*\*Total \(as the platform returned it\)\*\* ¹ \|/);
+      expect(cells(total)).toBe(cells(header));
     }
     expect(found).toBe(true);
   });

@@ -189,14 +189,16 @@ function details(r: Report, level: DetailLevel): string[] {
 }
 
 export function renderMarkdown(r: Report, level: DetailLevel, trimmedNote?: string): string {
-  const totalRow = `| **Total (as the platform returned it)** | **${formatMoney(r.total, r.currency)}** |${r.previousTotal ? ` ${formatMoney(r.previousTotal, r.currency)} | ${formatChange(r.change, r.changePercent, r.currency)} |` : ""} ${USAGE_COLUMNS.map(([k]) => formatQuantity(r.usage[k])).join(" | ")} |`;
+  // The gap's footnote mark goes in the label's cell, as a row's own mark does: after the row's
+  // last pipe it would be a cell the header does not have, which GitHub drops.
+  const totalRow = `| **Total (as the platform returned it)**${r.gap.isZero() ? "" : " ¹"} | **${formatMoney(r.total, r.currency)}** |${r.previousTotal ? ` ${formatMoney(r.previousTotal, r.currency)} | ${formatChange(r.change, r.changePercent, r.currency)} |` : ""} ${USAGE_COLUMNS.map(([k]) => formatQuantity(r.usage[k])).join(" | ")} |`;
   return [
     MARKER,
     ...headline(r),
     `### By ${r.groupBy}${r.rows.some((row) => row.key === "other") ? " (top rows, then the rest)" : ""}`,
     "",
     ...table(r, r.rows, GROUP_TITLES[r.groupBy]),
-    `${totalRow}${r.gap.isZero() ? "" : " ¹"}`,
+    totalRow,
     ...footnotes(r),
     "",
     ...trend(r),
