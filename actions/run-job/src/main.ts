@@ -143,7 +143,8 @@ export const definition = defineAction({
       }),
       wait: (options) => client.jobs.waitForRun(projectId, jobId, started.id, options),
       history: {
-        of: `runs of job ${jobId}`,
+        one: `run of job ${jobId}`,
+        many: `runs of job ${jobId}`,
         read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
       },
       conclude: jobRunConclusion,

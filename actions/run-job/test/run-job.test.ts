@@ -39,6 +39,19 @@ runnerContract({
 describe("run-job: what runs", () => {
   const platform = useTestPlatform();
 
+  it("says how long the one earlier successful run took, in the singular", async () => {
+    await platform.reset();
+    const inputs = { ...platform.connection(), "project-id": "platform-web", "job-id": "migrate" };
+    for (const _ of [1, 2])
+      await platform.control("POST", "outcomes", { kind: "jobRun", durationSeconds: 2 });
+    const first = await runBundle(actionDir, { inputs });
+    expect(first.code, first.stdout).toBe(0);
+    expect(first.stdout).not.toMatch(/successful runs? of job migrate took/);
+    const second = await runBundle(actionDir, { inputs });
+    expect(second.code, second.stdout).toBe(0);
+    expect(second.stdout).toMatch(/The last successful run of job migrate took \d+s\./);
+  });
+
   it("runs an external image with a custom command, or a built commit", async () => {
     await platform.reset();
     const base = {

@@ -138,7 +138,8 @@ export const definition = defineAction({
       }),
       wait: (options) => client.builds.waitFor(projectId, serviceId, build.id, options),
       history: {
-        of: `builds of service ${serviceId}`,
+        one: `build of service ${serviceId}`,
+        many: `builds of service ${serviceId}`,
         read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
       },
       conclude: buildConclusion,

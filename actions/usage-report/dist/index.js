@@ -87067,22 +87067,24 @@ function formatDuration(ms) {
 /**
  * How long earlier runs of the same work took (one read), for the waiter to poll where such work
  * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
- * debug line. `what` names the runs in the log ("builds of service web").
+ * debug line. `what` names the runs in the log: one ("build of service web") and many ("builds of
+ * service web").
  */
 async function recentDurations(what, read) {
     try {
         const durations = await read();
-        if (durations.length > 0) {
-            const sorted = [...durations].sort((a, b) => a - b);
-            const median = sorted[Math.floor(sorted.length / 2)];
-            say(`The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
-        }
+        const sorted = [...durations].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)];
+        if (sorted.length === 1)
+            say(`The last successful ${what.one} took ${formatDuration(median)}.`);
+        else if (sorted.length > 1)
+            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
         return durations;
     }
     catch (error) {
         if (error instanceof AbortedError)
             throw error;
-        host_debug(`No history of ${what}: ${error.message}`);
+        host_debug(`No history of ${what.many}: ${error.message}`);
         return [];
     }
 }
@@ -87329,7 +87331,7 @@ async function follow(name, work, config, cancel, started, outputs) {
     });
     try {
         const history = work.history;
-        const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
+        const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,

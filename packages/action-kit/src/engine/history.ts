@@ -5,22 +5,26 @@ import { debug, say } from "./host.js";
 /**
  * How long earlier runs of the same work took (one read), for the waiter to poll where such work
  * usually ends. Best-effort: without it the waiter backs off evenly, so a failed read is only a
- * debug line. `what` names the runs in the log ("builds of service web").
+ * debug line. `what` names the runs in the log: one ("build of service web") and many ("builds of
+ * service web").
  */
-export async function recentDurations(what: string, read: () => Promise<number[]>): Promise<number[]> {
+export async function recentDurations(
+  what: { one: string; many: string },
+  read: () => Promise<number[]>,
+): Promise<number[]> {
   try {
     const durations = await read();
-    if (durations.length > 0) {
-      const sorted = [...durations].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] as number;
+    const sorted = [...durations].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] as number;
+    if (sorted.length === 1) say(`The last successful ${what.one} took ${formatDuration(median)}.`);
+    else if (sorted.length > 1)
       say(
-        `The last ${sorted.length} successful ${what} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median)}).`,
+        `The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median)}).`,
       );
-    }
     return durations;
   } catch (error) {
     if (error instanceof AbortedError) throw error;
-    debug(`No history of ${what}: ${(error as Error).message}`);
+    debug(`No history of ${what.many}: ${(error as Error).message}`);
     return [];
   }
 }

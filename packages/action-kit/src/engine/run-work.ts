@@ -46,9 +46,10 @@ export interface StartedWork<T> {
   logs?(startTime: string): LogFollower;
   /**
    * How long earlier runs of the same work took (ms), read once before waiting so the polls
-   * gather where those runs ended; `of` names them for the log ("builds of service web").
+   * gather where those runs ended; `one` and `many` name them for the log ("build of service
+   * web", "builds of service web").
    */
-  history?: { of: string; read(signal: AbortSignal): Promise<number[]> };
+  history?: { one: string; many: string; read(signal: AbortSignal): Promise<number[]> };
   /**
    * Aborts the remote work (for a cancel or a timeout, when `abort-on-cancel`). The options carry
    * the abort's own signal and deadline, and `urgent`: it goes out even with the budget spent.
@@ -220,7 +221,7 @@ async function follow<T>(
     });
   try {
     const history = work.history;
-    const expectedDurationsMs = history && (await recentDurations(history.of, () => history.read(signal)));
+    const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
     const final = await work.wait({
       deadline: started + config.timeout,
       startedAt: started,
