@@ -26,10 +26,13 @@ export function refFromEvent(): EventRef {
   const ref =
     (name === "push" ? (event.ref as string | undefined) : undefined) ?? process.env.GITHUB_REF ?? "";
   const sha = (name === "push" ? (event.after as string | undefined) : undefined) ?? process.env.GITHUB_SHA;
+  const instead = "set branch, pull-request-id, sha or bundle-url";
+  // Outside a workflow (the cwp CLI in another CI system or a terminal) there is no event at all.
+  if (!name && !ref) throw new InputError("branch", `is required outside a GitHub workflow: ${instead}`);
   if (!ref.startsWith("refs/heads/"))
     throw new InputError(
       "branch",
-      `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; set branch or pull-request-id`,
+      `the ${name || "workflow"} event is on ${ref || "no ref"}, not a branch; ${instead}`,
     );
   return {
     branch: ref.slice("refs/heads/".length),

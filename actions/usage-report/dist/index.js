@@ -86993,10 +86993,10 @@ const sharedInputs = {
 function connection(config) {
     const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
     if (!token)
-        throw new input_error_InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
+        throw new input_error_InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
     const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
     if (!baseUrl)
-        throw new input_error_InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
+        throw new input_error_InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
     let url;
     try {
         url = new URL(baseUrl);
@@ -87402,7 +87402,9 @@ function timeLeftAfterCancel(cancel) {
 }
 async function fail(name, error, cancelled) {
     if (error instanceof input_error_InputError || error instanceof input_error_InputErrors) {
-        failWith(`${error.message}\nNothing was sent to the platform.`, "input");
+        const errors = error instanceof input_error_InputError ? [error] : error.errors;
+        const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
+        failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
         return;
     }
     // The client's messages already name the request, the status and the platform's error id.
@@ -90511,6 +90513,7 @@ function githubHost() {
         // Annotations escape their own text (line breaks as %0A): it cannot start a command.
         warn: (message) => warning(message),
         fail: (message) => setFailed(message),
+        inputName: (input) => `Input "${input}"`,
         logLines: (title, lines) => {
             if (group !== title) {
                 if (group !== undefined)

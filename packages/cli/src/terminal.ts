@@ -80,6 +80,11 @@ export class TerminalHost implements Host {
       this.#write(this.#err, `${this.#paint("31", "error:")} ${safeText(line)}`);
   }
 
+  /** Inputs are flags here. */
+  inputName(input: string): string {
+    return `--${input}`;
+  }
+
   logLines(title: string, lines: readonly LogRecord[]): void {
     if (this.#logTitle !== title) {
       this.#write(this.#out, this.#paint("1", `── ${safeText(title)}`));

@@ -129,7 +129,9 @@ describe("cwp: each operation against the emulator", () => {
     it(`${name}: refuses a malformed ${op.malformed[0]} with exit code 2, sending nothing`, async () => {
       const result = await cwp([name, ...argsOf(name), ...op.malformed]);
       expect(result.code).toBe(EXIT_CODES.input);
-      expect(result.stderr).toContain(`Input "${op.malformed[0].slice(2)}"`);
+      // Named as the flag it was given as, not as the action's input.
+      expect(result.stderr).toContain(`error: ${op.malformed[0]}: `);
+      expect(result.stderr).not.toContain("Input ");
       expect(result.stderr).toContain("Nothing was sent");
       expect(await platform.requests()).toEqual([]);
     });
@@ -200,6 +202,15 @@ describe("cwp: exit codes and secrets", () => {
     results.push(result);
     expect(result.code, result.stderr).toBe(0);
     expect(leakedSecrets(asRun(result), [platform.tokens.org, secret])).toEqual([]);
+  });
+
+  it("asks for what to build when there is no workflow event to take it from, naming the flags", async () => {
+    const result = await cwp(["trigger-build", "--project-id", "platform-web", "--service-id", "web"]);
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain(
+      "--branch: is required outside a GitHub workflow: set branch, pull-request-id, sha or bundle-url",
+    );
+    expect(await platform.requests()).toEqual([]);
   });
 
   it("prints no terminal escape from the platform's text", async () => {

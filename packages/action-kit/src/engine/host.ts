@@ -49,6 +49,8 @@ export interface Host {
   warn(message: string): void;
   /** The step ends unsuccessfully, for this reason. */
   fail(message: string, kind: FailureKind): void;
+  /** How an input is named to the user: `Input "version"` on a runner, `--version` in a terminal. */
+  inputName(input: string): string;
   /** Remote log lines of `title` (untrusted text: the host prints it so it can never act). */
   logLines(title: string, lines: readonly LogRecord[]): void;
   /** No more log lines of the last title. */

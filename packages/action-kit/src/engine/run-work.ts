@@ -302,7 +302,9 @@ function timeLeftAfterCancel(cancel: Cancellation): number {
 
 async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {
   if (error instanceof InputError || error instanceof InputErrors) {
-    failWith(`${error.message}\nNothing was sent to the platform.`, "input");
+    const errors = error instanceof InputError ? [error] : error.errors;
+    const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
+    failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
     return;
   }
   // The client's messages already name the request, the status and the platform's error id.

@@ -21,6 +21,7 @@ export function githubHost(): Host {
     // Annotations escape their own text (line breaks as %0A): it cannot start a command.
     warn: (message) => core.warning(message),
     fail: (message) => core.setFailed(message),
+    inputName: (input) => `Input "${input}"`,
     logLines: (title, lines) => {
       if (group !== title) {
         if (group !== undefined) core.endGroup();

@@ -32,10 +32,10 @@ export function connection(config: {
 }): Connection {
   const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
   if (!token)
-    throw new InputError("api-token", "is required: set the input or the CWP_API_TOKEN environment variable");
+    throw new InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
   const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
   if (!baseUrl)
-    throw new InputError("api-url", "is required: set the input or the CWP_API_URL environment variable");
+    throw new InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
   let url: URL;
   try {
     url = new URL(baseUrl);
