@@ -86362,12 +86362,15 @@ class Transport {
     #dispatcher;
     #ownsDispatcher;
     #base;
+    /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
+    #origin;
     constructor(options) {
         if (!options.baseUrl)
             throw new TypeError("baseUrl is required");
         if (!options.token)
             throw new TypeError("token is required");
         this.#base = options.baseUrl.replace(/\/+$/, "");
+        this.#origin = URL.canParse(this.#base) ? new URL(this.#base).origin : undefined;
         this.clock = options.clock ?? systemClock;
         this.rateLimit = new RateLimitBudget(this.clock);
         this.#ownsDispatcher = options.dispatcher === undefined;
@@ -86511,7 +86514,7 @@ class Transport {
                 ? new TimeoutError(spec.readBody && sent
                     ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
                     : `${base.method} ${base.path} got no response within ${timeout} ms`, init)
-                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`, init);
+                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`, init);
             return { kind: "failure", error, neverSent };
         }
     }

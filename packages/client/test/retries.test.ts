@@ -102,6 +102,8 @@ describe("requests that start work", () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.outcomeUnknown).toBe(false);
     expect(error.message).toContain("no connection was made");
+    // Which API URL was tried: a wrong api-url is the usual cause.
+    expect(error.message).toContain(`ECONNREFUSED at http://127.0.0.1:${port} `);
     await dead.close();
   });
 });

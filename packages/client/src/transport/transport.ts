@@ -94,11 +94,14 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #base: string;
+  /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
+  readonly #origin: string | undefined;
 
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new TypeError("baseUrl is required");
     if (!options.token) throw new TypeError("token is required");
     this.#base = options.baseUrl.replace(/\/+$/, "");
+    this.#origin = URL.canParse(this.#base) ? new URL(this.#base).origin : undefined;
     this.clock = options.clock ?? systemClock;
     this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -249,7 +252,7 @@ export class Transport {
               init,
             )
           : new ConnectionError(
-              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${neverSent ? " (no connection was made)" : ""}`,
+              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`,
               init,
             );
       return { kind: "failure", error, neverSent };
