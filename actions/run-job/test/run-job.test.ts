@@ -41,8 +41,7 @@ describe("run-job: what runs", () => {
 
   it("says how long the one earlier successful run took, in the singular", async () => {
     await platform.reset();
-    // A job no other test runs: a run of another test that outlives its test (a cancellation's
-    // abort) would be history here too.
+    // A job no other test runs: its history is this test's alone.
     const inputs = { ...platform.connection(), "project-id": "platform-api", "job-id": "migrate" };
     for (const _ of [1, 2])
       await platform.control("POST", "outcomes", { kind: "jobRun", durationSeconds: 2 });

@@ -198,6 +198,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (fault?.breakAfterBytes !== undefined) breakAfter(res, fault.breakAfterBytes);
     // A delay holds the request before it acts, or with `after` holds the answer after it acted.
     if (fault?.delayMs && !fault.after) await sleep(fault.delayMs);
+    // Held across a reset, the request belongs to a world that is gone: it must not act on the
+    // new one (a test's late start would be another test's history). Cut off, as a platform
+    // that went away would.
+    if (arrivedIn !== generation) {
+      socket.destroy();
+      return;
+    }
     const acting = !answersInstead || fault?.after === true;
     let status = 200;
     let body: unknown;

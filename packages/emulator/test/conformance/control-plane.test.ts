@@ -66,6 +66,21 @@ describe("/_emulator", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it("a request held by a delay across a reset never acts on the new world", async () => {
+    const runs = "/v1/projects/platform-web/jobs/migrate/runs";
+    const listed = async () => ((await emu.api("GET", runs)).body as { data: { runs: unknown[] } }).data.runs;
+    const before = (await listed()).length;
+    await emu.control("POST", "faults", { method: "POST", path: runs, delayMs: 400 });
+    const held = emu.api("POST", runs, { body: {} }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await emu.control("POST", "reset");
+    expect(await held).toBeInstanceOf(Error);
+    expect(await listed()).toHaveLength(before);
+    expect((await emu.control("GET", "requests")).body.requests).toEqual([
+      expect.objectContaining({ method: "GET", path: runs }),
+    ]);
+  });
+
   it("refuses a malformed control request naming the field", async () => {
     const answer = await emu.control("POST", "outcomes", { kind: "spaceship" });
     expect(answer.status).toBe(400);
