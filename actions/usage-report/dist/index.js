@@ -91000,8 +91000,41 @@ async function github(target, method, path, body) {
         signal: AbortSignal.timeout(30_000),
     });
     if (!res.ok)
-        throw new Error(`GitHub ${method} ${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+        throw new GitHubRefusal(method, path, res.status, await res.text());
     return (await res.json());
+}
+/** GitHub answered a call with an error status; `reason` is its own `message`. */
+class GitHubRefusal extends Error {
+    status;
+    reason;
+    constructor(method, path, status, text) {
+        let reason = text.slice(0, 200);
+        try {
+            reason = String(JSON.parse(text).message ?? reason);
+        }
+        catch { }
+        super(`GitHub ${method} ${path} answered ${status}: ${reason}`);
+        this.status = status;
+        this.reason = reason;
+    }
+}
+/**
+ * Why the report could not be posted, and what to change. Said as the step's failure once the
+ * report is otherwise whole (job summary, files and outputs): the comment is the last thing done.
+ */
+function commentFailure(error, comment) {
+    const where = comment === "pr" ? "comment on the pull request" : "issue";
+    const rest = "The report itself is in the job summary, the report files and the outputs.";
+    if (!(error instanceof GitHubRefusal))
+        return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
+    if (error.status === 401)
+        return `GitHub did not accept the github-token for the report's ${where} (401: ${error.reason}). ${rest}`;
+    if (error.status === 403 || error.status === 404) {
+        const permission = comment === "pr" ? "pull-requests: write" : "issues: write";
+        const fork = comment === "pr" ? " (a pull request from a fork only ever gets a read-only token)" : "";
+        return `GitHub refused the report's ${where} (${error.status}: ${error.reason}): the github-token needs \`${permission}\` in the workflow's \`permissions\`${fork}. ${rest}`;
+    }
+    return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
 }
 /** Every item of a paginated GitHub list (per_page 100, following pages until a short one). */
 async function comment_all(target, path) {
@@ -92119,6 +92152,7 @@ const definition = defineAction({
             await out.close();
         }
         const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
+        let commentFailed;
         if (config.comment !== "none" && config["github-token"]) {
             const target = {
                 token: config["github-token"],
@@ -92126,10 +92160,15 @@ const definition = defineAction({
                 repository: process.env.GITHUB_REPOSITORY ?? "",
             };
             const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);
-            if (pullNumber !== undefined)
-                await upsertPullRequestComment(target, pullNumber, body);
-            else
-                await upsertIssue(target, config["issue-title"] ?? "Cloud Workload Platform cost report", config["issue-label"] ?? "cost-report", body);
+            try {
+                if (pullNumber !== undefined)
+                    await upsertPullRequestComment(target, pullNumber, body);
+                else
+                    await upsertIssue(target, config["issue-title"] ?? "Cloud Workload Platform cost report", config["issue-label"] ?? "cost-report", body);
+            }
+            catch (error) {
+                commentFailed = commentFailure(error, pullNumber !== undefined ? "pr" : "issue");
+            }
         }
         const over = report.budget?.state === "over";
         if (report.budget?.state === "warning")
@@ -92153,8 +92192,8 @@ const definition = defineAction({
                 "over-budget": over,
                 "report-dir": dir,
             },
-            success: !(over && config["fail-on-budget-exceeded"]),
-            message,
+            success: !(over && config["fail-on-budget-exceeded"]) && commentFailed === undefined,
+            message: commentFailed ? `${message}\n${commentFailed}` : message,
         };
     },
 });

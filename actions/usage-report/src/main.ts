@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
 import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
-import { upsertIssue, upsertPullRequestComment } from "./github/comment.js";
+import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
 import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
 import { readReport } from "./read-report.js";
@@ -85,6 +85,7 @@ export const definition = defineAction({
     }
 
     const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
+    let commentFailed: string | undefined;
     if (config.comment !== "none" && config["github-token"]) {
       const target = {
         token: config["github-token"],
@@ -92,14 +93,18 @@ export const definition = defineAction({
         repository: process.env.GITHUB_REPOSITORY ?? "",
       };
       const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);
-      if (pullNumber !== undefined) await upsertPullRequestComment(target, pullNumber, body);
-      else
-        await upsertIssue(
-          target,
-          config["issue-title"] ?? "Cloud Workload Platform cost report",
-          config["issue-label"] ?? "cost-report",
-          body,
-        );
+      try {
+        if (pullNumber !== undefined) await upsertPullRequestComment(target, pullNumber, body);
+        else
+          await upsertIssue(
+            target,
+            config["issue-title"] ?? "Cloud Workload Platform cost report",
+            config["issue-label"] ?? "cost-report",
+            body,
+          );
+      } catch (error) {
+        commentFailed = commentFailure(error, pullNumber !== undefined ? "pr" : "issue");
+      }
     }
 
     const over = report.budget?.state === "over";
@@ -125,8 +130,8 @@ export const definition = defineAction({
         "over-budget": over,
         "report-dir": dir,
       },
-      success: !(over && config["fail-on-budget-exceeded"]),
-      message,
+      success: !(over && config["fail-on-budget-exceeded"]) && commentFailed === undefined,
+      message: commentFailed ? `${message}\n${commentFailed}` : message,
     };
   },
 });

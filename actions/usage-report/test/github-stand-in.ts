@@ -12,6 +12,9 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
+/** A token that reads but may not write, as a workflow token without `issues: write` is. */
+export const READ_ONLY_TOKEN = "ghs_stand_in_read_only_0123456789";
+
 export async function startGitHubStandIn(token: string): Promise<StandIn> {
   const state: Omit<StandIn, "url" | "close"> = { comments: [], issues: [], calls: [] };
   let nextId = 100;
@@ -25,7 +28,13 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(value));
     };
-    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: "Bad credentials" });
+    if (req.headers.authorization === `Bearer ${READ_ONLY_TOKEN}` && req.method !== "GET")
+      return send(403, { message: "Resource not accessible by integration", status: "403" });
+    if (
+      req.headers.authorization !== `Bearer ${token}` &&
+      req.headers.authorization !== `Bearer ${READ_ONLY_TOKEN}`
+    )
+      return send(401, { message: "Bad credentials" });
     const page = Number(url.searchParams.get("page") ?? "1");
     const perPage = Number(url.searchParams.get("per_page") ?? "30");
     const slice = <T>(items: T[]) => items.slice((page - 1) * perPage, page * perPage);

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { leakedSecrets, type RunOptions, runBundle, useTestPlatform } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERIODS } from "../src/period.js";
-import { type StandIn, startGitHubStandIn } from "./github-stand-in.js";
+import { READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github-stand-in.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const platform = useTestPlatform({ speed: 0 });
@@ -327,6 +327,26 @@ describe("usage-report: comments", () => {
     }
     expect(github.issues.filter((i) => i.title === "Weekly costs")).toHaveLength(1);
     expect(github.issues[0]?.labels).toEqual(["costs"]);
+  });
+
+  it("without the permission to write the issue, fails saying which, with the report whole", async () => {
+    await platform.reset();
+    const { result, dir } = await report(
+      { comment: "issue", "github-token": READ_ONLY_TOKEN },
+      { env: env(), event: { name: "schedule", payload: {} } },
+    );
+    expect(result.code).toBe(1);
+    const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+    expect(error).toContain(
+      "GitHub refused the report's issue (403: Resource not accessible by integration)",
+    );
+    expect(error).toContain("`issues: write`");
+    expect(error).not.toContain("Unexpected error");
+    // Everything but the issue is there: outputs, summary, files.
+    expect(result.outputs.total).toMatch(/^\d+\.\d{2}$/);
+    expect(result.summary).toContain("**Total:");
+    expect(await readFile(join(dir, "report.json"), "utf8")).toContain('"total"');
+    expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
   });
 
   it("trims a report larger than a comment allows, dropping the deepest details first and saying so", async () => {

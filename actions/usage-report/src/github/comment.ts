@@ -23,9 +23,45 @@ async function github<T>(target: GitHubTarget, method: string, path: string, bod
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     signal: AbortSignal.timeout(30_000),
   });
-  if (!res.ok)
-    throw new Error(`GitHub ${method} ${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok) throw new GitHubRefusal(method, path, res.status, await res.text());
   return (await res.json()) as T;
+}
+
+/** GitHub answered a call with an error status; `reason` is its own `message`. */
+export class GitHubRefusal extends Error {
+  readonly reason: string;
+  constructor(
+    method: string,
+    path: string,
+    readonly status: number,
+    text: string,
+  ) {
+    let reason = text.slice(0, 200);
+    try {
+      reason = String((JSON.parse(text) as { message?: unknown }).message ?? reason);
+    } catch {}
+    super(`GitHub ${method} ${path} answered ${status}: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/**
+ * Why the report could not be posted, and what to change. Said as the step's failure once the
+ * report is otherwise whole (job summary, files and outputs): the comment is the last thing done.
+ */
+export function commentFailure(error: unknown, comment: "pr" | "issue"): string {
+  const where = comment === "pr" ? "comment on the pull request" : "issue";
+  const rest = "The report itself is in the job summary, the report files and the outputs.";
+  if (!(error instanceof GitHubRefusal))
+    return `Posting the report as an ${where} failed: ${(error as Error).message}. ${rest}`;
+  if (error.status === 401)
+    return `GitHub did not accept the github-token for the report's ${where} (401: ${error.reason}). ${rest}`;
+  if (error.status === 403 || error.status === 404) {
+    const permission = comment === "pr" ? "pull-requests: write" : "issues: write";
+    const fork = comment === "pr" ? " (a pull request from a fork only ever gets a read-only token)" : "";
+    return `GitHub refused the report's ${where} (${error.status}: ${error.reason}): the github-token needs \`${permission}\` in the workflow's \`permissions\`${fork}. ${rest}`;
+  }
+  return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
 }
 
 /** Every item of a paginated GitHub list (per_page 100, following pages until a short one). */
