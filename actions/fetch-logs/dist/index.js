@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9992);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8089);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9992:
+/***/ 8089:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73609,8 +73609,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/secrets.js
@@ -87443,6 +87441,8 @@ function failureKind(error, cancelled) {
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 //# sourceMappingURL=run-work.js.map
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/event.js
 
 /** The workflow event's payload (GITHUB_EVENT_PATH), or {} when there is none or it is unreadable. */
@@ -87458,10 +87458,46 @@ function eventPayload() {
     }
 }
 //# sourceMappingURL=event.js.map
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/output-path.js
+
+
+
+
+// Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
+// opened before anything is sent, so a path that cannot be written is a bad input that names
+// itself, not a crash or an "unexpected error" after the platform was asked.
+const unwritable = (input, path, error) => new input_error_InputError(input, `cannot be written (${error.code ?? error.message}): ${path}`);
+/** Makes the directory (and its parents). */
+async function outputDir(dir, input) {
+    try {
+        await mkdir(dir, { recursive: true });
+    }
+    catch (error) {
+        throw unwritable(input, dir, error);
+    }
+}
+/** Opens the file for writing; waits for it to be open. */
+async function outputFile(path, input) {
+    const stream = (0,external_node_fs_namespaceObject.createWriteStream)(path, { encoding: "utf8" });
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    try {
+        await Promise.race([(0,external_node_events_.once)(stream, "open"), failed]);
+    }
+    catch (error) {
+        throw unwritable(input, path, error);
+    }
+    return { stream, failed };
+}
+//# sourceMappingURL=output-path.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -88927,7 +88963,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -90671,7 +90707,6 @@ function timeRange(start, end, durationMs, now) {
 
 
 
-
 const MAX_LINES = 1_000_000;
 function regexInput(value, input) {
     if (value === undefined)
@@ -90718,6 +90753,11 @@ const definition = defineAction({
         regexInput(config["fail-on-regex"], "fail-on-regex");
     },
     async start({ config, client, signal }) {
+        const format = config.format ?? "text";
+        const file = config["output-file"] ??
+            (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
+        // Opened before anything is read: a path that cannot be written is said before any request.
+        const { stream: out, failed } = await outputFile(file, "output-file");
         // `timeout` bounds the whole read; a cancel stops it.
         const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
         // A build's logs cover its own life unless a time is given; other logs the last hour.
@@ -90727,10 +90767,6 @@ const definition = defineAction({
             : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
         const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
         const limit = config["line-limit"] ?? 10_000;
-        const format = config.format ?? "text";
-        const file = config["output-file"] ??
-            (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
-        const out = (0,external_node_fs_namespaceObject.createWriteStream)(file, { encoding: "utf8" });
         let count = 0;
         let first;
         let last;
@@ -90750,7 +90786,7 @@ const definition = defineAction({
             const lines = page.slice(0, limit - count);
             for (const line of lines) {
                 if (!out.write(main_record(line, format)))
-                    await (0,external_node_events_.once)(out, "drain");
+                    await Promise.race([(0,external_node_events_.once)(out, "drain"), failed]);
                 if (gate && !firstMatch && gate.test(lineText(line)))
                     firstMatch = line;
             }
@@ -90765,7 +90801,7 @@ const definition = defineAction({
         if (config.print && count > 0)
             host().endLogs();
         out.end();
-        await (0,external_node_events_.once)(out, "finish");
+        await Promise.race([(0,external_node_events_.once)(out, "finish"), failed]);
         const matched = firstMatch !== undefined;
         const message = matched
             ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`

@@ -1,5 +1,4 @@
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import {
   booleanInput,
@@ -11,6 +10,7 @@ import {
   integerInput,
   lineText,
   optionalText,
+  outputFile,
   redact,
   runAction,
 } from "@cwp/action-kit";
@@ -66,6 +66,12 @@ export const definition = defineAction({
     regexInput(config["fail-on-regex"], "fail-on-regex");
   },
   async start({ config, client, signal }) {
+    const format = config.format ?? "text";
+    const file =
+      config["output-file"] ??
+      join(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
+    // Opened before anything is read: a path that cannot be written is said before any request.
+    const { stream: out, failed } = await outputFile(file, "output-file");
     // `timeout` bounds the whole read; a cancel stops it.
     const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
     // A build's logs cover its own life unless a time is given; other logs the last hour.
@@ -76,11 +82,6 @@ export const definition = defineAction({
         : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
     const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
     const limit = config["line-limit"] ?? 10_000;
-    const format = config.format ?? "text";
-    const file =
-      config["output-file"] ??
-      join(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
-    const out = createWriteStream(file, { encoding: "utf8" });
     let count = 0;
     let first: string | undefined;
     let last: string | undefined;
@@ -99,7 +100,7 @@ export const definition = defineAction({
     })) {
       const lines = page.slice(0, limit - count);
       for (const line of lines) {
-        if (!out.write(record(line, format))) await once(out, "drain");
+        if (!out.write(record(line, format))) await Promise.race([once(out, "drain"), failed]);
         if (gate && !firstMatch && gate.test(lineText(line))) firstMatch = line;
       }
       if (config.print)
@@ -114,7 +115,7 @@ export const definition = defineAction({
     }
     if (config.print && count > 0) host().endLogs();
     out.end();
-    await once(out, "finish");
+    await Promise.race([once(out, "finish"), failed]);
     const matched = firstMatch !== undefined;
     const message = matched
       ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`

@@ -209,6 +209,19 @@ describe("fetch-logs", () => {
     }
   });
 
+  it("names an output-file that cannot be written, before any request", async () => {
+    await platform.reset();
+    const out = join(tmpdir(), `cwp-no-such-dir-${process.pid}`, "logs.txt");
+    const result = await runBundle(actionDir, {
+      inputs: { ...base(), "service-id": "web", "output-file": out },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`::error::Input "output-file": cannot be written (ENOENT): ${out}`);
+    expect(result.stdout).toContain("Nothing was sent to the platform.");
+    expect(result.stderr).not.toContain("Unhandled");
+    expect(await platform.requests()).toEqual([]);
+  });
+
   it("uses the team twin with team-id", async () => {
     await platform.reset();
     const result = await runBundle(actionDir, {

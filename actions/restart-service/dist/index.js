@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5198);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3102);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5198:
+/***/ 3102:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87453,10 +87453,48 @@ function eventPayload() {
     }
 }
 //# sourceMappingURL=event.js.map
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/output-path.js
+
+
+
+
+// Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
+// opened before anything is sent, so a path that cannot be written is a bad input that names
+// itself, not a crash or an "unexpected error" after the platform was asked.
+const unwritable = (input, path, error) => new InputError(input, `cannot be written (${error.code ?? error.message}): ${path}`);
+/** Makes the directory (and its parents). */
+async function outputDir(dir, input) {
+    try {
+        await mkdir(dir, { recursive: true });
+    }
+    catch (error) {
+        throw unwritable(input, dir, error);
+    }
+}
+/** Opens the file for writing; waits for it to be open. */
+async function outputFile(path, input) {
+    const stream = createWriteStream(path, { encoding: "utf8" });
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    try {
+        await Promise.race([once(stream, "open"), failed]);
+    }
+    catch (error) {
+        throw unwritable(input, path, error);
+    }
+    return { stream, failed };
+}
+//# sourceMappingURL=output-path.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -88922,7 +88960,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**

@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5198);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3102);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5198:
+/***/ 3102:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -86668,7 +86668,7 @@ function createClient(options) {
 //# sourceMappingURL=client.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 /** A bad input: names the input and what is allowed, never its value (it may be a secret). */
-class InputError extends Error {
+class input_error_InputError extends Error {
     input;
     reason;
     name = "InputError";
@@ -86699,7 +86699,7 @@ function readInputs(schema, read) {
     const result = schema.safeParse(raw);
     if (result.success)
         return result.data;
-    const errors = result.error.issues.map((issue) => new InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
+    const errors = result.error.issues.map((issue) => new input_error_InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
     throw new InputErrors(errors);
 }
 /**
@@ -86717,7 +86717,7 @@ function checkRequest(schema, value, fields) {
             .sort((a, b) => b.length - a.length)[0];
         const input = prefix ? fields[prefix] : path || "(inputs)";
         const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
-        return new InputError(input, `${issue.message}${rest}`);
+        return new input_error_InputError(input, `${issue.message}${rest}`);
     });
     throw new InputErrors(errors);
 }
@@ -86921,22 +86921,22 @@ const sharedInputs = {
 function connection(config) {
     const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
     if (!token)
-        throw new InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
+        throw new input_error_InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
     const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
     if (!baseUrl)
-        throw new InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
+        throw new input_error_InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
     let url;
     try {
         url = new URL(baseUrl);
     }
     catch {
-        throw new InputError("api-url", "must be an http or https URL");
+        throw new input_error_InputError("api-url", "must be an http or https URL");
     }
     if (url.protocol !== "https:" && url.protocol !== "http:")
-        throw new InputError("api-url", "must be an http or https URL");
+        throw new input_error_InputError("api-url", "must be an http or https URL");
     // Paths are appended to it: a query or a fragment would swallow them.
     if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
-        throw new InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
+        throw new input_error_InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
     return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
 }
 //# sourceMappingURL=shared.js.map
@@ -87399,8 +87399,8 @@ function timeLeftAfterCancel(cancel) {
         : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
 async function fail(name, error, cancelled) {
-    if (error instanceof InputError || error instanceof InputErrors) {
-        const errors = error instanceof InputError ? [error] : error.errors;
+    if (error instanceof input_error_InputError || error instanceof InputErrors) {
+        const errors = error instanceof input_error_InputError ? [error] : error.errors;
         const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
         failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
         return;
@@ -87453,10 +87453,48 @@ function eventPayload() {
     }
 }
 //# sourceMappingURL=event.js.map
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/output-path.js
+
+
+
+
+// Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
+// opened before anything is sent, so a path that cannot be written is a bad input that names
+// itself, not a crash or an "unexpected error" after the platform was asked.
+const unwritable = (input, path, error) => new InputError(input, `cannot be written (${error.code ?? error.message}): ${path}`);
+/** Makes the directory (and its parents). */
+async function outputDir(dir, input) {
+    try {
+        await mkdir(dir, { recursive: true });
+    }
+    catch (error) {
+        throw unwritable(input, dir, error);
+    }
+}
+/** Opens the file for writing; waits for it to be open. */
+async function outputFile(path, input) {
+    const stream = createWriteStream(path, { encoding: "utf8" });
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    try {
+        await Promise.race([once(stream, "open"), failed]);
+    }
+    catch (error) {
+        throw unwritable(input, path, error);
+    }
+    return { stream, failed };
+}
+//# sourceMappingURL=output-path.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -88922,7 +88960,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -90631,13 +90669,13 @@ const definition = defineAction({
     outputs: { "run-id": "", "run-name": "", status: "", concluded: "false" },
     validate(config) {
         if (config.image && config["build-service-id"])
-            throw new InputError("image", "give image (an external image) or build-service-id (a built commit), not both");
+            throw new input_error_InputError("image", "give image (an external image) or build-service-id (a built commit), not both");
         if (!config.image && config["registry-credentials"])
-            throw new InputError("registry-credentials", "only applies with image");
+            throw new input_error_InputError("registry-credentials", "only applies with image");
         if (!config["build-service-id"] && (config["build-sha"] || config["build-branch"]))
-            throw new InputError(config["build-sha"] ? "build-sha" : "build-branch", "only applies with build-service-id");
+            throw new input_error_InputError(config["build-sha"] ? "build-sha" : "build-branch", "only applies with build-service-id");
         if (!config.image && !config["build-service-id"] && (config.entrypoint || config.command))
-            throw new InputError(config.entrypoint ? "entrypoint" : "command", "needs image or build-service-id to say what runs");
+            throw new input_error_InputError(config.entrypoint ? "entrypoint" : "command", "needs image or build-service-id to say what runs");
     },
     async start({ config, client, startSignal }) {
         maskValues(config["runtime-environment"]);

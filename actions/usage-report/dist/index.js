@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(871);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7409);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 871:
+/***/ 7409:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73607,8 +73607,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: definition
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/secrets.js
@@ -84726,7 +84724,7 @@ class Billing {
 }
 //# sourceMappingURL=billing.js.map
 ;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
 const systemClock = {
@@ -84736,7 +84734,7 @@ const systemClock = {
             signal?.throwIfAborted();
             return;
         }
-        await (0,external_node_timers_promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+        await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
     },
 };
 //# sourceMappingURL=clock.js.map
@@ -87458,10 +87456,48 @@ function eventPayload() {
     }
 }
 //# sourceMappingURL=event.js.map
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/output-path.js
+
+
+
+
+// Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
+// opened before anything is sent, so a path that cannot be written is a bad input that names
+// itself, not a crash or an "unexpected error" after the platform was asked.
+const unwritable = (input, path, error) => new input_error_InputError(input, `cannot be written (${error.code ?? error.message}): ${path}`);
+/** Makes the directory (and its parents). */
+async function outputDir(dir, input) {
+    try {
+        await (0,promises_.mkdir)(dir, { recursive: true });
+    }
+    catch (error) {
+        throw unwritable(input, dir, error);
+    }
+}
+/** Opens the file for writing; waits for it to be open. */
+async function outputFile(path, input) {
+    const stream = createWriteStream(path, { encoding: "utf8" });
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    try {
+        await Promise.race([once(stream, "open"), failed]);
+    }
+    catch (error) {
+        throw unwritable(input, path, error);
+    }
+    return { stream, failed };
+}
+//# sourceMappingURL=output-path.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -91686,8 +91722,6 @@ function* customerLines(entry, period) {
     }
 }
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/render/line-file.ts
 
 
@@ -91710,12 +91744,16 @@ class LineFile {
     path;
     partial;
     #out;
+    /** Rejects with the stream's first error (a full disk): awaited wherever the file is waited for. */
+    #failed;
     #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
     #used = 0;
     constructor(path, partial) {
         this.path = path;
         this.partial = partial;
         this.#out = (0,external_node_fs_namespaceObject.createWriteStream)(partial);
+        this.#failed = new Promise((_, reject) => this.#out.once("error", reject));
+        this.#failed.catch(() => { });
     }
     static open(path) {
         return new LineFile(path, `${path}.partial`);
@@ -91762,14 +91800,16 @@ class LineFile {
     }
     /** Resolves once the disk has caught up with what was handed to it. */
     async drained() {
+        if (this.#out.errored)
+            await this.#failed;
         if (this.#out.writableNeedDrain)
-            await (0,external_node_events_.once)(this.#out, "drain");
+            await Promise.race([(0,external_node_events_.once)(this.#out, "drain"), this.#failed]);
     }
     /** Writes what is left and gives the file its name. */
     async close() {
         this.#handOver();
         this.#out.end();
-        await (0,external_node_events_.once)(this.#out, "finish");
+        await Promise.race([(0,external_node_events_.once)(this.#out, "finish"), this.#failed]);
         await (0,promises_.rename)(this.partial, this.path);
     }
     /** For a report that failed: no half file is left where a whole one is expected. */
@@ -92083,7 +92123,6 @@ function renderJson(r) {
 
 
 
-
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
 const COMMENT_LIMIT_CHARS = 65_536;
@@ -92115,7 +92154,7 @@ const definition = defineAction({
         };
         const top = config.top ?? 10;
         const dir = config["output-dir"] ?? (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
-        await (0,promises_.mkdir)(dir, { recursive: true });
+        await outputDir(dir, "output-dir");
         const wants = (format) => config.formats.includes(format);
         const collected = await readReport(client, {
             period,

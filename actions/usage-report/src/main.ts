@@ -1,6 +1,5 @@
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { defineAction, eventPayload, runAction, say, warn } from "@cwp/action-kit";
+import { defineAction, eventPayload, outputDir, runAction, say, warn } from "@cwp/action-kit";
 import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -48,7 +47,7 @@ export const definition = defineAction({
     };
     const top = config.top ?? 10;
     const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
-    await mkdir(dir, { recursive: true });
+    await outputDir(dir, "output-dir");
     const wants = (format: Format) => config.formats.includes(format);
     const collected = await readReport(client, {
       period,

@@ -387,6 +387,7 @@ describe("usage-report: inputs and the platform", () => {
     [{ budget: "-5" }, "budget"],
     [{ formats: "pdf" }, "formats"],
     [{ comment: "slack" }, "comment"],
+    [{ "output-dir": "/dev/null/reports" }, "output-dir"],
     [{ start: "2026-01-01" }, "end"],
     [{ start: "2026-02-30", end: "2026-03-01" }, "start"],
     [{ start: "2026-03-02", end: "2026-03-01" }, "end"],

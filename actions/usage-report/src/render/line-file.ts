@@ -22,6 +22,8 @@ const MAX_BYTES_PER_UNIT = 3;
 
 export class LineFile {
   readonly #out: WriteStream;
+  /** Rejects with the stream's first error (a full disk): awaited wherever the file is waited for. */
+  readonly #failed: Promise<never>;
   #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   #used = 0;
 
@@ -30,6 +32,8 @@ export class LineFile {
     private readonly partial: string,
   ) {
     this.#out = createWriteStream(partial);
+    this.#failed = new Promise<never>((_, reject) => this.#out.once("error", reject));
+    this.#failed.catch(() => {});
   }
 
   static open(path: string): LineFile {
@@ -82,14 +86,15 @@ export class LineFile {
 
   /** Resolves once the disk has caught up with what was handed to it. */
   async drained(): Promise<void> {
-    if (this.#out.writableNeedDrain) await once(this.#out, "drain");
+    if (this.#out.errored) await this.#failed;
+    if (this.#out.writableNeedDrain) await Promise.race([once(this.#out, "drain"), this.#failed]);
   }
 
   /** Writes what is left and gives the file its name. */
   async close(): Promise<void> {
     this.#handOver();
     this.#out.end();
-    await once(this.#out, "finish");
+    await Promise.race([once(this.#out, "finish"), this.#failed]);
     await rename(this.partial, this.path);
   }
 

@@ -1,0 +1,43 @@
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { InputError } from "./input-error.js";
+
+// Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
+// opened before anything is sent, so a path that cannot be written is a bad input that names
+// itself, not a crash or an "unexpected error" after the platform was asked.
+
+const unwritable = (input: string, path: string, error: unknown) =>
+  new InputError(
+    input,
+    `cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${path}`,
+  );
+
+/** Makes the directory (and its parents). */
+export async function outputDir(dir: string, input: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw unwritable(input, dir, error);
+  }
+}
+
+/** A file being written, and a promise that rejects with its first write error (a full disk). */
+export interface OutputFile {
+  stream: WriteStream;
+  failed: Promise<never>;
+}
+
+/** Opens the file for writing; waits for it to be open. */
+export async function outputFile(path: string, input: string): Promise<OutputFile> {
+  const stream = createWriteStream(path, { encoding: "utf8" });
+  const failed = new Promise<never>((_, reject) => stream.once("error", reject));
+  // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
+  failed.catch(() => {});
+  try {
+    await Promise.race([once(stream, "open"), failed]);
+  } catch (error) {
+    throw unwritable(input, path, error);
+  }
+  return { stream, failed };
+}
