@@ -87475,12 +87475,20 @@ async function outputDir(dir, input) {
         throw unwritable(input, dir, error);
     }
 }
+/**
+ * Rejects with a stream's first error. Await it beside every wait for the stream ('drain',
+ * 'finish'): an error between waits would otherwise be an unhandled 'error' event, a crash.
+ */
+function streamFailure(stream) {
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters; never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    return failed;
+}
 /** Opens the file for writing; waits for it to be open. */
 async function outputFile(path, input) {
     const stream = createWriteStream(path, { encoding: "utf8" });
-    const failed = new Promise((_, reject) => stream.once("error", reject));
-    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
-    failed.catch(() => { });
+    const failed = streamFailure(stream);
     try {
         await Promise.race([once(stream, "open"), failed]);
     }

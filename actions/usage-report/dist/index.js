@@ -87478,12 +87478,20 @@ async function outputDir(dir, input) {
         throw unwritable(input, dir, error);
     }
 }
+/**
+ * Rejects with a stream's first error. Await it beside every wait for the stream ('drain',
+ * 'finish'): an error between waits would otherwise be an unhandled 'error' event, a crash.
+ */
+function streamFailure(stream) {
+    const failed = new Promise((_, reject) => stream.once("error", reject));
+    // Awaited where it matters; never an unhandled rejection meanwhile.
+    failed.catch(() => { });
+    return failed;
+}
 /** Opens the file for writing; waits for it to be open. */
 async function outputFile(path, input) {
     const stream = createWriteStream(path, { encoding: "utf8" });
-    const failed = new Promise((_, reject) => stream.once("error", reject));
-    // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
-    failed.catch(() => { });
+    const failed = streamFailure(stream);
     try {
         await Promise.race([once(stream, "open"), failed]);
     }
@@ -91727,6 +91735,7 @@ function* customerLines(entry, period) {
 
 
 
+
 // A report file written line by line while the usage is read: lines are copied into a buffer
 // handed to the disk when full, the disk's pace is waited for between batches, and the file gets
 // its name only once it is complete (until then it is NAME.partial, removed when the report fails).
@@ -91752,8 +91761,7 @@ class LineFile {
         this.path = path;
         this.partial = partial;
         this.#out = (0,external_node_fs_namespaceObject.createWriteStream)(partial);
-        this.#failed = new Promise((_, reject) => this.#out.once("error", reject));
-        this.#failed.catch(() => { });
+        this.#failed = streamFailure(this.#out);
     }
     static open(path) {
         return new LineFile(path, `${path}.partial`);

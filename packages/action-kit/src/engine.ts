@@ -31,7 +31,7 @@ export {
 export { canBeSecret, mask, maskValues, onMasked, redact } from "./engine/secrets.js";
 export { eventPayload } from "./inputs/event.js";
 export { InputError, InputErrors } from "./inputs/input-error.js";
-export { type OutputFile, outputDir, outputFile } from "./inputs/output-path.js";
+export { type OutputFile, outputDir, outputFile, streamFailure } from "./inputs/output-path.js";
 export {
   booleanInput,
   choiceInput,

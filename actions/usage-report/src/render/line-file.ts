@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
+import { streamFailure } from "@cwp/action-kit";
 import { decimalText, exactMillionths } from "../decimal.js";
 
 // A report file written line by line while the usage is read: lines are copied into a buffer
@@ -32,8 +33,7 @@ export class LineFile {
     private readonly partial: string,
   ) {
     this.#out = createWriteStream(partial);
-    this.#failed = new Promise<never>((_, reject) => this.#out.once("error", reject));
-    this.#failed.catch(() => {});
+    this.#failed = streamFailure(this.#out);
   }
 
   static open(path: string): LineFile {

@@ -28,12 +28,21 @@ export interface OutputFile {
   failed: Promise<never>;
 }
 
+/**
+ * Rejects with a stream's first error. Await it beside every wait for the stream ('drain',
+ * 'finish'): an error between waits would otherwise be an unhandled 'error' event, a crash.
+ */
+export function streamFailure(stream: WriteStream): Promise<never> {
+  const failed = new Promise<never>((_, reject) => stream.once("error", reject));
+  // Awaited where it matters; never an unhandled rejection meanwhile.
+  failed.catch(() => {});
+  return failed;
+}
+
 /** Opens the file for writing; waits for it to be open. */
 export async function outputFile(path: string, input: string): Promise<OutputFile> {
   const stream = createWriteStream(path, { encoding: "utf8" });
-  const failed = new Promise<never>((_, reject) => stream.once("error", reject));
-  // Awaited where it matters (between writes); never an unhandled rejection meanwhile.
-  failed.catch(() => {});
+  const failed = streamFailure(stream);
   try {
     await Promise.race([once(stream, "open"), failed]);
   } catch (error) {
