@@ -7,9 +7,10 @@
 // one string).
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
+// BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -30,19 +31,24 @@ const LATENCY_MS = 50;
 const CORES = availableParallelism();
 const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
+const formats = process.env.BENCH_FORMATS;
 const picked = (process.env.BENCH_CELLS ?? "*/*/*").split(",").map((p) => p.trim().split("/"));
 const wanted = (cell: string[]) =>
   picked.some((p) => cell.every((part, i) => p[i] === undefined || p[i] === "*" || p[i] === part));
 
 /**
- * CPU seconds a process has used (user and system, all its threads): /proc/<pid>/stat counts them
- * in clock ticks, 100 a second on Linux.
+ * CPU seconds a process has used (all its threads), in user space and in the kernel (its writes
+ * and page faults): /proc/<pid>/stat counts them in clock ticks, 100 a second on Linux.
  */
-async function cpuSeconds(pid: number): Promise<number | undefined> {
+async function cpuTimes(pid: number): Promise<{ user: number; system: number } | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return stat ? (Number(fields[11]) + Number(fields[12])) / 100 : undefined;
+  return stat ? { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 } : undefined;
+}
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  const times = await cpuTimes(pid);
+  return times && times.user + times.system;
 }
 
 /** Peak resident memory of a process: Linux keeps its high-water mark in /proc/<pid>/status. */
@@ -163,6 +169,7 @@ for (const scale of SCALES) {
     await rm(out, { recursive: true, force: true });
     let stepPeakKb = 0;
     let stepCpu = 0;
+    let stepSystemCpu = 0;
     const emulatorCpuBefore = (await cpuSeconds(emulator.child.pid ?? 0)) ?? 0;
     const started = performance.now();
     const result = await runBundle(join(root, "actions/usage-report"), {
@@ -173,16 +180,18 @@ for (const scale of SCALES) {
         granularity: shape.granularity,
         "group-by": "project",
         "output-dir": out,
+        ...(formats ? { formats } : {}),
         timeout: "60m",
       },
       onSpawn: (pid) => {
         // Sampled every 20 ms until the process is gone: the last sample is within 20 ms of its end.
         const timer = setInterval(async () => {
-          const [kb, cpu] = await Promise.all([peakKb(pid), cpuSeconds(pid)]);
+          const [kb, cpu] = await Promise.all([peakKb(pid), cpuTimes(pid)]);
           if (kb === undefined || cpu === undefined) clearInterval(timer);
           else {
             stepPeakKb = Math.max(stepPeakKb, kb);
-            stepCpu = Math.max(stepCpu, cpu);
+            stepCpu = Math.max(stepCpu, cpu.user + cpu.system);
+            stepSystemCpu = Math.max(stepSystemCpu, cpu.system);
           }
         }, 20);
       },
@@ -195,6 +204,11 @@ for (const scale of SCALES) {
       throw new Error(`${scale} ${shape.period} by ${shape.granularity}: the step failed`);
     }
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
+    const files = await readdir(out);
+    const writtenBytes = (await Promise.all(files.map((f) => stat(join(out, f))))).reduce(
+      (sum, s) => sum + s.size,
+      0,
+    );
     const log = ((await emulator.control("GET", "requests")) as { requests: LogEntry[] }).requests;
     const apiBytes = log.reduce((sum, e) => sum + e.bytes, 0);
     const progressLines = result.stdout.split("\n").filter((l) => l.startsWith("Usage by ")).length;
@@ -212,6 +226,7 @@ for (const scale of SCALES) {
       jsonParseFloorSeconds: Number((floor.ms / 1000).toFixed(1)),
       wallBoundSeconds: Number(bound.toFixed(1)),
       stepCpuSeconds: Number(stepCpu.toFixed(1)),
+      stepSystemCpuSeconds: Number(stepSystemCpu.toFixed(1)),
       emulatorCpuSeconds: Number(emulatorCpu.toFixed(1)),
       // Both run on this machine's cores: the least wall time their CPU time allows here, were the
       // step to use every core. Above the bound, the bound cannot be met on this machine without
@@ -220,6 +235,8 @@ for (const scale of SCALES) {
       stepPeakMb: Math.round(stepPeakKb / 1024),
       emulatorPeakMb: Math.round(((await peakKb(emulator.child.pid ?? 0)) ?? 0) / 1024),
       apiMb: Math.round(apiBytes / 1e6),
+      filesWritten: files.sort().join(" "),
+      writtenMb: Math.round(writtenBytes / 1e6),
       replayedUsageMb: Math.round(floor.bytes / 1e6),
       progressLines,
       total: `${report.total} ${report.currency}`,
@@ -236,5 +253,15 @@ for (const scale of SCALES) {
   emulator.child.kill();
 }
 console.log(
-  JSON.stringify({ node: process.version, cores: CORES, latencyMsPerRequest: LATENCY_MS, cells }, null, 2),
+  JSON.stringify(
+    {
+      node: process.version,
+      cores: CORES,
+      latencyMsPerRequest: LATENCY_MS,
+      formats: formats ?? "default",
+      cells,
+    },
+    null,
+    2,
+  ),
 );

@@ -68,7 +68,13 @@ describe("usage-report: the files, byte for byte", () => {
       ? { "project-uid": platform.fixtures.projects[0].uid }
       : {};
     const result = await runBundle(actionDir, {
-      inputs: { ...platform.connection(platform.tokens[token]), "output-dir": dir, ...inputs, ...extra },
+      inputs: {
+        ...platform.connection(platform.tokens[token]),
+        "output-dir": dir,
+        formats: "markdown,csv,json,focus",
+        ...inputs,
+        ...extra,
+      },
     });
     expect(result.code, result.stdout).toBe(0);
     const json = await readFile(join(dir, "report.json"), "utf8");

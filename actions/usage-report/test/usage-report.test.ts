@@ -193,7 +193,11 @@ describe("usage-report: the numbers", () => {
 
   it("writes tidy CSV safe for spreadsheets, FOCUS columns that add up, and JSON money as strings", async () => {
     await platform.reset();
-    const { result, json, dir } = await report({ period: "last-7-days", compare: "false" });
+    const { result, json, dir } = await report({
+      period: "last-7-days",
+      compare: "false",
+      formats: "markdown,csv,json,focus",
+    });
     expect(result.code).toBe(0);
     const csv = (await readFile(join(dir, "report.csv"), "utf8")).trim().split("\n");
     expect(csv[0]).toBe(
@@ -224,6 +228,13 @@ describe("usage-report: the numbers", () => {
     expect(focusMicros).toBe(rowsMicros);
     expect(typeof json?.total).toBe("string");
     expect(json?.requests.count).toBeGreaterThan(0);
+  });
+
+  it("writes focus.csv only when formats lists it: it grows with the organisation, not the report", async () => {
+    await platform.reset();
+    const { result, dir } = await report({ period: "last-7-days", compare: "false" });
+    expect(result.code).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(["report.csv", "report.json", "report.md"]);
   });
 });
 
