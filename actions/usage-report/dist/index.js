@@ -87350,10 +87350,11 @@ async function follow(name, work, config, cancel, started, outputs) {
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
         await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+        const took = formatDuration(Date.now() - started);
         if (conclusion.success)
-            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`);
+            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`);
         else
-            failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
+            failWith(`${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`);
     }
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;

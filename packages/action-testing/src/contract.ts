@@ -117,7 +117,7 @@ export function runnerContract(spec: ContractSpec): void {
       const result = await run();
       expect(result.code).toBe(1);
       expectOutputs(result, spec.outputs.failure);
-      expect(failureMessage(result)).toMatch(/ended \S+/);
+      expect(failureMessage(result)).toMatch(/ended \S+ after (\d+[hm] )*\d+s/);
       expect(result.summary).toContain("❌");
       if (spec.logs) expect(result.summary).toContain("log lines");
     });

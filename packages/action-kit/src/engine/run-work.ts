@@ -246,11 +246,12 @@ async function follow<T>(
     outputs.set(work.outputs(final));
     const message = work.message?.(final);
     await report(conclusion.success ? "success" : "failure", conclusion.status, message);
-    if (conclusion.success)
-      say(
-        `${capitalise(work.title)} concluded ${conclusion.status} in ${formatDuration(Date.now() - started)}.`,
+    const took = formatDuration(Date.now() - started);
+    if (conclusion.success) say(`${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`);
+    else
+      failWith(
+        `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`,
       );
-    else failWith(`${capitalise(work.title)} ended ${conclusion.status}${message ? `: ${message}` : ""}.`);
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
