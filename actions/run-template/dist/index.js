@@ -90559,6 +90559,7 @@ function githubHost() {
         warn: (message) => warning(message),
         fail: (message) => setFailed(message),
         inputName: (input) => `Input "${input}"`,
+        inputSetting: (input, value) => `${input}: ${value}`,
         logLines: (title, lines) => {
             if (group !== title) {
                 if (group !== undefined)

@@ -1,4 +1,4 @@
-import { booleanInput, defineAction, requiredText, resourceIdInput, runAction } from "@cwp/action-kit";
+import { booleanInput, defineAction, host, requiredText, resourceIdInput, runAction } from "@cwp/action-kit";
 import { type Addon, addonUpgradeConclusion } from "@cwp/client";
 
 export const definition = defineAction({
@@ -44,7 +44,7 @@ export const definition = defineAction({
         rows,
         outputs: outputs(addon),
         success: false,
-        message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set force: true to upgrade it anyway.`,
+        message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set ${host().inputSetting("force", "true")} to upgrade it anyway.`,
       };
     await client.addons.upgrade(projectId, addonId, target, { signal: startSignal });
     return {

@@ -90562,6 +90562,7 @@ function githubHost() {
         warn: (message) => warning(message),
         fail: (message) => setFailed(message),
         inputName: (input) => `Input "${input}"`,
+        inputSetting: (input, value) => `${input}: ${value}`,
         logLines: (title, lines) => {
             if (group !== title) {
                 if (group !== undefined)
@@ -91167,9 +91168,20 @@ const usageReportInputs = {
     "issue-title": optionalText(),
     "issue-label": optionalText(),
 };
+/**
+ * A comment goes to a GitHub repository with a token: both known before anything is read, or the
+ * report would be made only to fail at the end. A runner always names its repository; a terminal
+ * (the CLI) names it only when told.
+ */
 function checkCommentInputs(config) {
-    if (config.comment && config.comment !== "none" && !config["github-token"])
-        throw new input_error_InputError("github-token", `is required to comment (comment: ${config.comment}); pass \${{ github.token }}`);
+    if (!config.comment || config.comment === "none")
+        return;
+    const repository = process.env.GITHUB_REPOSITORY ?? "";
+    const asked = host().inputSetting("comment", config.comment);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
+        throw new input_error_InputError("comment", `needs the GitHub repository to post to (the GITHUB_REPOSITORY environment variable, owner/name, which every runner sets); it is ${repository ? `"${repository}"` : "not set"}`);
+    if (!config["github-token"])
+        throw new input_error_InputError("github-token", `is required to comment (${asked}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`);
 }
 /** The pull request of a pull_request event, for `comment: pr`. */
 function pullRequestNumber(event) {

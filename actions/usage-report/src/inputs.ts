@@ -1,4 +1,4 @@
-import { booleanInput, choiceInput, InputError, integerInput, optionalText } from "@cwp/action-kit";
+import { booleanInput, choiceInput, host, InputError, integerInput, optionalText } from "@cwp/action-kit";
 import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
 import { z } from "zod";
 import { PERIODS } from "./period.js";
@@ -60,14 +60,27 @@ export const usageReportInputs = {
   "issue-label": optionalText(),
 };
 
+/**
+ * A comment goes to a GitHub repository with a token: both known before anything is read, or the
+ * report would be made only to fail at the end. A runner always names its repository; a terminal
+ * (the CLI) names it only when told.
+ */
 export function checkCommentInputs(config: {
   comment?: string | undefined;
   "github-token"?: string | undefined;
 }): void {
-  if (config.comment && config.comment !== "none" && !config["github-token"])
+  if (!config.comment || config.comment === "none") return;
+  const repository = process.env.GITHUB_REPOSITORY ?? "";
+  const asked = host().inputSetting("comment", config.comment);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
+    throw new InputError(
+      "comment",
+      `needs the GitHub repository to post to (the GITHUB_REPOSITORY environment variable, owner/name, which every runner sets); it is ${repository ? `"${repository}"` : "not set"}`,
+    );
+  if (!config["github-token"])
     throw new InputError(
       "github-token",
-      `is required to comment (comment: ${config.comment}); pass \${{ github.token }}`,
+      `is required to comment (${asked}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`,
     );
 }
 

@@ -2,10 +2,17 @@ import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, type RunOptions, runBundle, useTestPlatform } from "@cwp/action-testing";
+import {
+  leakedSecrets,
+  READ_ONLY_TOKEN,
+  type RunOptions,
+  runBundle,
+  type StandIn,
+  startGitHubStandIn,
+  useTestPlatform,
+} from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERIODS } from "../src/period.js";
-import { READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github-stand-in.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const platform = useTestPlatform({ speed: 0 });
@@ -375,6 +382,14 @@ describe("usage-report: comments", () => {
     expect(comment).toContain("Trimmed to fit GitHub's size limit");
     expect(comment).toContain("**Total:");
     expect(Buffer.byteLength(result.summary)).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it("needs the repository to comment on, and refuses before any request", async () => {
+    await platform.reset();
+    const { result } = await report({ comment: "issue" }, { env: { ...env(), GITHUB_REPOSITORY: "" } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Input "comment": needs the GitHub repository to post to');
+    expect(await platform.requests()).toEqual([]);
   });
 
   it("needs a pull request event for comment: pr, and refuses before any request", async () => {

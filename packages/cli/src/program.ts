@@ -2,6 +2,7 @@ import { onCancel, runWork, useHost } from "@cwp/action-kit/engine";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
 import { EXIT_CODES } from "./exit-codes.js";
+import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { type ActionMetadata, OPERATIONS } from "./operations.js";
 import { TerminalHost } from "./terminal.js";
 
@@ -36,7 +37,7 @@ async function runOperation(
   useHost(terminal);
   const raw = (input: string) => {
     const value = flags[attribute(input)];
-    if (value === undefined) return operation.metadata.inputs[input]?.default ?? "";
+    if (value === undefined) return flagDefault(operation.metadata.inputs[input] ?? {});
     return value === true ? "true" : String(value);
   };
   await runWork(operation.definition, raw, cancel);
@@ -54,9 +55,10 @@ export function program(setExitCode: (code: number) => void): Command {
     const command = cwp.command(name).description(metadata.description);
     const attributes = new Map<string, string>();
     for (const [input, spec] of Object.entries(metadata.inputs)) {
+      const byDefault = flagDefaultHelp(spec);
       const option = new Option(
         `--${input} ${isBoolean(spec) ? "[value]" : "<value>"}`,
-        `${spec.description}${spec.required ? " (required)" : ""}${spec.default !== undefined ? ` (default: ${spec.default})` : ""}`,
+        `${spec.description}${spec.required ? " (required)" : ""}${byDefault !== undefined ? ` (default: ${byDefault})` : ""}`,
       );
       attributes.set(input, option.attributeName());
       command.addOption(option);

@@ -85,6 +85,10 @@ export class TerminalHost implements Host {
     return `--${input}`;
   }
 
+  inputSetting(input: string, value: string): string {
+    return `--${input} ${value}`;
+  }
+
   logLines(title: string, lines: readonly LogRecord[]): void {
     if (this.#logTitle !== title) {
       this.#write(this.#out, this.#paint("1", `── ${safeText(title)}`));

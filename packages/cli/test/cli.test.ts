@@ -2,7 +2,13 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inputsOf } from "@cwp/action-kit/engine";
-import { leakedSecrets, type RunResult, readActionYml, useTestPlatform } from "@cwp/action-testing";
+import {
+  leakedSecrets,
+  type RunResult,
+  readActionYml,
+  startGitHubStandIn,
+  useTestPlatform,
+} from "@cwp/action-testing";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { OPERATIONS } from "../src/operations.js";
@@ -223,6 +229,44 @@ describe("cwp: exit codes and secrets", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("\u001b[2J");
     expect(result.stdout).toContain("wiped");
+  });
+
+  it("gives advice in flags: a paused addon is upgraded with --force true", async () => {
+    const result = await cwp([
+      "upgrade-addon",
+      "--project-id",
+      "platform-batch",
+      "--addon-id",
+      "cache",
+      "--version",
+      "7.4.1",
+    ]);
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stderr).toContain("Addon cache is paused, not running: not upgraded. Set --force true");
+  });
+
+  it("comments with the token in GITHUB_TOKEN, never the text of the runner expression github.token", async () => {
+    // Commander wraps the help's lines.
+    const help = (await cwp(["usage-report", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("(default: the GITHUB_TOKEN environment variable)");
+    expect(help).not.toContain("${{");
+    const github = await startGitHubStandIn("ghs_cli_workflow_token");
+    try {
+      const args = ["usage-report", "--comment", "issue", "--formats", "json", "--output-dir", tmpdir()];
+      const repo = { GITHUB_REPOSITORY: "acme/shop", GITHUB_API_URL: github.url };
+      const noToken = await cwp(args, { env: repo });
+      expect(noToken.code).toBe(EXIT_CODES.input);
+      expect(noToken.stderr).toContain("--github-token: is required to comment (--comment issue)");
+      const noRepository = await cwp(args, { env: { GITHUB_TOKEN: "ghs_cli_workflow_token" } });
+      expect(noRepository.code).toBe(EXIT_CODES.input);
+      expect(noRepository.stderr).toContain("--comment: needs the GitHub repository to post to");
+      expect(await platform.requests()).toEqual([]);
+      const posted = await cwp(args, { env: { ...repo, GITHUB_TOKEN: "ghs_cli_workflow_token" } });
+      expect(posted.code, posted.stderr).toBe(0);
+      expect(github.issues).toHaveLength(1);
+    } finally {
+      await github.close();
+    }
   });
 
   it("writes usage-report's files where --output-dir says", async () => {

@@ -51,6 +51,8 @@ export interface Host {
   fail(message: string, kind: FailureKind): void;
   /** How an input is named to the user: `Input "version"` on a runner, `--version` in a terminal. */
   inputName(input: string): string;
+  /** How to give an input a value, in advice: `force: true` on a runner, `--force true` in a terminal. */
+  inputSetting(input: string, value: string): string;
   /** Remote log lines of `title` (untrusted text: the host prints it so it can never act). */
   logLines(title: string, lines: readonly LogRecord[]): void;
   /** No more log lines of the last title. */

@@ -22,6 +22,7 @@ export function githubHost(): Host {
     warn: (message) => core.warning(message),
     fail: (message) => core.setFailed(message),
     inputName: (input) => `Input "${input}"`,
+    inputSetting: (input, value) => `${input}: ${value}`,
     logLines: (title, lines) => {
       if (group !== title) {
         if (group !== undefined) core.endGroup();

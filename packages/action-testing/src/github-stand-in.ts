@@ -2,7 +2,8 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-// A small stand-in for the GitHub REST API: issue comments and issues, in memory.
+// A small stand-in for the GitHub REST API: issue comments and issues of acme/shop (the repository
+// runBundle's runner names), in memory, over real HTTP.
 
 export interface StandIn {
   url: string;
