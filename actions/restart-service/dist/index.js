@@ -73607,6 +73607,76 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: definition
 
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/secrets.js
+// What is masked is also redacted: a runner masks exact strings in the log, but a secret echoed
+// back in an error, or re-encoded by escaping (`_` as `&#95;` in a summary), would slip past it,
+// and a terminal masks nothing. So every text the engine hands a host goes through `redact` first.
+/** Every value masked so far, longest first (so a secret inside another is not half-redacted). */
+let masked = [];
+let onMask = () => { };
+/** Where masked values go as well (the GitHub host tells the runner). */
+function onMasked(listener) {
+    onMask = listener;
+    for (const secret of masked)
+        listener(secret);
+}
+/** Masks a secret before anything else is printed; every line of a multi-line value on its own. */
+function mask(value) {
+    if (!value)
+        return;
+    for (const line of value.split(/\r?\n/)) {
+        if (line.trim().length === 0 || masked.includes(line))
+            continue;
+        masked = [...masked, line].sort((a, b) => b.length - a.length);
+        onMask(line);
+    }
+}
+/** `text` with every masked value replaced by `***`. */
+function redact(text) {
+    let out = text;
+    for (const secret of masked)
+        out = out.split(secret).join("***");
+    return out;
+}
+/**
+ * Whether a value of a map can be a secret. Masking `1`, `true` or `dev` would turn every later
+ * `1` in the job's log into `***`, so values shorter than 4 characters, booleans and plain numbers
+ * are not masked.
+ */
+function canBeSecret(value) {
+    const v = value.trim();
+    return v.length >= 4 && !/^(true|false|yes|no|on|off)$/i.test(v) && !/^[-+]?\d+(\.\d+)?$/.test(v);
+}
+/** Masks every value of a map that can be a secret (runtime environment values, build arguments). */
+function maskValues(values) {
+    for (const value of Object.values(values ?? {})) {
+        const text = typeof value === "string" ? value : JSON.stringify(value);
+        if (canBeSecret(text))
+            mask(text);
+    }
+}
+//# sourceMappingURL=secrets.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
+
+let current;
+/** The host everything after this speaks to (set once by the runner of an action). */
+function useHost(host) {
+    current = host;
+}
+function host() {
+    if (!current)
+        throw new Error("no host: run actions through runAction (GitHub) or the cwp CLI");
+    return current;
+}
+/** A status line, masked values redacted. */
+const say = (line) => host().info(redact(line));
+/** A debugging line, masked values redacted. */
+const host_debug = (line) => host().debug(redact(line));
+/** A warning, masked values redacted. */
+const warn = (message) => host().warn(redact(message));
+/** Ends the step unsuccessfully, masked values redacted. */
+const failWith = (message, kind = "failed") => host().fail(redact(message), kind);
+//# sourceMappingURL=host.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
 // Errors by meaning. None of them ever holds the token: they are built from the method, the path,
 // the response status and the response's error body only.
@@ -86988,76 +87058,6 @@ function formatDuration(ms) {
     return [h ? `${h}h` : "", h || m ? `${m}m` : "", `${s}s`].filter(Boolean).join(" ");
 }
 //# sourceMappingURL=duration.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/secrets.js
-// What is masked is also redacted: a runner masks exact strings in the log, but a secret echoed
-// back in an error, or re-encoded by escaping (`_` as `&#95;` in a summary), would slip past it,
-// and a terminal masks nothing. So every text the engine hands a host goes through `redact` first.
-/** Every value masked so far, longest first (so a secret inside another is not half-redacted). */
-let masked = [];
-let onMask = () => { };
-/** Where masked values go as well (the GitHub host tells the runner). */
-function onMasked(listener) {
-    onMask = listener;
-    for (const secret of masked)
-        listener(secret);
-}
-/** Masks a secret before anything else is printed; every line of a multi-line value on its own. */
-function mask(value) {
-    if (!value)
-        return;
-    for (const line of value.split(/\r?\n/)) {
-        if (line.trim().length === 0 || masked.includes(line))
-            continue;
-        masked = [...masked, line].sort((a, b) => b.length - a.length);
-        onMask(line);
-    }
-}
-/** `text` with every masked value replaced by `***`. */
-function redact(text) {
-    let out = text;
-    for (const secret of masked)
-        out = out.split(secret).join("***");
-    return out;
-}
-/**
- * Whether a value of a map can be a secret. Masking `1`, `true` or `dev` would turn every later
- * `1` in the job's log into `***`, so values shorter than 4 characters, booleans and plain numbers
- * are not masked.
- */
-function canBeSecret(value) {
-    const v = value.trim();
-    return v.length >= 4 && !/^(true|false|yes|no|on|off)$/i.test(v) && !/^[-+]?\d+(\.\d+)?$/.test(v);
-}
-/** Masks every value of a map that can be a secret (runtime environment values, build arguments). */
-function maskValues(values) {
-    for (const value of Object.values(values ?? {})) {
-        const text = typeof value === "string" ? value : JSON.stringify(value);
-        if (canBeSecret(text))
-            mask(text);
-    }
-}
-//# sourceMappingURL=secrets.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
-
-let current;
-/** The host everything after this speaks to (set once by the runner of an action). */
-function useHost(host) {
-    current = host;
-}
-function host() {
-    if (!current)
-        throw new Error("no host: run actions through runAction (GitHub) or the cwp CLI");
-    return current;
-}
-/** A status line, masked values redacted. */
-const say = (line) => host().info(redact(line));
-/** A debugging line, masked values redacted. */
-const host_debug = (line) => host().debug(redact(line));
-/** A warning, masked values redacted. */
-const warn = (message) => host().warn(redact(message));
-/** Ends the step unsuccessfully, masked values redacted. */
-const failWith = (message, kind = "failed") => host().fail(redact(message), kind);
-//# sourceMappingURL=host.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/history.js
 
 
@@ -90613,6 +90613,15 @@ async function runAction(action) {
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
+/**
+ * The platform refuses (409) to restart a harness with active sessions unless told, and says so in
+ * its API's words (`acknowledgeActiveSessions=true`): say which input of this step does that.
+ */
+function refusedForSessions(error, harnessId, acknowledged) {
+    if (!(error instanceof ConflictError) || acknowledged)
+        return undefined;
+    return new ConflictError(`Harness ${harnessId} was not restarted: ${error.message}. If it has active sessions, set ${host().inputSetting("acknowledge-active-sessions", "true")} to restart it anyway.`, error);
+}
 const definition = defineAction({
     name: "restart-service",
     inputs: {
@@ -90632,7 +90641,12 @@ const definition = defineAction({
         const projectId = config["project-id"];
         const harnessId = config["harness-id"];
         if (harnessId) {
-            await client.harnesses.restart(projectId, harnessId, { acknowledgeActiveSessions: config["acknowledge-active-sessions"] }, { signal: startSignal });
+            const acknowledged = config["acknowledge-active-sessions"];
+            await client.harnesses
+                .restart(projectId, harnessId, { acknowledgeActiveSessions: acknowledged }, { signal: startSignal })
+                .catch((error) => {
+                throw refusedForSessions(error, harnessId, acknowledged) ?? error;
+            });
             const at = new Date().toISOString();
             return {
                 finished: true,

@@ -1,12 +1,25 @@
 import {
   booleanInput,
   defineAction,
+  host,
   InputError,
   optionalResourceIdInput,
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
-import { restartConclusion, type Service } from "@cwp/client";
+import { ConflictError, restartConclusion, type Service } from "@cwp/client";
+
+/**
+ * The platform refuses (409) to restart a harness with active sessions unless told, and says so in
+ * its API's words (`acknowledgeActiveSessions=true`): say which input of this step does that.
+ */
+function refusedForSessions(error: unknown, harnessId: string, acknowledged: boolean): Error | undefined {
+  if (!(error instanceof ConflictError) || acknowledged) return undefined;
+  return new ConflictError(
+    `Harness ${harnessId} was not restarted: ${error.message}. If it has active sessions, set ${host().inputSetting("acknowledge-active-sessions", "true")} to restart it anyway.`,
+    error,
+  );
+}
 
 export const definition = defineAction({
   name: "restart-service",
@@ -27,12 +40,12 @@ export const definition = defineAction({
     const projectId = config["project-id"];
     const harnessId = config["harness-id"];
     if (harnessId) {
-      await client.harnesses.restart(
-        projectId,
-        harnessId,
-        { acknowledgeActiveSessions: config["acknowledge-active-sessions"] },
-        { signal: startSignal },
-      );
+      const acknowledged = config["acknowledge-active-sessions"];
+      await client.harnesses
+        .restart(projectId, harnessId, { acknowledgeActiveSessions: acknowledged }, { signal: startSignal })
+        .catch((error: unknown) => {
+          throw refusedForSessions(error, harnessId, acknowledged) ?? error;
+        });
       const at = new Date().toISOString();
       return {
         finished: true,

@@ -34,7 +34,9 @@ describe("restart-service: harnesses", () => {
     await platform.reset();
     const refused = await runBundle(actionDir, { inputs: base() });
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/active session/);
+    expect(refused.stdout).toMatch(
+      /::error::Harness devbox was not restarted: .*active session.*\. If it has active sessions, set acknowledge-active-sessions: true to restart it anyway\./,
+    );
     const done = await runBundle(actionDir, { inputs: { ...base(), "acknowledge-active-sessions": "true" } });
     expect(done.code, done.stdout).toBe(0);
     expect(done.outputs.status).toBe("RESTARTED");
