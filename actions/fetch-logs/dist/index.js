@@ -90705,9 +90705,12 @@ function timeRange(start, end, durationMs, now) {
     const span = durationMs ?? DEFAULT_WINDOW_MS;
     const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : now);
     const startMs = from ?? endMs - span;
-    if (endMs <= startMs)
-        throw new input_error_InputError("end-time", "must be later than start-time");
-    return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+    if (endMs > startMs)
+        return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+    // Only start-time given: the range ends now, so the start is what is wrong.
+    if (to === undefined && durationMs === undefined)
+        throw new input_error_InputError("start-time", `must be before now (${new Date(now).toISOString()}): without end-time the range ends now`);
+    throw new input_error_InputError("end-time", "must be later than start-time");
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts

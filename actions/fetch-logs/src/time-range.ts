@@ -25,6 +25,13 @@ export function timeRange(
   const span = durationMs ?? DEFAULT_WINDOW_MS;
   const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : now);
   const startMs = from ?? endMs - span;
-  if (endMs <= startMs) throw new InputError("end-time", "must be later than start-time");
-  return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+  if (endMs > startMs)
+    return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+  // Only start-time given: the range ends now, so the start is what is wrong.
+  if (to === undefined && durationMs === undefined)
+    throw new InputError(
+      "start-time",
+      `must be before now (${new Date(now).toISOString()}): without end-time the range ends now`,
+    );
+  throw new InputError("end-time", "must be later than start-time");
 }

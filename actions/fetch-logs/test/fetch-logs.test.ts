@@ -198,6 +198,12 @@ describe("fetch-logs", () => {
       [{ duration: "soon" }, "duration"],
       [{ "regex-includes": "(" }, "regex-includes"],
       [{ "start-time": "yesterday", "service-id": "web" }, "start-time"],
+      // Without end-time the range ends now: the start is what is wrong, not the end never given.
+      [{ "start-time": "2099-01-01T00:00:00Z", "service-id": "web" }, "start-time"],
+      [
+        { "start-time": "2026-01-02T00:00:00Z", "end-time": "2026-01-01T00:00:00Z", "service-id": "web" },
+        "end-time",
+      ],
       [{ direction: "sideways", "service-id": "web" }, "direction"],
       [{ format: "xml", "service-id": "web" }, "format"],
     ] as const) {
