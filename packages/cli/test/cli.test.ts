@@ -264,6 +264,7 @@ describe("cwp: exit codes and secrets", () => {
       const posted = await cwp(args, { env: { ...repo, GITHUB_TOKEN: "ghs_cli_workflow_token" } });
       expect(posted.code, posted.stderr).toBe(0);
       expect(github.issues).toHaveLength(1);
+      expect(leakedSecrets(asRun(posted), ["ghs_cli_workflow_token"])).toEqual([]);
     } finally {
       await github.close();
     }
