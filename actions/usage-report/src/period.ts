@@ -59,6 +59,12 @@ export function resolvePeriod(
       );
     window = { start: parseDate(explicit.start, "start"), end: parseDate(explicit.end, "end") + DAY };
     if (window.end <= window.start) throw new InputError("end", "must not be before start");
+    // A typo in the year would otherwise be a report of nothing spent.
+    if (window.start * 1000 > now)
+      throw new InputError(
+        "start",
+        `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`,
+      );
     label = `${explicit.start} to ${explicit.end}`;
   } else {
     switch (name) {

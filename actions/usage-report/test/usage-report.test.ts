@@ -417,6 +417,7 @@ describe("usage-report: inputs and the platform", () => {
     [{ start: "2026-01-01" }, "end"],
     [{ start: "2026-02-30", end: "2026-03-01" }, "start"],
     [{ start: "2026-03-02", end: "2026-03-01" }, "end"],
+    [{ start: "2099-01-01", end: "2099-01-31" }, "start"],
   ] as const) {
     it(`refuses a malformed ${input} before any request`, async () => {
       await platform.reset();
