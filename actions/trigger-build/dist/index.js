@@ -86921,8 +86921,18 @@ function jsonObject(text) {
         return UNSENDABLE;
     return value;
 }
+/**
+ * Inputs whose value is lines, one KEY=VALUE (or YAML member) each: a terminal may give each line
+ * as a flag of its own, the way `docker build --build-arg` is repeated.
+ */
+const lineInputs = new WeakSet();
+const takingLines = (schema) => {
+    lineInputs.add(schema);
+    return schema;
+};
+const takesLines = (schema) => schema !== undefined && lineInputs.has(schema);
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
-const keyValueInput = () => schemas_string().transform((s, ctx) => {
+const keyValueInput = () => takingLines(schemas_string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return undefined;
@@ -86937,12 +86947,12 @@ const keyValueInput = () => schemas_string().transform((s, ctx) => {
         return NEVER;
     }
     return parsed;
-});
+}));
 /**
  * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
  * YAML and KEY=VALUE values are text, as written.
  */
-const objectInput = () => z.string().transform((s, ctx) => {
+const objectInput = () => takingLines(z.string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return {};
@@ -86950,7 +86960,10 @@ const objectInput = () => z.string().transform((s, ctx) => {
         const parsed = jsonObject(v);
         if (typeof parsed !== "string")
             return parsed;
-        ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
+        ctx.addIssue({
+            code: "custom",
+            message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines`,
+        });
         return z.NEVER;
     }
     if (v
@@ -86969,7 +86982,7 @@ const objectInput = () => z.string().transform((s, ctx) => {
     catch { }
     ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
     return z.NEVER;
-});
+}));
 //# sourceMappingURL=parsers.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
 

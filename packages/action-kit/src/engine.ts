@@ -43,6 +43,7 @@ export {
   optionalText,
   requiredText,
   resourceIdInput,
+  takesLines,
 } from "./inputs/parsers.js";
 export { checkRequest, type RawInputs, readInputs } from "./inputs/read.js";
 export { sharedInputs } from "./inputs/shared.js";

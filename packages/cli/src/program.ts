@@ -1,9 +1,10 @@
-import { onCancel, runWork, useHost } from "@cwp/action-kit/engine";
+import { onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
 import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { type ActionMetadata, OPERATIONS } from "./operations.js";
+import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
 
 // `cwp <operation>`: flags are the action's inputs (same names, meaning and defaults, from its
@@ -50,8 +51,13 @@ export function program(setExitCode: (code: number) => void): Command {
     .description(
       "The cwp GitHub Actions' operations from any terminal or CI system: start work on the Cloud Workload Platform, wait for it, stream its logs, report costs.",
     )
-    .showHelpAfterError();
-  for (const [name, { metadata }] of Object.entries(OPERATIONS)) {
+    .showHelpAfterError()
+    // Commander's own refusals (an unknown flag, a value missing or given twice) are bad input like
+    // the operations' own: exit code 2, never the 1 of work that failed.
+    .exitOverride((error) => {
+      throw error.exitCode === 0 ? error : Object.assign(error, { exitCode: EXIT_CODES.input });
+    });
+  for (const [name, { metadata, definition }] of Object.entries(OPERATIONS)) {
     const command = cwp.command(name).description(metadata.description);
     const attributes = new Map<string, string>();
     for (const [input, spec] of Object.entries(metadata.inputs)) {
@@ -60,6 +66,8 @@ export function program(setExitCode: (code: number) => void): Command {
         `--${input} ${isBoolean(spec) ? "[value]" : "<value>"}`,
         `${spec.description}${spec.required ? " (required)" : ""}${byDefault !== undefined ? ` (default: ${byDefault})` : ""}`,
       );
+      const lines = takesLines(definition.inputs[input]);
+      option.argParser((value: string, previous: string | undefined) => repeatedFlag(value, previous, lines));
       attributes.set(input, option.attributeName());
       command.addOption(option);
     }

@@ -133,7 +133,11 @@ describe("cwp: each operation against the emulator", () => {
     });
 
     it(`${name}: refuses a malformed ${op.malformed[0]} with exit code 2, sending nothing`, async () => {
-      const result = await cwp([name, ...argsOf(name), ...op.malformed]);
+      // In place of the good value, if the operation's arguments hold the flag: a flag is given once.
+      const args = argsOf(name);
+      const at = args.indexOf(op.malformed[0]);
+      if (at >= 0) args.splice(at, 2);
+      const result = await cwp([name, ...args, ...op.malformed]);
       expect(result.code).toBe(EXIT_CODES.input);
       // Named as the flag it was given as, not as the action's input.
       expect(result.stderr).toContain(`error: ${op.malformed[0]}: `);
@@ -229,6 +233,32 @@ describe("cwp: exit codes and secrets", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("\u001b[2J");
     expect(result.stdout).toContain("wiped");
+  });
+
+  it("refuses an unknown flag as bad input: exit code 2, not the 1 of work that failed, nothing sent", async () => {
+    const result = await cwp([...build, "--brnach", "main"]);
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain("unknown option '--brnach'");
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("takes a flag of KEY=VALUE lines once per line, and refuses any other flag given twice", async () => {
+    const twice = await cwp([...build, "--branch", "dev"]);
+    expect(twice.code).toBe(EXIT_CODES.input);
+    expect(twice.stderr).toContain("the flag takes one value and was given more than once");
+    expect(await platform.requests()).toEqual([]);
+    const lines = await cwp([
+      ...build,
+      "--build-arguments",
+      "A=1",
+      "--build-arguments",
+      "B=2",
+      "--wait",
+      "false",
+    ]);
+    expect(lines.code, lines.stderr).toBe(0);
+    const [start] = await posts("/v1/projects/platform-web/services/web/build");
+    expect(start?.body).toMatchObject({ overrides: { buildArguments: { A: "1", B: "2" } } });
   });
 
   it("gives advice in flags: a paused addon is upgraded with --force true", async () => {
