@@ -90685,7 +90685,8 @@ function refusedForKind(error, serviceId, body) {
         "body.branch" in error.details;
     if (!needsRef)
         return undefined;
-    return new ValidationError(`Service ${serviceId} is a build service: it builds from a branch or a pull request, so set the input "branch" or "pull-request-id" (with "sha" to pin the commit). Nothing was started. (${error.message})`, error);
+    const set = (input, value) => host().inputSetting(input, value);
+    return new ValidationError(`Service ${serviceId} is a build service: it builds from a branch or a pull request, so set ${set("branch", "<branch>")} or ${set("pull-request-id", "<number>")} (with ${set("sha", "<commit>")} to pin the commit). Nothing was started. (${error.message})`, error);
 }
 const definition = defineAction({
     name: "trigger-build",

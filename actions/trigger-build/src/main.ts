@@ -2,6 +2,7 @@ import {
   booleanInput,
   checkRequest,
   defineAction,
+  host,
   keyValueInput,
   maskValues,
   optionalText,
@@ -46,8 +47,9 @@ function refusedForKind(error: unknown, serviceId: string, body: StartBuildBody)
     error.details !== null &&
     "body.branch" in error.details;
   if (!needsRef) return undefined;
+  const set = (input: string, value: string) => host().inputSetting(input, value);
   return new ValidationError(
-    `Service ${serviceId} is a build service: it builds from a branch or a pull request, so set the input "branch" or "pull-request-id" (with "sha" to pin the commit). Nothing was started. (${error.message})`,
+    `Service ${serviceId} is a build service: it builds from a branch or a pull request, so set ${set("branch", "<branch>")} or ${set("pull-request-id", "<number>")} (with ${set("sha", "<commit>")} to pin the commit). Nothing was started. (${error.message})`,
     error,
   );
 }

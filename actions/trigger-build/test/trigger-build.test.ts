@@ -106,7 +106,7 @@ describe("trigger-build: what to build", () => {
     expect(result.code).toBe(1);
     const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
     expect(error).toContain("Service image-builder is a build service");
-    expect(error).toContain('set the input "branch" or "pull-request-id"');
+    expect(error).toContain("set branch: <branch> or pull-request-id: <number> (with sha: <commit>");
     expect(error).toContain("Nothing was started");
     expect(await platform.requests()).toHaveLength(1);
   });

@@ -261,7 +261,7 @@ describe("cwp: exit codes and secrets", () => {
     expect(start?.body).toMatchObject({ overrides: { buildArguments: { A: "1", B: "2" } } });
   });
 
-  it("gives advice in flags: a paused addon is upgraded with --force true", async () => {
+  it("gives advice in flags: a paused addon is upgraded with --force true, a build service given --branch", async () => {
     const result = await cwp([
       "upgrade-addon",
       "--project-id",
@@ -273,6 +273,20 @@ describe("cwp: exit codes and secrets", () => {
     ]);
     expect(result.code).toBe(EXIT_CODES.failed);
     expect(result.stderr).toContain("Addon cache is paused, not running: not upgraded. Set --force true");
+    const sha = "b".repeat(40);
+    const build = await cwp([
+      "trigger-build",
+      "--project-id",
+      "platform-web",
+      "--service-id",
+      "image-builder",
+      "--sha",
+      sha,
+    ]);
+    expect(build.code).toBe(EXIT_CODES.failed);
+    expect(build.stderr).toContain(
+      "set --branch <branch> or --pull-request-id <number> (with --sha <commit>",
+    );
   });
 
   it("comments with the token in GITHUB_TOKEN, never the text of the runner expression github.token", async () => {
