@@ -91086,7 +91086,8 @@ class GitHubRefusal extends Error {
  */
 function commentFailure(error, comment) {
     const where = comment === "pr" ? "comment on the pull request" : "issue";
-    const rest = "The report itself is in the job summary, the report files and the outputs.";
+    // Host-neutral: a terminal prints the summary where a runner shows it on the run.
+    const rest = "The rest of the report is written: its summary, files and outputs.";
     if (!(error instanceof GitHubRefusal))
         return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
     if (error.status === 401)

@@ -359,6 +359,7 @@ describe("usage-report: comments", () => {
       "GitHub refused the report's issue (403: Resource not accessible by integration)",
     );
     expect(error).toContain("`issues: write`");
+    expect(error).toContain("The rest of the report is written: its summary, files and outputs.");
     expect(error).not.toContain("Unexpected error");
     // Everything but the issue is there: outputs, summary, files.
     expect(result.outputs.total).toMatch(/^\d+\.\d{2}$/);
