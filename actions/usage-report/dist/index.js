@@ -91246,30 +91246,36 @@ function amounts(node) {
         },
     };
 }
+const NAME_AT = "\u0000";
+const ofName = (id, around = NAME_AT) => ({ text: around, named: id });
+const labelText = ({ text, named }, names) => 
+// A function, so that a name holding `$&` is not read as a replacement pattern.
+named === undefined ? text : text.replace(NAME_AT, () => names.get(named) ?? named);
 /** The nodes of one team at the grouping's level, with their keys and labels. */
-function teamNodes(team, groupBy, names) {
+function teamNodes(team, groupBy) {
     if (groupBy === "team")
-        return [{ key: team.id, label: names.get(team.id) ?? team.id, node: team }];
+        return [{ key: team.id, label: ofName(team.id), node: team }];
     const out = [];
     for (const project of team.projects ?? []) {
         if (groupBy === "project") {
-            out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
+            out.push({ key: project.id, label: ofName(project.id), node: project });
             continue;
         }
         for (const group of project.resources ?? []) {
             const items = group.items;
             if (groupBy === "resource-type") {
                 // Items when there are any; the group's own figures when the level has none.
+                const label = { text: group.resourceType };
                 if (items.length === 0)
-                    out.push({ key: group.resourceType, label: group.resourceType, node: group });
+                    out.push({ key: group.resourceType, label, node: group });
                 for (const item of items)
-                    out.push({ key: group.resourceType, label: group.resourceType, node: item });
+                    out.push({ key: group.resourceType, label, node: item });
             }
             else {
                 for (const item of items)
                     out.push({
                         key: item.id,
-                        label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
+                        label: ofName(project.id, `${group.resourceType} ${item.id} (${NAME_AT})`),
                         node: item,
                     });
             }
@@ -91284,46 +91290,57 @@ const CUSTOMER = [
 ];
 /**
  * Rows by key, folded entry by entry (the windows of a period, or one trend bucket): each entry's
- * nodes are added and the entry can be dropped.
+ * nodes are added and the entry can be dropped. Labelled at the end, when the names are known.
  */
 class RowTable {
     groupBy;
-    names;
-    rows = new Map();
-    constructor(groupBy, names) {
+    /** Labelled "" until `labelled`. */
+    #rows = new Map();
+    #labels = new Map();
+    constructor(groupBy) {
         this.groupBy = groupBy;
-        this.names = names;
     }
     /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
     add(entry) {
         const teams = entry.paas.teams;
         if (!teams)
-            this.#add("paas", "PaaS (no breakdown returned)", "group", entry.paas);
+            this.#add("paas", { text: "PaaS (no breakdown returned)" }, "group", entry.paas);
         for (const team of teams ?? [])
             this.addTeam(team);
-        for (const [field, label] of CUSTOMER) {
+        for (const [field, text] of CUSTOMER) {
             const node = entry[field];
             if (node)
-                this.#add(`customer:${field}`, label, "customer", node);
+                this.#add(`customer:${field}`, { text }, "customer", node);
         }
         return this;
     }
     addTeam(team) {
-        for (const { key, label, node } of teamNodes(team, this.groupBy, this.names))
+        for (const { key, label, node } of teamNodes(team, this.groupBy))
             this.#add(key, label, "group", node);
         return this;
     }
+    /**
+     * The rows by key, each labelled with the name of its team or project; in place, since a trend
+     * has a table a bucket and a copy of every row would cost about what folding them did.
+     */
+    labelled(names) {
+        for (const [key, row] of this.#rows)
+            row.label = labelText(this.#labels.get(key), names);
+        return this.#rows;
+    }
     #add(key, label, kind, node) {
         const a = amounts(node);
-        const known = this.rows.get(key);
-        this.rows.set(key, known
+        const known = this.#rows.get(key);
+        if (!known)
+            this.#labels.set(key, label);
+        this.#rows.set(key, known
             ? {
                 ...known,
                 cost: known.cost.plus(a.cost),
                 usage: addUsage(known.usage, a.usage),
                 approximate: known.approximate || a.approximate,
             }
-            : { key, label, kind, ...a });
+            : { key, label: "", kind, ...a });
     }
 }
 /** The largest groups, then one "other" row for the rest; customer-level rows always shown. */
@@ -91398,20 +91415,18 @@ class UsageReader {
         return names;
     }
     /**
-     * A period's totals; a team token that filters by team is told which input to drop. The request
-     * goes out while the names are still being read: rows are labelled from the first part on, so
-     * the names are waited for only then (the body waits in the connection meanwhile).
+     * A period's totals; a team token that filters by team is told which input to drop. Read and
+     * folded while the names are still being read (a large organisation's take several pages); only
+     * labelling the rows waits for them.
      */
     totals(window, names) {
         return withTeamFilterHint(this.#filters, async () => {
-            let table;
-            const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
+            const rows = new RowTable(this.options.groupBy);
             let total = Decimal.zero;
             let byoc = false;
             for (const w of totalWindows(window)) {
                 const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
                 for await (const part of this.#stream(query)) {
-                    const rows = await labelled();
                     if (part.kind === "team")
                         rows.addTeam(part.team);
                     if (part.kind !== "entry")
@@ -91421,7 +91436,7 @@ class UsageReader {
                     byoc ||= part.entry.byoc !== undefined;
                 }
             }
-            return { rows: (await labelled()).rows, total, byoc };
+            return { rows: rows.labelled(await names), total, byoc };
         });
     }
     /**
@@ -92012,7 +92027,7 @@ class TrendFold {
     #focus;
     constructor(o) {
         this.o = o;
-        this.#bucket = new RowTable(o.groupBy, o.names);
+        this.#bucket = new RowTable(o.groupBy);
         this.#focus =
             o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
     }
@@ -92031,7 +92046,7 @@ class TrendFold {
             return;
         }
         const { entry } = part;
-        const rows = this.#bucket.add(entry).rows;
+        const rows = this.#bucket.add(entry).labelled(this.o.names);
         const point = trendPoint(entry, rows, this.o.keep);
         this.points.push(point);
         await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
@@ -92041,7 +92056,7 @@ class TrendFold {
                 await this.#focus.team(team, charged);
             await this.#focus.customer(entry, charged);
         }
-        this.#bucket = new RowTable(this.o.groupBy, this.o.names);
+        this.#bucket = new RowTable(this.o.groupBy);
         this.#charged = undefined;
         this.#held = [];
     }

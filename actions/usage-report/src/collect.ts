@@ -93,20 +93,18 @@ export class UsageReader {
   }
 
   /**
-   * A period's totals; a team token that filters by team is told which input to drop. The request
-   * goes out while the names are still being read: rows are labelled from the first part on, so
-   * the names are waited for only then (the body waits in the connection meanwhile).
+   * A period's totals; a team token that filters by team is told which input to drop. Read and
+   * folded while the names are still being read (a large organisation's take several pages); only
+   * labelling the rows waits for them.
    */
   totals(window: Window, names: Promise<Map<string, string>>): Promise<Totals> {
     return withTeamFilterHint(this.#filters, async () => {
-      let table: RowTable | undefined;
-      const labelled = async () => (table ??= new RowTable(this.options.groupBy, await names));
+      const rows = new RowTable(this.options.groupBy);
       let total = Decimal.zero;
       let byoc = false;
       for (const w of totalWindows(window)) {
         const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
         for await (const part of this.#stream(query as UsageListQuery)) {
-          const rows = await labelled();
           if (part.kind === "team") rows.addTeam(part.team);
           if (part.kind !== "entry") continue;
           rows.add(part.entry);
@@ -114,7 +112,7 @@ export class UsageReader {
           byoc ||= part.entry.byoc !== undefined;
         }
       }
-      return { rows: (await labelled()).rows, total, byoc };
+      return { rows: rows.labelled(await names), total, byoc };
     });
   }
 

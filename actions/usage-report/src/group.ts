@@ -81,31 +81,42 @@ function amounts(node: Priced): Pick<Row, "cost" | "usage" | "approximate"> {
   };
 }
 
-type Node = { key: string; label: string; node: Priced };
+/**
+ * A row's label, made once the names are known: `text`, where `named` (a team's or project's id)
+ * stands at NAME_AT by its name. Rows are folded before the names are read to the end (a large
+ * organisation's take several pages), so folding never waits for them.
+ */
+type Label = { text: string; named?: string };
+const NAME_AT = "\u0000";
+const ofName = (id: string, around = NAME_AT): Label => ({ text: around, named: id });
+const labelText = ({ text, named }: Label, names: Map<string, string>): string =>
+  // A function, so that a name holding `$&` is not read as a replacement pattern.
+  named === undefined ? text : text.replace(NAME_AT, () => names.get(named) ?? named);
+
+type Node = { key: string; label: Label; node: Priced };
 type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
 
 /** The nodes of one team at the grouping's level, with their keys and labels. */
-function teamNodes(team: Team, groupBy: GroupBy, names: Map<string, string>): Node[] {
-  if (groupBy === "team") return [{ key: team.id, label: names.get(team.id) ?? team.id, node: team }];
+function teamNodes(team: Team, groupBy: GroupBy): Node[] {
+  if (groupBy === "team") return [{ key: team.id, label: ofName(team.id), node: team }];
   const out: Node[] = [];
   for (const project of team.projects ?? []) {
     if (groupBy === "project") {
-      out.push({ key: project.id, label: names.get(project.id) ?? project.id, node: project });
+      out.push({ key: project.id, label: ofName(project.id), node: project });
       continue;
     }
     for (const group of project.resources ?? []) {
       const items = group.items;
       if (groupBy === "resource-type") {
         // Items when there are any; the group's own figures when the level has none.
-        if (items.length === 0)
-          out.push({ key: group.resourceType, label: group.resourceType, node: group as Priced });
-        for (const item of items)
-          out.push({ key: group.resourceType, label: group.resourceType, node: item });
+        const label = { text: group.resourceType };
+        if (items.length === 0) out.push({ key: group.resourceType, label, node: group as Priced });
+        for (const item of items) out.push({ key: group.resourceType, label, node: item });
       } else {
         for (const item of items)
           out.push({
             key: item.id,
-            label: `${group.resourceType} ${item.id} (${names.get(project.id) ?? project.id})`,
+            label: ofName(project.id, `${group.resourceType} ${item.id} (${NAME_AT})`),
             node: item,
           });
       }
@@ -122,38 +133,46 @@ const CUSTOMER = [
 
 /**
  * Rows by key, folded entry by entry (the windows of a period, or one trend bucket): each entry's
- * nodes are added and the entry can be dropped.
+ * nodes are added and the entry can be dropped. Labelled at the end, when the names are known.
  */
 export class RowTable {
-  readonly rows = new Map<string, Row>();
+  /** Labelled "" until `labelled`. */
+  readonly #rows = new Map<string, Row>();
+  readonly #labels = new Map<string, Label>();
 
-  constructor(
-    private readonly groupBy: GroupBy,
-    private readonly names: Map<string, string>,
-  ) {}
+  constructor(private readonly groupBy: GroupBy) {}
 
   /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
   add(entry: UsageEntry): this {
     const teams = entry.paas.teams;
-    if (!teams) this.#add("paas", "PaaS (no breakdown returned)", "group", entry.paas);
+    if (!teams) this.#add("paas", { text: "PaaS (no breakdown returned)" }, "group", entry.paas);
     for (const team of teams ?? []) this.addTeam(team);
-    for (const [field, label] of CUSTOMER) {
+    for (const [field, text] of CUSTOMER) {
       const node = entry[field];
-      if (node) this.#add(`customer:${field}`, label, "customer", node);
+      if (node) this.#add(`customer:${field}`, { text }, "customer", node);
     }
     return this;
   }
 
   addTeam(team: Team): this {
-    for (const { key, label, node } of teamNodes(team, this.groupBy, this.names))
-      this.#add(key, label, "group", node);
+    for (const { key, label, node } of teamNodes(team, this.groupBy)) this.#add(key, label, "group", node);
     return this;
   }
 
-  #add(key: string, label: string, kind: Row["kind"], node: Priced): void {
+  /**
+   * The rows by key, each labelled with the name of its team or project; in place, since a trend
+   * has a table a bucket and a copy of every row would cost about what folding them did.
+   */
+  labelled(names: Map<string, string>): Map<string, Row> {
+    for (const [key, row] of this.#rows) row.label = labelText(this.#labels.get(key) as Label, names);
+    return this.#rows;
+  }
+
+  #add(key: string, label: Label, kind: Row["kind"], node: Priced): void {
     const a = amounts(node);
-    const known = this.rows.get(key);
-    this.rows.set(
+    const known = this.#rows.get(key);
+    if (!known) this.#labels.set(key, label);
+    this.#rows.set(
       key,
       known
         ? {
@@ -162,7 +181,7 @@ export class RowTable {
             usage: addUsage(known.usage, a.usage),
             approximate: known.approximate || a.approximate,
           }
-        : { key, label, kind, ...a },
+        : { key, label: "", kind, ...a },
     );
   }
 }

@@ -32,7 +32,7 @@ export class TrendFold {
       focus: LineFile | undefined;
     },
   ) {
-    this.#bucket = new RowTable(o.groupBy, o.names);
+    this.#bucket = new RowTable(o.groupBy);
     this.#focus =
       o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
   }
@@ -50,7 +50,7 @@ export class TrendFold {
       return;
     }
     const { entry } = part;
-    const rows = this.#bucket.add(entry).rows;
+    const rows = this.#bucket.add(entry).labelled(this.o.names);
     const point = trendPoint(entry, rows, this.o.keep);
     this.points.push(point);
     await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
@@ -59,7 +59,7 @@ export class TrendFold {
       for (const team of this.#held) await this.#focus.team(team, charged);
       await this.#focus.customer(entry, charged);
     }
-    this.#bucket = new RowTable(this.o.groupBy, this.o.names);
+    this.#bucket = new RowTable(this.o.groupBy);
     this.#charged = undefined;
     this.#held = [];
   }
