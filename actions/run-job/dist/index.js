@@ -86862,7 +86862,7 @@ const takingLines = (schema) => {
 };
 const takesLines = (schema) => schema !== undefined && lineInputs.has(schema);
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
-const keyValueInput = () => takingLines(schemas_string().transform((s, ctx) => {
+const keyValueSchema = () => schemas_string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return undefined;
@@ -86877,12 +86877,12 @@ const keyValueInput = () => takingLines(schemas_string().transform((s, ctx) => {
         return NEVER;
     }
     return parsed;
-}));
+});
 /**
  * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
  * YAML and KEY=VALUE values are text, as written.
  */
-const objectInput = () => takingLines(z.string().transform((s, ctx) => {
+const objectSchema = () => z.string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return {};
@@ -86890,10 +86890,7 @@ const objectInput = () => takingLines(z.string().transform((s, ctx) => {
         const parsed = jsonObject(v);
         if (typeof parsed !== "string")
             return parsed;
-        ctx.addIssue({
-            code: "custom",
-            message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines`,
-        });
+        ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
         return z.NEVER;
     }
     if (v
@@ -86912,7 +86909,9 @@ const objectInput = () => takingLines(z.string().transform((s, ctx) => {
     catch { }
     ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
     return z.NEVER;
-}));
+});
+const keyValueInput = () => takingLines(keyValueSchema());
+const objectInput = () => takingLines(objectSchema());
 //# sourceMappingURL=parsers.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
 

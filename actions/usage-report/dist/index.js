@@ -86935,7 +86935,7 @@ const takingLines = (schema) => {
 };
 const takesLines = (schema) => schema !== undefined && lineInputs.has(schema);
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
-const keyValueInput = () => takingLines(z.string().transform((s, ctx) => {
+const keyValueSchema = () => z.string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return undefined;
@@ -86950,12 +86950,12 @@ const keyValueInput = () => takingLines(z.string().transform((s, ctx) => {
         return z.NEVER;
     }
     return parsed;
-}));
+});
 /**
  * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
  * YAML and KEY=VALUE values are text, as written.
  */
-const objectInput = () => takingLines(z.string().transform((s, ctx) => {
+const objectSchema = () => z.string().transform((s, ctx) => {
     const v = s.trim();
     if (v === "")
         return {};
@@ -86963,10 +86963,7 @@ const objectInput = () => takingLines(z.string().transform((s, ctx) => {
         const parsed = jsonObject(v);
         if (typeof parsed !== "string")
             return parsed;
-        ctx.addIssue({
-            code: "custom",
-            message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines`,
-        });
+        ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
         return z.NEVER;
     }
     if (v
@@ -86985,7 +86982,9 @@ const objectInput = () => takingLines(z.string().transform((s, ctx) => {
     catch { }
     ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
     return z.NEVER;
-}));
+});
+const keyValueInput = () => takingLines(keyValueSchema());
+const objectInput = () => takingLines(objectSchema());
 //# sourceMappingURL=parsers.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
 
@@ -91194,11 +91193,10 @@ function checkCommentInputs(config) {
     if (!config.comment || config.comment === "none")
         return;
     const repository = process.env.GITHUB_REPOSITORY ?? "";
-    const asked = host().inputSetting("comment", config.comment);
     if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
         throw new input_error_InputError("comment", `needs the GitHub repository to post to (the GITHUB_REPOSITORY environment variable, owner/name, which every runner sets); it is ${repository ? `"${repository}"` : "not set"}`);
     if (!config["github-token"])
-        throw new input_error_InputError("github-token", `is required to comment (${asked}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`);
+        throw new input_error_InputError("github-token", `is required to comment (${host().inputSetting("comment", config.comment)}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`);
 }
 /** The pull request of a pull_request event, for `comment: pr`. */
 function pullRequestNumber(event) {

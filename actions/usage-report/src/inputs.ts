@@ -71,7 +71,6 @@ export function checkCommentInputs(config: {
 }): void {
   if (!config.comment || config.comment === "none") return;
   const repository = process.env.GITHUB_REPOSITORY ?? "";
-  const asked = host().inputSetting("comment", config.comment);
   if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
     throw new InputError(
       "comment",
@@ -80,7 +79,7 @@ export function checkCommentInputs(config: {
   if (!config["github-token"])
     throw new InputError(
       "github-token",
-      `is required to comment (${asked}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`,
+      `is required to comment (${host().inputSetting("comment", config.comment)}): a token that may write ${config.comment === "pr" ? "pull requests" : "issues"}, such as the workflow's \${{ github.token }}`,
     );
 }
 

@@ -6,17 +6,20 @@
 const FROM_ENVIRONMENT: Record<string, string> = { "${{ github.token }}": "GITHUB_TOKEN" };
 const EXPRESSION = /^\$\{\{[\s\S]*\}\}$/;
 
+type Spec = { default?: string };
+/** The environment variable standing for a runner expression default, if it is one we know. */
+const variableOf = ({ default: d }: Spec) => (d === undefined ? undefined : FROM_ENVIRONMENT[d]);
+/** The default when it is plain text, not an expression. */
+const literalOf = ({ default: d }: Spec) => (d === undefined || EXPRESSION.test(d) ? undefined : d);
+
 /** The value a flag left out takes. */
-export function flagDefault(spec: { default?: string }): string {
-  const variable = spec.default === undefined ? undefined : FROM_ENVIRONMENT[spec.default];
-  if (variable !== undefined) return process.env[variable] ?? "";
-  return spec.default === undefined || EXPRESSION.test(spec.default) ? "" : spec.default;
+export function flagDefault(spec: Spec): string {
+  const variable = variableOf(spec);
+  return variable !== undefined ? (process.env[variable] ?? "") : (literalOf(spec) ?? "");
 }
 
 /** The default as the help shows it, if there is one. */
-export function flagDefaultHelp(spec: { default?: string }): string | undefined {
-  if (spec.default === undefined) return undefined;
-  const variable = FROM_ENVIRONMENT[spec.default];
-  if (variable !== undefined) return `the ${variable} environment variable`;
-  return EXPRESSION.test(spec.default) ? undefined : spec.default;
+export function flagDefaultHelp(spec: Spec): string | undefined {
+  const variable = variableOf(spec);
+  return variable !== undefined ? `the ${variable} environment variable` : literalOf(spec);
 }

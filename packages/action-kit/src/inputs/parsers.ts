@@ -147,60 +147,54 @@ export const takesLines = (schema: z.ZodType | undefined): boolean =>
   schema !== undefined && lineInputs.has(schema);
 
 /** A string map from KEY=VALUE lines or a JSON object of strings; `undefined` when empty. */
-export const keyValueInput = () =>
-  takingLines(
-    z.string().transform((s, ctx) => {
-      const v = s.trim();
-      if (v === "") return undefined;
-      const parsed = v.startsWith("{") ? jsonObject(v) : keyValueLines(v);
-      if (typeof parsed === "string") {
-        ctx.addIssue({ code: "custom", message: `${parsed}; give KEY=VALUE lines or a JSON object` });
-        return z.NEVER;
-      }
-      const bad = Object.entries(parsed).find(([, value]) => typeof value !== "string");
-      if (bad) {
-        ctx.addIssue({ code: "custom", message: `the value of ${bad[0]} must be a string` });
-        return z.NEVER;
-      }
-      return parsed as Record<string, string>;
-    }),
-  );
+const keyValueSchema = () =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return undefined;
+    const parsed = v.startsWith("{") ? jsonObject(v) : keyValueLines(v);
+    if (typeof parsed === "string") {
+      ctx.addIssue({ code: "custom", message: `${parsed}; give KEY=VALUE lines or a JSON object` });
+      return z.NEVER;
+    }
+    const bad = Object.entries(parsed).find(([, value]) => typeof value !== "string");
+    if (bad) {
+      ctx.addIssue({ code: "custom", message: `the value of ${bad[0]} must be a string` });
+      return z.NEVER;
+    }
+    return parsed as Record<string, string>;
+  });
 
 /**
  * An object from JSON, a YAML mapping, or KEY=VALUE lines; `{}` when empty. JSON keeps its types;
  * YAML and KEY=VALUE values are text, as written.
  */
-export const objectInput = () =>
-  takingLines(
-    z.string().transform((s, ctx) => {
-      const v = s.trim();
-      if (v === "") return {};
-      if (v.startsWith("{")) {
-        const parsed = jsonObject(v);
-        if (typeof parsed !== "string") return parsed;
-        ctx.addIssue({
-          code: "custom",
-          message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines`,
-        });
-        return z.NEVER;
-      }
-      if (
-        v
-          .split(/\r?\n/)
-          .every(
-            (line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()),
-          )
-      ) {
-        const parsed = keyValueLines(v);
-        if (typeof parsed !== "string") return parsed as Record<string, unknown>;
-      }
-      try {
-        // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
-        const value: unknown = parseYaml(v, { schema: "failsafe" });
-        if (value !== null && typeof value === "object" && !Array.isArray(value))
-          return value as Record<string, unknown>;
-      } catch {}
-      ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+const objectSchema = () =>
+  z.string().transform((s, ctx) => {
+    const v = s.trim();
+    if (v === "") return {};
+    if (v.startsWith("{")) {
+      const parsed = jsonObject(v);
+      if (typeof parsed !== "string") return parsed;
+      ctx.addIssue({ code: "custom", message: `${parsed}; give a JSON or YAML object, or KEY=VALUE lines` });
       return z.NEVER;
-    }),
-  );
+    }
+    if (
+      v
+        .split(/\r?\n/)
+        .every((line) => line.trim() === "" || line.trim().startsWith("#") || /^[^=:\s]+=/.test(line.trim()))
+    ) {
+      const parsed = keyValueLines(v);
+      if (typeof parsed !== "string") return parsed as Record<string, unknown>;
+    }
+    try {
+      // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
+      const value: unknown = parseYaml(v, { schema: "failsafe" });
+      if (value !== null && typeof value === "object" && !Array.isArray(value))
+        return value as Record<string, unknown>;
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    return z.NEVER;
+  });
+
+export const keyValueInput = () => takingLines(keyValueSchema());
+export const objectInput = () => takingLines(objectSchema());
