@@ -91298,6 +91298,9 @@ class RowTable {
     constructor(groupBy) {
         this.groupBy = groupBy;
     }
+    get size() {
+        return this.#rows.size;
+    }
     /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
     add(entry) {
         const teams = entry.paas.teams;
@@ -92011,9 +92014,8 @@ function buildReport(data, options) {
 
 
 
-// The trend, folded as it is read, a bucket at a time: each team into the bucket's rows and its
-// focus.csv rows, then at the bucket's end its report.csv rows, and only its total and the shown
-// groups' rows kept for the other formats.
+/** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */
+const WAITING_ROWS = 20_000;
 class TrendFold {
     o;
     points = [];
@@ -92022,14 +92024,23 @@ class TrendFold {
     #charged;
     /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
     #held = [];
+    #context;
+    #csv;
     #focus;
+    /** Buckets that ended before the context was known, oldest first. */
+    #waiting = [];
+    #waitingRows = 0;
     constructor(o) {
         this.o = o;
         this.#bucket = new RowTable(o.groupBy);
-        this.#focus =
-            o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
+        // Its failure is reported where the reads it comes from are awaited; here it must not count
+        // as unhandled.
+        o.context.catch(() => { });
     }
     async add(part) {
+        // focus.csv's rows are written team by team, and name their projects: they wait for the context.
+        if (this.o.focus && !this.#context)
+            await this.#ready();
         if (part.kind === "head") {
             if (part.window !== undefined || part.timestamp !== undefined)
                 this.#charged = this.#focus?.period(part);
@@ -92044,10 +92055,7 @@ class TrendFold {
             return;
         }
         const { entry } = part;
-        const rows = this.#bucket.add(entry).labelled(this.o.names);
-        const point = trendPoint(entry, rows, this.o.keep);
-        this.points.push(point);
-        await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
+        const rows = this.#bucket.add(entry);
         if (this.#focus) {
             const charged = this.#charged ?? this.#focus.period(entry);
             for (const team of this.#held)
@@ -92057,6 +92065,36 @@ class TrendFold {
         this.#bucket = new RowTable(this.o.groupBy);
         this.#charged = undefined;
         this.#held = [];
+        if (!this.#context && this.#waitingRows + rows.size <= WAITING_ROWS) {
+            this.#waiting.push({ entry, rows });
+            this.#waitingRows += rows.size;
+            return;
+        }
+        await this.#ready();
+        await this.#write(entry, rows);
+    }
+    /** After the last part: the buckets still waiting are written. */
+    async finish() {
+        await this.#ready();
+    }
+    async #ready() {
+        if (this.#context)
+            return;
+        const context = await this.o.context;
+        this.#context = context;
+        this.#csv = { granularity: this.o.granularity, groupBy: this.o.groupBy, currency: context.currency };
+        this.#focus = this.o.focus && new FocusWriter(this.o.focus, context);
+        for (const { entry, rows } of this.#waiting)
+            await this.#write(entry, rows);
+        this.#waiting = [];
+        this.#waitingRows = 0;
+    }
+    async #write(entry, table) {
+        const context = this.#context;
+        const rows = table.labelled(context.names);
+        const point = trendPoint(entry, rows, context.keep);
+        this.points.push(point);
+        await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.#csv));
     }
 }
 
@@ -92073,30 +92111,33 @@ async function readReport(client, o) {
     const csv = o.csvPath === undefined ? undefined : LineFile.open(o.csvPath);
     const focus = o.focusPath === undefined ? undefined : LineFile.open(o.focusPath);
     try {
+        await csv?.write(CSV_HEADER);
+        await focus?.write(FOCUS_HEADER);
         const names = reader.names();
+        const currentRead = reader.totals(o.period, names);
         const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
-        // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
-        previousRead?.catch(() => { });
-        const [groupNames, current] = await Promise.all([names, reader.totals(o.period, names)]);
         // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
         // only the buckets' totals and the shown groups stay for the other formats.
         const trend = new TrendFold({
             granularity: o.granularity,
             groupBy: o.groupBy,
-            names: groupNames,
-            currency: reader.currency,
-            accountId: String(reader.scope?.teamId ?? "billing-customer"),
-            keep: shownKeys(current, o.top),
+            context: Promise.all([names, currentRead]).then(([groupNames, current]) => ({
+                names: groupNames,
+                keep: shownKeys(current, o.top),
+                currency: reader.currency,
+                accountId: String(reader.scope?.teamId ?? "billing-customer"),
+            })),
             csv,
             focus,
         });
-        await csv?.write(CSV_HEADER);
-        await focus?.write(FOCUS_HEADER);
-        const [, credit, clusters, previous] = await Promise.all([
-            reader.trend(o.period, o.granularity, (part) => trend.add(part)),
-            reader.credit(),
-            reader.clusters(o.period, current),
+        const [current, previous, credit, clusters] = await Promise.all([
+            currentRead,
             previousRead,
+            currentRead.then(() => reader.credit()),
+            currentRead.then((totals) => reader.clusters(o.period, totals)),
+            reader.trend(o.period, o.granularity, (part) => trend.add(part)).then(() => trend.finish()),
+            // Awaited here too, so that its failure ends the other reads at once.
+            names,
         ]);
         await csv?.close();
         await focus?.close();

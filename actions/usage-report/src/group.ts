@@ -142,6 +142,10 @@ export class RowTable {
 
   constructor(private readonly groupBy: GroupBy) {}
 
+  get size(): number {
+    return this.#rows.size;
+  }
+
   /** A whole entry; or, after its teams came one by one (`addTeam`), the entry without them. */
   add(entry: UsageEntry): this {
     const teams = entry.paas.teams;

@@ -8,10 +8,10 @@ import { type Collected, shownKeys } from "./report.js";
 import { TrendFold } from "./trend.js";
 
 // Everything the report reads, in as few waits as the reads allow: reads that do not depend on
-// each other go out together (each costs the platform's latency). The trend waits only for the
-// current period's totals (they say which groups are shown); the credit balance for the first
-// usage page (it says whose billing this is). The first read that fails ends the others, so a
-// failed report stops reading, and saying where it is, at once.
+// each other go out together (each costs the platform's latency). The names, both periods' totals
+// and the trend go out at once; the credit balance and the invoices wait for the current totals
+// (they say whose billing this is, and whether it has BYOC clusters). The first read that fails
+// ends the others, so a failed report stops reading, and saying where it is, at once.
 
 export interface ReadOptions {
   period: Period;
@@ -34,31 +34,33 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
   const csv = o.csvPath === undefined ? undefined : LineFile.open(o.csvPath);
   const focus = o.focusPath === undefined ? undefined : LineFile.open(o.focusPath);
   try {
+    await csv?.write(CSV_HEADER);
+    await focus?.write(FOCUS_HEADER);
     const names = reader.names();
+    const currentRead = reader.totals(o.period, names);
     const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
-    // Its failure is reported where it is awaited, below; until then it must not count as unhandled.
-    previousRead?.catch(() => {});
-    const [groupNames, current] = await Promise.all([names, reader.totals(o.period, names)]);
-
     // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
     // only the buckets' totals and the shown groups stay for the other formats.
     const trend = new TrendFold({
       granularity: o.granularity,
       groupBy: o.groupBy,
-      names: groupNames,
-      currency: reader.currency,
-      accountId: String(reader.scope?.teamId ?? "billing-customer"),
-      keep: shownKeys(current, o.top),
+      context: Promise.all([names, currentRead]).then(([groupNames, current]) => ({
+        names: groupNames,
+        keep: shownKeys(current, o.top),
+        currency: reader.currency,
+        accountId: String(reader.scope?.teamId ?? "billing-customer"),
+      })),
       csv,
       focus,
     });
-    await csv?.write(CSV_HEADER);
-    await focus?.write(FOCUS_HEADER);
-    const [, credit, clusters, previous] = await Promise.all([
-      reader.trend(o.period, o.granularity, (part) => trend.add(part)),
-      reader.credit(),
-      reader.clusters(o.period, current),
+    const [current, previous, credit, clusters] = await Promise.all([
+      currentRead,
       previousRead,
+      currentRead.then(() => reader.credit()),
+      currentRead.then((totals) => reader.clusters(o.period, totals)),
+      reader.trend(o.period, o.granularity, (part) => trend.add(part)).then(() => trend.finish()),
+      // Awaited here too, so that its failure ends the other reads at once.
+      names,
     ]);
     await csv?.close();
     await focus?.close();

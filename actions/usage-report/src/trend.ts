@@ -1,7 +1,7 @@
-import type { PaasTeam, UsagePart } from "@cwp/client";
+import type { PaasTeam, UsageEntry, UsagePart } from "@cwp/client";
 import type { Granularity, GroupBy } from "./collect.js";
 import { RowTable } from "./group.js";
-import { csvBucketLines } from "./render/csv.js";
+import { type CsvContext, csvBucketLines } from "./render/csv.js";
 import { type FocusPeriod, FocusWriter } from "./render/focus.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
@@ -9,6 +9,23 @@ import { type TrendPoint, trendPoint } from "./report.js";
 // The trend, folded as it is read, a bucket at a time: each team into the bucket's rows and its
 // focus.csv rows, then at the bucket's end its report.csv rows, and only its total and the shown
 // groups' rows kept for the other formats.
+//
+// The trend is read alongside the names and the current totals, not after them (a large
+// organisation's names are pages read one after the other). Labelling and writing a bucket need
+// what those say, so buckets that end before then wait, folded, up to WAITING_ROWS rows; past that,
+// reading waits.
+
+/** What labelling and writing a bucket needs: known once the names and the current totals are in. */
+export interface TrendContext {
+  names: Map<string, string>;
+  /** The groups the report shows by name: a bucket keeps only their rows. */
+  keep: Set<string>;
+  currency: string;
+  accountId: string;
+}
+
+/** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */
+const WAITING_ROWS = 20_000;
 
 export class TrendFold {
   readonly points: TrendPoint[] = [];
@@ -17,27 +34,31 @@ export class TrendFold {
   #charged: FocusPeriod | undefined;
   /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
   #held: PaasTeam[] = [];
-  readonly #focus: FocusWriter | undefined;
+  #context: TrendContext | undefined;
+  #csv: CsvContext | undefined;
+  #focus: FocusWriter | undefined;
+  /** Buckets that ended before the context was known, oldest first. */
+  #waiting: { entry: UsageEntry; rows: RowTable }[] = [];
+  #waitingRows = 0;
 
   constructor(
     private readonly o: {
       granularity: Granularity;
       groupBy: GroupBy;
-      names: Map<string, string>;
-      currency: string;
-      accountId: string;
-      /** The groups the report shows by name: a bucket keeps only their rows. */
-      keep: Set<string>;
+      context: Promise<TrendContext>;
       csv: LineFile | undefined;
       focus: LineFile | undefined;
     },
   ) {
     this.#bucket = new RowTable(o.groupBy);
-    this.#focus =
-      o.focus && new FocusWriter(o.focus, { currency: o.currency, accountId: o.accountId, names: o.names });
+    // Its failure is reported where the reads it comes from are awaited; here it must not count
+    // as unhandled.
+    o.context.catch(() => {});
   }
 
   async add(part: UsagePart): Promise<void> {
+    // focus.csv's rows are written team by team, and name their projects: they wait for the context.
+    if (this.o.focus && !this.#context) await this.#ready();
     if (part.kind === "head") {
       if (part.window !== undefined || part.timestamp !== undefined)
         this.#charged = this.#focus?.period(part);
@@ -50,10 +71,7 @@ export class TrendFold {
       return;
     }
     const { entry } = part;
-    const rows = this.#bucket.add(entry).labelled(this.o.names);
-    const point = trendPoint(entry, rows, this.o.keep);
-    this.points.push(point);
-    await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.o));
+    const rows = this.#bucket.add(entry);
     if (this.#focus) {
       const charged = this.#charged ?? this.#focus.period(entry);
       for (const team of this.#held) await this.#focus.team(team, charged);
@@ -62,5 +80,36 @@ export class TrendFold {
     this.#bucket = new RowTable(this.o.groupBy);
     this.#charged = undefined;
     this.#held = [];
+    if (!this.#context && this.#waitingRows + rows.size <= WAITING_ROWS) {
+      this.#waiting.push({ entry, rows });
+      this.#waitingRows += rows.size;
+      return;
+    }
+    await this.#ready();
+    await this.#write(entry, rows);
+  }
+
+  /** After the last part: the buckets still waiting are written. */
+  async finish(): Promise<void> {
+    await this.#ready();
+  }
+
+  async #ready(): Promise<void> {
+    if (this.#context) return;
+    const context = await this.o.context;
+    this.#context = context;
+    this.#csv = { granularity: this.o.granularity, groupBy: this.o.groupBy, currency: context.currency };
+    this.#focus = this.o.focus && new FocusWriter(this.o.focus, context);
+    for (const { entry, rows } of this.#waiting) await this.#write(entry, rows);
+    this.#waiting = [];
+    this.#waitingRows = 0;
+  }
+
+  async #write(entry: UsageEntry, table: RowTable): Promise<void> {
+    const context = this.#context as TrendContext;
+    const rows = table.labelled(context.names);
+    const point = trendPoint(entry, rows, context.keep);
+    this.points.push(point);
+    await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.#csv as CsvContext));
   }
 }

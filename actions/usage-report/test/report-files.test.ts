@@ -21,6 +21,9 @@ interface Case {
   inputs: Record<string, string>;
   /** Only the first project (`project-uid`), and focus.csv verbatim instead of its hash. */
   oneProject?: boolean;
+  /** Injected before the run; such a case writes what the case it names wrote, without focus.csv. */
+  faults?: { method: string; path: string; delayMs: number }[];
+  sameAs?: string;
 }
 
 const CASES: Case[] = [
@@ -30,6 +33,14 @@ const CASES: Case[] = [
   },
   {
     name: "org-team-day",
+    inputs: { start: "2026-05-01", end: "2026-05-31", granularity: "day", "group-by": "team", top: "2" },
+  },
+  {
+    // The trend is read beside the names; here it is all in before them, so its buckets wait,
+    // folded, and are written in order once the names are read.
+    name: "org-team-day-names-late",
+    faults: [{ method: "GET", path: "/v1/teams", delayMs: 1500 }],
+    sameAs: "org-team-day",
     inputs: { start: "2026-05-01", end: "2026-05-31", granularity: "day", "group-by": "team", top: "2" },
   },
   {
@@ -62,7 +73,8 @@ const CASES: Case[] = [
 const sha256 = (text: string) => `sha256 ${createHash("sha256").update(text).digest("hex")}\n`;
 
 describe("usage-report: the files, byte for byte", () => {
-  it.each(CASES)("$name", async ({ name, token = "org", inputs, oneProject }) => {
+  it.each(CASES)("$name", async ({ name, token = "org", inputs, oneProject, faults, sameAs }) => {
+    if (faults) await platform.control("POST", "faults", faults);
     const dir = join(tmpdir(), `cwp-usage-report-files-${process.pid}-${name}`);
     const extra: Record<string, string> = oneProject
       ? { "project-uid": platform.fixtures.projects[0].uid }
@@ -71,7 +83,7 @@ describe("usage-report: the files, byte for byte", () => {
       inputs: {
         ...platform.connection(platform.tokens[token]),
         "output-dir": dir,
-        formats: "markdown,csv,json,focus",
+        formats: faults ? "markdown,csv,json" : "markdown,csv,json,focus",
         ...inputs,
         ...extra,
       },
@@ -81,10 +93,11 @@ describe("usage-report: the files, byte for byte", () => {
     const generatedAt = (JSON.parse(json) as { generatedAt: string }).generatedAt;
     const read = async (file: string) =>
       (await readFile(join(dir, file), "utf8")).split(generatedAt).join("<generated-at>");
-    const golden = (file: string) => join(actionDir, "test/report-files", name, file);
+    const golden = (file: string) => join(actionDir, "test/report-files", sameAs ?? name, file);
     await expect(await read("report.json")).toMatchFileSnapshot(golden("report.json"));
     await expect(await read("report.md")).toMatchFileSnapshot(golden("report.md"));
     await expect(await read("report.csv")).toMatchFileSnapshot(golden("report.csv"));
+    if (faults) return;
     const focus = await read("focus.csv");
     if (oneProject) await expect(focus).toMatchFileSnapshot(golden("focus.csv"));
     else await expect(sha256(focus)).toMatchFileSnapshot(golden("focus.csv.sha256"));
