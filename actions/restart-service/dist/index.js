@@ -73587,7 +73587,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3102);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7772);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -73596,7 +73596,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3102:
+/***/ 7772:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73969,7 +73969,137 @@ function twinPath(specPath, teamId) {
     return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
 }
 //# sourceMappingURL=path.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/in-place-check.js
+const defOf = (schema) => schema._zod.def;
+/** A def with exactly these members and no others (a member zod adds for a check or a transform declines). */
+const only = (def, ...members) => Object.keys(def).every((key) => key === "type" || members.includes(key));
+const noChecks = (def) => only(def, "checks") && (!Array.isArray(def.checks) || def.checks.length === 0);
+const compiled = new WeakMap();
+/** The in-place check of `schema`, or undefined when its parse may return something else than its input. */
+function inPlaceCheck(schema) {
+    return compile(schema) ?? undefined;
+}
+function compile(schema) {
+    const known = compiled.get(schema);
+    if (known !== undefined)
+        return known;
+    // A schema that refers to itself declines (null while it is being built).
+    compiled.set(schema, null);
+    const check = build(schema);
+    compiled.set(schema, check);
+    return check;
+}
+/**
+ * Each object and array schema gets a function of its own, generated like zod's own fast path: one
+ * function serving every shape would see all of them at each property read and be several times
+ * slower. Strings, numbers and the like are tested inline; other schemas are called (`s[i]`).
+ */
+function build(schema) {
+    const def = defOf(schema);
+    const subs = [];
+    let body;
+    switch (def.type) {
+        case "object":
+            body = objectBody(def, subs);
+            break;
+        case "array": {
+            const element = only(def, "element") ? test(def.element, "x", subs) : null;
+            body =
+                element &&
+                    `if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${element})) return false; }
+        return true;`;
+            break;
+        }
+        case "union": {
+            const options = only(def, "options")
+                ? def.options.map((o) => test(o, "v", subs))
+                : [null];
+            body = options.includes(null) ? null : `return ${options.map((o) => `(${o})`).join(" || ")};`;
+            break;
+        }
+        case "enum":
+        case "literal": {
+            const values = only(def, "entries")
+                ? new Set(Object.values(def.entries))
+                : only(def, "values")
+                    ? new Set(def.values)
+                    : null;
+            return values && ((v) => values.has(v));
+        }
+        default: {
+            const inline = test(schema, "v", subs);
+            body = inline && `return ${inline};`;
+        }
+    }
+    if (body === null)
+        return null;
+    return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs);
+}
+/** A JavaScript expression true when `x` passes `schema`; null when the schema has no in-place check. */
+function test(schema, x, subs) {
+    const def = defOf(schema);
+    switch (def.type) {
+        case "string":
+            return noChecks(def) ? `typeof ${x} === "string"` : null;
+        case "number":
+            return noChecks(def) ? `(typeof ${x} === "number" && Number.isFinite(${x}))` : null;
+        case "boolean":
+            return noChecks(def) ? `typeof ${x} === "boolean"` : null;
+        case "null":
+            return only(def) ? `${x} === null` : null;
+        case "unknown":
+        case "any":
+            return only(def) ? "true" : null;
+        case "optional":
+        case "nullable": {
+            const inner = only(def, "innerType") ? test(def.innerType, x, subs) : null;
+            return inner && `(${x} === ${def.type === "optional" ? "undefined" : "null"} || ${inner})`;
+        }
+        case "object":
+        case "array":
+        case "union":
+        case "enum":
+        case "literal": {
+            const check = compile(schema);
+            if (!check)
+                return null;
+            subs.push(check);
+            return `s[${subs.length - 1}](${x})`;
+        }
+        default:
+            return null;
+    }
+}
+/** Tolerant objects (unknown members kept as they are) and strict ones; `z.object` strips, so declines. */
+function objectBody(def, subs) {
+    if (!only(def, "shape", "catchall") || def.catchall === undefined)
+        return null;
+    const rest = defOf(def.catchall).type;
+    if (rest !== "unknown" && rest !== "never")
+        return null;
+    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
+    const keys = [];
+    for (const [key, schema] of Object.entries(def.shape)) {
+        const member = test(schema, "x", subs);
+        // Zod lets a member be absent only when its schema is optional in and out (`.optional()`);
+        // `z.unknown()` and the like must still be present.
+        const { optin, optout } = schema._zod;
+        if (member === null || (optin !== undefined && optout !== "optional"))
+            return null;
+        const k = JSON.stringify(key);
+        keys.push(k);
+        lines.push(`if (${k} in v) { const x = v[${k}]; if (!(${member})) return false; }${optin === undefined ? " else return false;" : ""}`);
+    }
+    const unknown = keys.map((k) => `key !== ${k}`).join(" && ") || "true";
+    if (rest === "never")
+        lines.push(`for (const key of Object.keys(v)) if (${unknown}) return false;`);
+    lines.push("return true;");
+    return lines.join("\n");
+}
+//# sourceMappingURL=in-place-check.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
+
 
 /** Zod issues as the platform writes validation details: field path to a list of messages. */
 function issuesToDetails(issues, prefix = "") {
@@ -74005,6 +74135,8 @@ function validateRequest(schema, value, where) {
 }
 /** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
 function parseResponse(schema, value, where) {
+    if (inPlaceCheck(schema)?.(value))
+        return value;
     const result = schema.safeParse(value);
     if (result.success)
         return result.data;
@@ -85012,7 +85144,7 @@ const BUILD_STATUSES = [
     "ABORTED",
     "CRASHED",
 ];
-const build = looseObject({
+const builds_build = looseObject({
     id: schemas_string(),
     branch: schemas_string().nullish(),
     pullRequestId: union([schemas_string(), schemas_number()]).nullish(),
@@ -85026,8 +85158,8 @@ const build = looseObject({
     /** Unix seconds, unlike most timestamps. */
     buildConcludedAt: timestamp().nullish(),
 });
-const buildResponse = looseObject({ data: build });
-const buildListResponse = listEnvelope("builds", build);
+const buildResponse = looseObject({ data: builds_build });
+const buildListResponse = listEnvelope("builds", builds_build);
 const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"];
 const service = looseObject({
     id: schemas_string(),

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { RequestValidationError, UnexpectedResponseError } from "../transport/errors.js";
+import { inPlaceCheck } from "./in-place-check.js";
 
 /** Zod issues as the platform writes validation details: field path to a list of messages. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix = ""): Record<string, string[]> {
@@ -47,6 +48,7 @@ export function parseResponse<S extends z.ZodType>(
   value: unknown,
   where: { method: string; path: string; status: number; field?: string },
 ): z.output<S> {
+  if (inPlaceCheck(schema)?.(value)) return value as z.output<S>;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const { field, ...at } = where;
