@@ -240,9 +240,10 @@ for (const scale of SCALES) {
       requestsMade: report.requests.count,
       requestsSeenByEmulator: log.length,
       requestsMinimum: minimum,
-      wallSeconds: Number(wallSeconds.toFixed(1)),
-      jsonParseFloorSeconds: Number((floor.ms / 1000).toFixed(1)),
-      wallBoundSeconds: Number(bound.toFixed(1)),
+      // Hundredths: the smallest cells' bound is half a second, and they are compared unrounded.
+      wallSeconds: Number(wallSeconds.toFixed(2)),
+      jsonParseFloorSeconds: Number((floor.ms / 1000).toFixed(2)),
+      wallBoundSeconds: Number(bound.toFixed(2)),
       // Starting Node, every request at once, each answer parsed and dropped: what the floor leaves
       // out (start-up, transfer, the emulator's own time) is in here.
       leastStepSeconds: Number(leastStep.toFixed(2)),
