@@ -9,6 +9,9 @@
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 // BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
+// BENCH_AGAINST=/path/to/another/actions/usage-report (a built copy, e.g. of an earlier commit) and
+// BENCH_RUNS=7: each cell runs both builds that many times, in turn, and reports each one's walls
+// and median (a change measured against the same emulator, minutes apart rather than runs apart).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdir, readFile, rm, stat } from "node:fs/promises";
@@ -33,6 +36,8 @@ const CORES = availableParallelism();
 const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const formats = process.env.BENCH_FORMATS;
+const against = process.env.BENCH_AGAINST;
+const runs = Number(process.env.BENCH_RUNS ?? 1);
 const picked = (process.env.BENCH_CELLS ?? "*/*/*").split(",").map((p) => p.trim().split("/"));
 const wanted = (cell: string[]) =>
   picked.some((p) => cell.every((part, i) => p[i] === undefined || p[i] === "*" || p[i] === part));
@@ -131,6 +136,8 @@ const wholeMonthsIn = (start: number, end: number) => {
   }
 };
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
 /** Replays the usage lists the report read and times JSON.parse alone on every byte of them. */
 async function parseFloor(url: string, token: string, log: LogEntry[]) {
   let ms = 0;
@@ -183,43 +190,49 @@ for (const scale of SCALES) {
     };
     await emulator.control("POST", "faults", { path: "/v1/*", delayMs: LATENCY_MS, times: 1_000_000 });
     const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
-    await rm(out, { recursive: true, force: true });
-    let stepPeakKb = 0;
-    let stepCpu = 0;
-    let stepSystemCpu = 0;
-    const emulatorCpuBefore = (await cpuSeconds(emulator.child.pid ?? 0)) ?? 0;
-    const started = performance.now();
-    const result = await runBundle(join(root, "actions/usage-report"), {
-      inputs: {
-        "api-token": fixtures.tokens.org,
-        "api-url": emulator.url,
-        period: shape.period,
-        granularity: shape.granularity,
-        "group-by": "project",
-        "output-dir": out,
-        ...(formats ? { formats } : {}),
-        timeout: "60m",
-      },
-      onSpawn: (pid) => {
-        // Sampled every 20 ms until the process is gone: the last sample is within 20 ms of its end.
-        const timer = setInterval(async () => {
-          const [kb, cpu] = await Promise.all([peakKb(pid), cpuTimes(pid)]);
-          if (kb === undefined || cpu === undefined) clearInterval(timer);
-          else {
-            stepPeakKb = Math.max(stepPeakKb, kb);
-            stepCpu = Math.max(stepCpu, cpu.user + cpu.system);
-            stepSystemCpu = Math.max(stepSystemCpu, cpu.system);
-          }
-        }, 20);
-      },
-      killAfterMs: 60 * 60_000,
-    });
-    const wallSeconds = (performance.now() - started) / 1000;
-    const emulatorCpu = ((await cpuSeconds(emulator.child.pid ?? 0)) ?? 0) - emulatorCpuBefore;
-    if (result.code !== 0) {
-      console.error(result.stdout.slice(-3000), result.stderr.slice(-3000));
-      throw new Error(`${scale} ${shape.period} by ${shape.granularity}: the step failed`);
-    }
+    /** The step once, as the runner runs it: its wall and CPU time, its peak, the emulator's CPU. */
+    const runStep = async (actionDir: string) => {
+      await rm(out, { recursive: true, force: true });
+      let peak = 0;
+      let cpu = 0;
+      let systemCpu = 0;
+      const emulatorCpuBefore = (await cpuSeconds(emulator.child.pid ?? 0)) ?? 0;
+      const started = performance.now();
+      const result = await runBundle(actionDir, {
+        inputs: {
+          "api-token": fixtures.tokens.org,
+          "api-url": emulator.url,
+          period: shape.period,
+          granularity: shape.granularity,
+          "group-by": "project",
+          "output-dir": out,
+          ...(formats ? { formats } : {}),
+          timeout: "60m",
+        },
+        onSpawn: (pid) => {
+          // Sampled every 20 ms until the process is gone: the last sample is within 20 ms of its end.
+          const timer = setInterval(async () => {
+            const [kb, times] = await Promise.all([peakKb(pid), cpuTimes(pid)]);
+            if (kb === undefined || times === undefined) clearInterval(timer);
+            else {
+              peak = Math.max(peak, kb);
+              cpu = Math.max(cpu, times.user + times.system);
+              systemCpu = Math.max(systemCpu, times.system);
+            }
+          }, 20);
+        },
+        killAfterMs: 60 * 60_000,
+      });
+      const wall = (performance.now() - started) / 1000;
+      const emulatorCpu = ((await cpuSeconds(emulator.child.pid ?? 0)) ?? 0) - emulatorCpuBefore;
+      if (result.code !== 0) {
+        console.error(result.stdout.slice(-3000), result.stderr.slice(-3000));
+        throw new Error(`${scale} ${shape.period} by ${shape.granularity}: the step failed (${actionDir})`);
+      }
+      return { result, wall, peak, cpu, systemCpu, emulatorCpu };
+    };
+    const first = await runStep(join(root, "actions/usage-report"));
+    const { result, peak: stepPeakKb, cpu: stepCpu, systemCpu: stepSystemCpu, emulatorCpu } = first;
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
     const files = await readdir(out);
     const writtenBytes = (await Promise.all(files.map((f) => stat(join(out, f))))).reduce(
@@ -227,6 +240,14 @@ for (const scale of SCALES) {
       0,
     );
     const log = ((await emulator.control("GET", "requests")) as { requests: LogEntry[] }).requests;
+    // Further runs (BENCH_RUNS, BENCH_AGAINST) come after the first run's files and request log are
+    // taken: they only time the step, this build's and the other's in turn.
+    const walls: Record<string, number[]> = { this: [first.wall], ...(against ? { against: [] } : {}) };
+    for (let round = 0; round < runs; round++) {
+      if (against) walls.against?.push((await runStep(against)).wall);
+      if (round > 0) walls.this?.push((await runStep(join(root, "actions/usage-report"))).wall);
+    }
+    const wallSeconds = median(walls.this ?? []);
     const apiBytes = log.reduce((sum, e) => sum + e.bytes, 0);
     const progressLines = result.stdout.split("\n").filter((l) => l.startsWith("Usage by ")).length;
     const floor = await parseFloor(emulator.url, fixtures.tokens.org, log);
@@ -262,6 +283,16 @@ for (const scale of SCALES) {
       replayedUsageMb: Math.round(floor.bytes / 1e6),
       progressLines,
       total: `${report.total} ${report.currency}`,
+      ...(runs > 1 || against
+        ? {
+            walls: Object.fromEntries(
+              Object.entries(walls).map(([build, w]) => [
+                build,
+                { medianSeconds: Number(median(w).toFixed(2)), seconds: w.map((x) => Number(x.toFixed(2))) },
+              ]),
+            ),
+          }
+        : {}),
       targets: {
         requests: report.requests.count === minimum,
         memory: stepPeakKb <= 512 * 1024,
@@ -281,6 +312,7 @@ console.log(
       cores: CORES,
       latencyMsPerRequest: LATENCY_MS,
       formats: formats ?? "default",
+      ...(against ? { against, runs } : runs > 1 ? { runs } : {}),
       cells,
     },
     null,
