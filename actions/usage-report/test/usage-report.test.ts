@@ -463,6 +463,23 @@ describe("usage-report: inputs and the platform", () => {
 
   it("stops every other read as soon as one fails, and leaves no half files", async () => {
     await platform.reset();
+    // The totals and the trend take seconds to answer; the credit balance, read beside the
+    // trend, is refused at once.
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/credit-balance", status: 403, times: 1 },
+      { method: "GET", path: "/v1/billing/usage", delayMs: 2500, times: 3 },
+    ]);
+    const begun = Date.now();
+    const { result, dir } = await report({ timeout: "60s" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/credit-balance failed with 403/);
+    // The trend's request (2.5 s) was given up, not waited for (it would end past 5 s).
+    expect(result.endedAt - begun).toBeLessThan(2500 + 1500);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("stops the usage reads as soon as the names are refused", async () => {
+    await platform.reset();
     // The totals and the trend take seconds to answer; the project names, read beside them, are
     // refused at once.
     await platform.control("POST", "faults", [
