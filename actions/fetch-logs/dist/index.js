@@ -59521,6 +59521,7 @@ var promises_ = __nccwpck_require__(1455);
 
 
 
+
 // Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
 // opened before anything is sent, so a path that cannot be written is a bad input that names
 // itself, not a crash or an "unexpected error" after the platform was asked.
@@ -59528,10 +59529,30 @@ const unwritable = (input, path, error) => new input_error_InputError(input, `ca
 /** Makes the directory (and its parents). */
 async function outputDir(dir, input) {
     try {
-        await mkdir(dir, { recursive: true });
+        await makeDirectory(resolve(dir));
     }
     catch (error) {
         throw unwritable(input, dir, error);
+    }
+}
+/**
+ * `mkdir -p`, a level at a time. Node's `mkdir(…, { recursive: true })` never returns where a
+ * file system says a directory's parent is missing while it exists (under /proc: ENOENT for ever),
+ * and the step would hang there; here each level is tried once and the first refusal is the error.
+ */
+async function makeDirectory(dir) {
+    try {
+        await mkdir(dir);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === "EEXIST" && (await stat(dir)).isDirectory())
+            return;
+        const parent = dirname(dir);
+        if (code !== "ENOENT" || parent === dir)
+            throw error;
+        await makeDirectory(parent);
+        await mkdir(dir);
     }
 }
 /**
@@ -61025,7 +61046,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat: io_util_stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -61056,7 +61077,7 @@ const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
 function exists(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         try {
-            yield stat(fsPath);
+            yield io_util_stat(fsPath);
         }
         catch (err) {
             if (err.code === 'ENOENT') {
@@ -61069,7 +61090,7 @@ function exists(fsPath) {
 }
 function isDirectory(fsPath_1) {
     return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        const stats = useStat ? yield io_util_stat(fsPath) : yield lstat(fsPath);
         return stats.isDirectory();
     });
 }
@@ -61099,7 +61120,7 @@ function tryGetExecutablePath(filePath, extensions) {
         let stats = undefined;
         try {
             // test file exists
-            stats = yield stat(filePath);
+            stats = yield io_util_stat(filePath);
         }
         catch (err) {
             if (err.code !== 'ENOENT') {
@@ -61127,7 +61148,7 @@ function tryGetExecutablePath(filePath, extensions) {
             filePath = originalFilePath + extension;
             stats = undefined;
             try {
-                stats = yield stat(filePath);
+                stats = yield io_util_stat(filePath);
             }
             catch (err) {
                 if (err.code !== 'ENOENT') {

@@ -59521,6 +59521,7 @@ var promises_ = __nccwpck_require__(1455);
 
 
 
+
 // Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
 // opened before anything is sent, so a path that cannot be written is a bad input that names
 // itself, not a crash or an "unexpected error" after the platform was asked.
@@ -59528,10 +59529,30 @@ const unwritable = (input, path, error) => new input_error_InputError(input, `ca
 /** Makes the directory (and its parents). */
 async function outputDir(dir, input) {
     try {
-        await (0,promises_.mkdir)(dir, { recursive: true });
+        await makeDirectory((0,external_node_path_.resolve)(dir));
     }
     catch (error) {
         throw unwritable(input, dir, error);
+    }
+}
+/**
+ * `mkdir -p`, a level at a time. Node's `mkdir(…, { recursive: true })` never returns where a
+ * file system says a directory's parent is missing while it exists (under /proc: ENOENT for ever),
+ * and the step would hang there; here each level is tried once and the first refusal is the error.
+ */
+async function makeDirectory(dir) {
+    try {
+        await (0,promises_.mkdir)(dir);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === "EEXIST" && (await (0,promises_.stat)(dir)).isDirectory())
+            return;
+        const parent = (0,external_node_path_.dirname)(dir);
+        if (code !== "ENOENT" || parent === dir)
+            throw error;
+        await makeDirectory(parent);
+        await (0,promises_.mkdir)(dir);
     }
 }
 /**

@@ -429,6 +429,17 @@ describe("usage-report: inputs and the platform", () => {
     });
   }
 
+  it("refuses an output-dir the system will not make, instead of hanging there", async () => {
+    await platform.reset();
+    // /proc answers "no such parent" for ever: a recursive mkdir that retries never ends.
+    const { result } = await report({ "output-dir": "/proc/cwp-reports/2026" }, { killAfterMs: 10_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error::Input "output-dir": cannot be written (ENOENT): /proc/cwp-reports/2026',
+    );
+    expect(await platform.requests()).toEqual([]);
+  });
+
   it("uses the team twin with team-id", async () => {
     await platform.reset();
     const { result } = await report(

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { InputError } from "./input-error.js";
 
 // Where a step writes its files (fetch-logs' output-file, usage-report's output-dir): made or
@@ -16,9 +17,27 @@ const unwritable = (input: string, path: string, error: unknown) =>
 /** Makes the directory (and its parents). */
 export async function outputDir(dir: string, input: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(resolve(dir));
   } catch (error) {
     throw unwritable(input, dir, error);
+  }
+}
+
+/**
+ * `mkdir -p`, a level at a time. Node's `mkdir(…, { recursive: true })` never returns where a
+ * file system says a directory's parent is missing while it exists (under /proc: ENOENT for ever),
+ * and the step would hang there; here each level is tried once and the first refusal is the error.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" && (await stat(dir)).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== "ENOENT" || parent === dir) throw error;
+    await makeDirectory(parent);
+    await mkdir(dir);
   }
 }
 
