@@ -5,7 +5,9 @@
 // API returned, and the time JSON.parse alone takes on those bytes in the same run (the floor: the
 // same requests replayed, each usage entry parsed on its own, since a whole page can be larger than
 // one string).
-// Also the least step (least-step.ts): the same requests at once, parsed and dropped, in a process.
+// Also the least step (least-step.ts): the same requests at once, parsed and dropped, in a process;
+// and, for cells of at most 500 MB of answers, the step against those answers replayed
+// (replay-server.ts: same latency, nothing making them).
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 // BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
@@ -23,6 +25,7 @@ import { runBundle } from "@cwp/action-testing";
 import { JsonArraySplitter } from "@cwp/client";
 import { controlPlane } from "@cwp/emulator";
 import { request } from "undici";
+import { startReplay } from "./replay-server.ts";
 
 const SCALES = ["10x10x20", "20x20x50", "50x20x50"];
 const SHAPES = [
@@ -32,6 +35,8 @@ const SHAPES = [
   { period: "month-to-date", granularity: "hour" },
 ] as const;
 const LATENCY_MS = 50;
+/** Cells whose answers are at most this large are also run against their answers replayed. */
+const REPLAY_MAX_BYTES = 500e6;
 const CORES = availableParallelism();
 const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -191,7 +196,7 @@ for (const scale of SCALES) {
     await emulator.control("POST", "faults", { path: "/v1/*", delayMs: LATENCY_MS, times: 1_000_000 });
     const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
     /** The step once, as the runner runs it: its wall and CPU time, its peak, the emulator's CPU. */
-    const runStep = async (actionDir: string) => {
+    const runStep = async (actionDir: string, apiUrl = emulator.url) => {
       await rm(out, { recursive: true, force: true });
       let peak = 0;
       let cpu = 0;
@@ -201,7 +206,7 @@ for (const scale of SCALES) {
       const result = await runBundle(actionDir, {
         inputs: {
           "api-token": fixtures.tokens.org,
-          "api-url": emulator.url,
+          "api-url": apiUrl,
           period: shape.period,
           granularity: shape.granularity,
           "group-by": "project",
@@ -252,6 +257,13 @@ for (const scale of SCALES) {
     const progressLines = result.stdout.split("\n").filter((l) => l.startsWith("Usage by ")).length;
     const floor = await parseFloor(emulator.url, fixtures.tokens.org, log);
     const leastStep = await leastStepSeconds(emulator.url, fixtures.tokens.org, log);
+    const replay =
+      apiBytes <= REPLAY_MAX_BYTES
+        ? await startReplay(emulator.url, fixtures.tokens.org, log, LATENCY_MS)
+        : undefined;
+    const replayed = replay && (await runStep(join(root, "actions/usage-report"), replay.url));
+    const replayMisses = replay?.misses();
+    await replay?.close();
     const minimum = minimumRequests(report, fixtures.projects.length);
     const bound = (3 * floor.ms + LATENCY_MS * log.length) / 1000;
     const cell = {
@@ -268,6 +280,9 @@ for (const scale of SCALES) {
       // Starting Node, every request at once, each answer parsed and dropped: what the floor leaves
       // out (start-up, transfer, the emulator's own time) is in here.
       leastStepSeconds: Number(leastStep.toFixed(2)),
+      // The step against the same answers replayed (same latency, nothing making them): its wall
+      // without the emulator's work beside it on this machine. Small cells only (recorded to disk).
+      ...(replayed ? { replayedStepSeconds: Number(replayed.wall.toFixed(2)), replayMisses } : {}),
       stepCpuSeconds: Number(stepCpu.toFixed(1)),
       stepSystemCpuSeconds: Number(stepSystemCpu.toFixed(1)),
       emulatorCpuSeconds: Number(emulatorCpu.toFixed(1)),
