@@ -45875,7 +45875,13 @@ function build(schema) {
     }
     if (body === null)
         return null;
-    return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs);
+    try {
+        return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs);
+    }
+    catch {
+        // Code generation refused (node --disallow-code-generation-from-strings): zod parses instead.
+        return null;
+    }
 }
 /** A JavaScript expression true when `x` passes `schema`; null when the schema has no in-place check. */
 function test(schema, x, subs) {

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -99,6 +101,22 @@ describe("inPlaceCheck", () => {
     const { paasTeam, usageEntry, price, usageQuantities } = schemas;
     for (const schema of [paasTeam, usageEntry, price, usageQuantities])
       expect(inPlaceCheck(schema)).toBeDefined();
+  });
+
+  it("leaves the checking to zod where Node refuses to generate code", () => {
+    const node = process.execPath;
+    const script = `import { inPlaceCheck } from ${JSON.stringify(new URL("../src/core/in-place-check.ts", import.meta.url).href)};
+      import { z } from "zod";
+      console.log(String(inPlaceCheck(z.looseObject({ a: z.string() }))));`;
+    const out = execFileSync(
+      node,
+      ["--disallow-code-generation-from-strings", "--input-type=module", "-e", script],
+      {
+        encoding: "utf8",
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+      },
+    );
+    expect(out.trim()).toBe("undefined");
   });
 
   it("declines schemas whose parse may change its input", () => {

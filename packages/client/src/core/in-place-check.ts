@@ -80,7 +80,12 @@ function build(schema: unknown): Check | null {
     }
   }
   if (body === null) return null;
-  return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs) as Check;
+  try {
+    return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs) as Check;
+  } catch {
+    // Code generation refused (node --disallow-code-generation-from-strings): zod parses instead.
+    return null;
+  }
 }
 
 /** A JavaScript expression true when `x` passes `schema`; null when the schema has no in-place check. */
