@@ -25,9 +25,9 @@ export class StreamedArray {
   constructor(readonly items: Iterable<unknown>) {}
 }
 
-/** JSON text written as it is (an item of a streamed array that was written by hand, for speed). */
+/** JSON written as it is (an item of a streamed array that was written by hand, for speed). */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly json: string | Uint8Array) {}
 }
 
 /** What a streamed array is written as first, to be found in the text and replaced by its items. */
@@ -55,7 +55,7 @@ export async function sendAnswer(res: ServerResponse, status: number, body: unkn
   const whole = marked(body);
   if (whole.arrays.length === 0) return sendText(res, status, whole.parts.join(""));
   res.writeHead(status, { "content-type": "application/json" });
-  const write = async (text: string) => {
+  const write = async (text: string | Uint8Array) => {
     if (res.destroyed) throw new Error("the client hung up");
     // Up to AHEAD_BYTES are made before the client reads them: a client busy with one large item
     // finds the next ready, as it would from the platform, instead of waiting for it to be made.
@@ -81,7 +81,7 @@ export async function sendAnswer(res: ServerResponse, status: number, body: unkn
       for (const item of array.items) {
         if (!first) await write(",");
         first = false;
-        await (item instanceof RawJson ? write(item.text) : writeMarked(marked(item)));
+        await (item instanceof RawJson ? write(item.json) : writeMarked(marked(item)));
         // A turn of the event loop after each item: the socket sends what was written while the
         // next item is made. Without it a whole read-ahead is made before its first byte leaves,
         // and the client waits, then the emulator does.

@@ -1,7 +1,8 @@
 import type { DrillDownQuery, ResourceType } from "@cwp/client";
 import { ApiFailure, RawJson, StreamedArray } from "../http.js";
+import { JsonBytes } from "./json-bytes.js";
 import { type Amounts, add, type Ledger, type Meter, zero } from "./ledger.js";
-import { cents, priced, pricedJson, priceMicros } from "./money.js";
+import { cents, priced, priceMicros } from "./money.js";
 import type { BillingScope } from "./scope.js";
 
 // The PaaS hierarchy (team > project > resource type > resource) and the customer-level
@@ -101,35 +102,39 @@ function resources(sums: Sums, meters: readonly Meter[], withItems: boolean) {
   }));
 }
 
-/** A level of the hierarchy as written by hand: its opening (`{"id":…,`) made once, and its children. */
+/** A level of the hierarchy as written by hand: its opening (`{"id":…,`) encoded once, and its children. */
 interface Written<C> {
-  head: string;
+  head: Uint8Array;
   children: C[];
 }
 /** A resource type's group: its opening, its meters, and each item's opening. */
 interface WrittenGroup {
-  head: string;
+  head: Uint8Array;
   meters: Meter[];
-  items: string[];
+  items: Uint8Array[];
 }
 type Hierarchy = Written<Written<WrittenGroup>>[];
 
+const opening = (key: string, value: string) =>
+  Buffer.from(`{${JSON.stringify(key)}:${JSON.stringify(value)},`);
+
 /**
- * A list of meters grouped as the hierarchy (team > project > resource type), with the JSON text of
- * every id made: once per list, since a usage list writes the same hierarchy for each of its entries.
+ * A list of meters grouped as the hierarchy (team > project > resource type), with the JSON of
+ * every opening made: once per list, since a usage list writes the same hierarchy for each of its
+ * entries.
  */
 const hierarchies = new WeakMap<readonly Meter[], Hierarchy>();
 function hierarchyOf(meters: readonly Meter[]): Hierarchy {
   let known = hierarchies.get(meters);
   if (!known) {
     known = [...groupBy(meters, (m) => m.teamUid)].map(([teamUid, team]) => ({
-      head: `{"id":${JSON.stringify(teamUid)},`,
+      head: opening("id", teamUid),
       children: [...groupBy(team, (m) => m.projectUid)].map(([projectUid, project]) => ({
-        head: `{"id":${JSON.stringify(projectUid)},`,
+        head: opening("id", projectUid),
         children: [...groupBy(project, (m) => m.type)].map(([type, group]) => ({
-          head: `{"resourceType":${JSON.stringify(type)},`,
+          head: opening("resourceType", type),
           meters: group,
-          items: group.map((m) => `{"id":${JSON.stringify(m.uid)},`),
+          items: group.map((m) => opening("id", m.uid)),
         })),
       })),
     }));
@@ -138,33 +143,55 @@ function hierarchyOf(meters: readonly Meter[]): Hierarchy {
   return known;
 }
 
+const PROJECTS = Buffer.from(',"projects":[');
+const RESOURCES = Buffer.from(',"resources":[');
+const ITEMS = Buffer.from(',"items":[');
+const CLOSE = Buffer.from("]}");
+const COMMA = 0x2c;
+
 /**
  * The whole hierarchy down to resources (usage list entries), one team at a time as it is written.
- * Written as JSON text by hand: an entry of a large organisation holds every resource, and the
- * generic serialiser was most of the time of such an answer. Same members, same order as the
- * drill-down's nodes (`priced`, and `pricedJson` beside it, tested against each other). Each level's
- * amounts are added up from the level below as it is written.
+ * Written as JSON bytes by hand (`JsonBytes`): an entry of a large organisation holds every
+ * resource, and the generic serialiser was most of the time of such an answer. Same members, same
+ * order as the drill-down's nodes (`priced`, tested against `JsonBytes.priced`). A level's amounts
+ * are its children's added up, before it is written (its opening holds them).
  */
 export function wholeTree(sums: Sums, meters: readonly Meter[]): StreamedArray {
+  const out = new JsonBytes();
+  const groupSum = (group: WrittenGroup) => {
+    const sum = zero();
+    for (const m of group.meters) add(sum, sums.of(m));
+    return sum;
+  };
   function* teams() {
     for (const team of hierarchyOf(meters)) {
-      const teamSum = zero();
       const projects = team.children.map((project) => {
-        const projectSum = zero();
-        const groups = project.children.map((group) => {
-          const groupSum = zero();
-          const items = group.meters.map((m, i) => {
-            const amounts = sums.of(m);
-            add(groupSum, amounts);
-            return `${group.items[i]}${pricedJson(amounts)}}`;
-          });
-          add(projectSum, groupSum);
-          return `${group.head}${pricedJson(groupSum)},"items":[${items.join(",")}]}`;
-        });
-        add(teamSum, projectSum);
-        return `${project.head}${pricedJson(projectSum)},"resources":[${groups.join(",")}]}`;
+        const groups = project.children.map((group) => ({ group, sum: groupSum(group) }));
+        const sum = zero();
+        for (const g of groups) add(sum, g.sum);
+        return { project, groups, sum };
       });
-      yield new RawJson(`${team.head}${pricedJson(teamSum)},"projects":[${projects.join(",")}]}`);
+      const teamSum = zero();
+      for (const p of projects) add(teamSum, p.sum);
+      out.bytes(team.head).priced(teamSum).bytes(PROJECTS);
+      projects.forEach(({ project, groups, sum }, p) => {
+        if (p > 0) out.byte(COMMA);
+        out.bytes(project.head).priced(sum).bytes(RESOURCES);
+        groups.forEach(({ group, sum }, g) => {
+          if (g > 0) out.byte(COMMA);
+          out.bytes(group.head).priced(sum).bytes(ITEMS);
+          group.meters.forEach((m, i) => {
+            if (i > 0) out.byte(COMMA);
+            out
+              .bytes(group.items[i] as Uint8Array)
+              .priced(sums.of(m))
+              .byte(0x7d);
+          });
+          out.bytes(CLOSE);
+        });
+        out.bytes(CLOSE);
+      });
+      yield new RawJson(out.bytes(CLOSE).take());
     }
   }
   return new StreamedArray(teams());

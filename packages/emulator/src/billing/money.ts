@@ -40,31 +40,3 @@ export function priced(a: Amounts) {
     },
   };
 }
-
-/**
- * JSON text of `value / 10^places` for an integer `value`: what `JSON.stringify` writes for that
- * number, without converting a double (the emulator writes millions of amounts per large answer).
- * Up to 15 significant digits the texts are the same; beyond, `JSON.stringify` decides.
- */
-function scaledText(value: number, places: number, scale: number): string {
-  if (value === 0) return "0";
-  if (Math.abs(value) >= 1e15) return JSON.stringify(value / scale);
-  const sign = value < 0 ? "-" : "";
-  const abs = Math.abs(value);
-  const whole = Math.floor(abs / scale);
-  let fraction = abs - whole * scale;
-  if (fraction === 0) return `${sign}${whole}`;
-  let digits = places;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    digits -= 1;
-  }
-  return `${sign}${whole}.${String(fraction).padStart(digits, "0")}`;
-}
-const centsText = (micros: number) => scaledText(Math.round(micros / 10_000), 2, 100);
-const preciseText = (micros: number) => scaledText(Math.round(micros), 6, 1_000_000);
-
-/** The `price` and `usage` members of `priced(a)` as JSON text (no braces), for answers written by hand. */
-export function pricedJson(a: Amounts): string {
-  return `"price":{"total":${centsText(priceMicros(a))},"cpu":${preciseText(a[CPU] ?? 0)},"memory":${preciseText(a[MEMORY] ?? 0)},"storage":${preciseText(a[STORAGE] ?? 0)},"gpu":${preciseText(a[GPU] ?? 0)}},"usage":{"vcpuHours":${preciseText(a[VCPU_HOURS] ?? 0)},"memoryGibHours":${preciseText(a[MEMORY_GIB_HOURS] ?? 0)},"storageGibHours":${preciseText(a[STORAGE_GIB_HOURS] ?? 0)},"gpuHours":${preciseText(a[GPU_HOURS] ?? 0)}}`;
-}
