@@ -1,15 +1,5 @@
-import {
-  type Amounts,
-  CPU,
-  GPU,
-  GPU_HOURS,
-  MEMORY,
-  MEMORY_GIB_HOURS,
-  STORAGE,
-  STORAGE_GIB_HOURS,
-  VCPU_HOURS,
-} from "./ledger.js";
-import { priceMicros } from "./money.js";
+import type { Amounts } from "./ledger.js";
+import { PRICE_COMPONENTS, priceMicros, USAGE_QUANTITIES } from "./money.js";
 
 // JSON written straight into bytes, for the usage lists' hierarchy: a large organisation's entry
 // holds millions of amounts, and making each as a string, joining them and encoding the result cost
@@ -19,14 +9,13 @@ import { priceMicros } from "./money.js";
 
 const encoded = (text: string) => Buffer.from(text, "latin1");
 const PRICE_TOTAL = encoded('"price":{"total":');
-const CPU_KEY = encoded(',"cpu":');
-const MEMORY_KEY = encoded(',"memory":');
-const STORAGE_KEY = encoded(',"storage":');
-const GPU_KEY = encoded(',"gpu":');
-const USAGE_VCPU = encoded('},"usage":{"vcpuHours":');
-const MEMORY_HOURS_KEY = encoded(',"memoryGibHours":');
-const STORAGE_HOURS_KEY = encoded(',"storageGibHours":');
-const GPU_HOURS_KEY = encoded(',"gpuHours":');
+/** Each member's key (with what comes before it) encoded once, and the amount it holds. */
+const MEMBERS = [
+  ...PRICE_COMPONENTS.map(([name, at]) => [encoded(`,"${name}":`), at] as const),
+  ...USAGE_QUANTITIES.map(
+    ([name, at], i) => [encoded(`${i === 0 ? '},"usage":{' : ","}"${name}":`), at] as const,
+  ),
+];
 const ZERO = 0x30;
 
 export class JsonBytes {
@@ -60,14 +49,7 @@ export class JsonBytes {
   /** The `price` and `usage` members of `priced(a)` (without braces). */
   priced(a: Amounts): this {
     this.bytes(PRICE_TOTAL).#scaled(Math.round(priceMicros(a) / 10_000), 2, 100);
-    this.bytes(CPU_KEY).#precise(a[CPU] ?? 0);
-    this.bytes(MEMORY_KEY).#precise(a[MEMORY] ?? 0);
-    this.bytes(STORAGE_KEY).#precise(a[STORAGE] ?? 0);
-    this.bytes(GPU_KEY).#precise(a[GPU] ?? 0);
-    this.bytes(USAGE_VCPU).#precise(a[VCPU_HOURS] ?? 0);
-    this.bytes(MEMORY_HOURS_KEY).#precise(a[MEMORY_GIB_HOURS] ?? 0);
-    this.bytes(STORAGE_HOURS_KEY).#precise(a[STORAGE_GIB_HOURS] ?? 0);
-    this.bytes(GPU_HOURS_KEY).#precise(a[GPU_HOURS] ?? 0);
+    for (const [key, at] of MEMBERS) this.bytes(key).#precise(a[at] ?? 0);
     return this.byte(0x7d);
   }
 

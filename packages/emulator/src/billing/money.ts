@@ -19,24 +19,31 @@ export const cents = (micros: number) => Math.round(micros / 10_000) / 100;
 /** Millionths to an amount with six decimals (exact: the value is an integer of millionths). */
 export const precise = (micros: number) => Math.round(micros) / 1_000_000;
 
-export const priceMicros = (a: Amounts) =>
-  (a[CPU] ?? 0) + (a[MEMORY] ?? 0) + (a[STORAGE] ?? 0) + (a[GPU] ?? 0);
+/**
+ * The members of a billing node's `price` (after its `total`) and of its `usage`, in the order they
+ * are written, with the amount each holds: one list for both ways answers are made (`priced`, and
+ * `JsonBytes.priced` for usage lists).
+ */
+export const PRICE_COMPONENTS = [
+  ["cpu", CPU],
+  ["memory", MEMORY],
+  ["storage", STORAGE],
+  ["gpu", GPU],
+] as const;
+export const USAGE_QUANTITIES = [
+  ["vcpuHours", VCPU_HOURS],
+  ["memoryGibHours", MEMORY_GIB_HOURS],
+  ["storageGibHours", STORAGE_GIB_HOURS],
+  ["gpuHours", GPU_HOURS],
+] as const;
+
+export const priceMicros = (a: Amounts) => PRICE_COMPONENTS.reduce((sum, [, at]) => sum + (a[at] ?? 0), 0);
 
 /** The `price` and `usage` members of a billing node. */
 export function priced(a: Amounts) {
-  return {
-    price: {
-      total: cents(priceMicros(a)),
-      cpu: precise(a[CPU] ?? 0),
-      memory: precise(a[MEMORY] ?? 0),
-      storage: precise(a[STORAGE] ?? 0),
-      gpu: precise(a[GPU] ?? 0),
-    },
-    usage: {
-      vcpuHours: precise(a[VCPU_HOURS] ?? 0),
-      memoryGibHours: precise(a[MEMORY_GIB_HOURS] ?? 0),
-      storageGibHours: precise(a[STORAGE_GIB_HOURS] ?? 0),
-      gpuHours: precise(a[GPU_HOURS] ?? 0),
-    },
-  };
+  const price: Record<string, number> = { total: cents(priceMicros(a)) };
+  for (const [name, at] of PRICE_COMPONENTS) price[name] = precise(a[at] ?? 0);
+  const usage: Record<string, number> = {};
+  for (const [name, at] of USAGE_QUANTITIES) usage[name] = precise(a[at] ?? 0);
+  return { price, usage };
 }
