@@ -57,7 +57,12 @@ export class Sums {
     this.#values = new Float64Array(8 * ledger.meters.length);
     this.#done = new Uint8Array(ledger.meters.length);
   }
-  #at(meter: Meter): number {
+  /** Every meter's sums, eight values each, by meter index (those not read yet not summed). */
+  get values(): Float64Array {
+    return this.#values;
+  }
+  /** Where a meter's eight values start in `values`, summed on its first read. */
+  offsetOf(meter: Meter): number {
     const at = 8 * meter.index;
     if (!this.#done[meter.index]) {
       this.ledger.sum(meter, this.fromHour, this.toHour, this.#values.subarray(at, at + 8));
@@ -66,16 +71,12 @@ export class Sums {
     return at;
   }
   of(meter: Meter): Amounts {
-    const at = this.#at(meter);
+    const at = this.offsetOf(meter);
     return this.#values.subarray(at, at + 8);
   }
   total(meters: readonly Meter[]): Amounts {
     const out = zero();
-    const values = this.#values;
-    for (const m of meters) {
-      const at = this.#at(m);
-      for (let i = 0; i < 8; i += 1) (out as Float64Array)[i] = (out[i] ?? 0) + (values[at + i] ?? 0);
-    }
+    for (const m of meters) add(out, this.#values, this.offsetOf(m));
     return out;
   }
 }
@@ -158,9 +159,10 @@ const COMMA = 0x2c;
  */
 export function wholeTree(sums: Sums, meters: readonly Meter[]): StreamedArray {
   const out = new JsonBytes();
+  const values = sums.values;
   const groupSum = (group: WrittenGroup) => {
     const sum = zero();
-    for (const m of group.meters) add(sum, sums.of(m));
+    for (const m of group.meters) add(sum, values, sums.offsetOf(m));
     return sum;
   };
   function* teams() {
@@ -184,7 +186,7 @@ export function wholeTree(sums: Sums, meters: readonly Meter[]): StreamedArray {
             if (i > 0) out.byte(COMMA);
             out
               .bytes(group.items[i] as Uint8Array)
-              .priced(sums.of(m))
+              .priced(values, sums.offsetOf(m))
               .byte(0x7d);
           });
           out.bytes(CLOSE);

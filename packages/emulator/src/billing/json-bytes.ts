@@ -1,5 +1,5 @@
 import type { Amounts } from "./ledger.js";
-import { PRICE_COMPONENTS, priceMicros, USAGE_QUANTITIES } from "./money.js";
+import { PRICE_COMPONENTS, USAGE_QUANTITIES } from "./money.js";
 
 // JSON written straight into bytes, for the usage lists' hierarchy: a large organisation's entry
 // holds millions of amounts, and making each as a string, joining them and encoding the result cost
@@ -17,14 +17,23 @@ const MEMBERS = [
   ),
 ];
 const ZERO = 0x30;
+/** "00" to "99": digits are written two at a time. */
+const PAIRS = encoded(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+/** A sign, 15 digits and a point. */
+const MOST_DIGITS = 17;
 
 export class JsonBytes {
   #buf = Buffer.allocUnsafe(64 * 1024);
   #at = 0;
 
-  /** What was written since the last take, as a buffer of its own (the writer's is reused). */
+  /**
+   * What was written since the last take. Handed over rather than copied: the writer goes on in a
+   * new buffer as large as this one (the pieces of a list are alike in size).
+   */
   take(): Buffer {
-    const out = Buffer.from(this.#buf.subarray(0, this.#at));
+    const out = this.#buf.subarray(0, this.#at);
+    this.#buf = Buffer.allocUnsafe(this.#buf.length);
     this.#at = 0;
     return out;
   }
@@ -33,10 +42,13 @@ export class JsonBytes {
   bytes(bytes: Uint8Array): this {
     const length = bytes.length;
     this.#ensure(length);
-    // Most are a few bytes (keys, ids), where a loop is faster than `set`.
-    if (length > 64) this.#buf.set(bytes, this.#at);
-    else for (let i = 0; i < length; i++) this.#buf[this.#at + i] = bytes[i] as number;
-    this.#at += length;
+    // Most are a few bytes (keys, ids), where a loop is faster than `set`; the buffer and the
+    // position held in locals, or each byte reads both fields again.
+    const buf = this.#buf;
+    const at = this.#at;
+    if (length > 64) buf.set(bytes, at);
+    else for (let i = 0; i < length; i++) buf[at + i] = bytes[i] as number;
+    this.#at = at + length;
     return this;
   }
 
@@ -46,15 +58,16 @@ export class JsonBytes {
     return this;
   }
 
-  /** The `price` and `usage` members of `priced(a)` (without braces). */
-  priced(a: Amounts): this {
-    this.bytes(PRICE_TOTAL).#scaled(Math.round(priceMicros(a) / 10_000), 2, 100);
-    for (const [key, at] of MEMBERS) this.bytes(key).#precise(a[at] ?? 0);
+  /**
+   * The `price` and `usage` members of `priced(a)` (without braces); of the amounts at `from` in a
+   * larger array (`Sums` keeps every meter's in one), which saves making a view of each.
+   */
+  priced(a: Amounts, from = 0): this {
+    let micros = 0;
+    for (const [, at] of PRICE_COMPONENTS) micros += a[from + at] ?? 0;
+    this.bytes(PRICE_TOTAL).#scaled(Math.round(micros / 10_000), 2, 100);
+    for (const [key, at] of MEMBERS) this.bytes(key).#scaled(Math.round(a[from + at] ?? 0), 6, 1_000_000);
     return this.byte(0x7d);
-  }
-
-  #precise(micros: number): void {
-    this.#scaled(Math.round(micros), 6, 1_000_000);
   }
 
   /** `value / scale` for an integer `value`, as JSON writes it (up to 15 significant digits). */
@@ -63,40 +76,57 @@ export class JsonBytes {
       this.byte(ZERO);
       return;
     }
-    if (Math.abs(value) >= 1e15) {
+    if (value >= 1e15 || value <= -1e15) {
       this.bytes(encoded(JSON.stringify(value / scale)));
       return;
     }
-    if (value < 0) this.byte(0x2d);
+    this.#ensure(MOST_DIGITS);
+    if (value < 0) this.#buf[this.#at++] = 0x2d;
     const abs = Math.abs(value);
     const whole = Math.floor(abs / scale);
     let fraction = abs - whole * scale;
     this.#digits(whole, 0);
     if (fraction === 0) return;
+    // Trailing zeros dropped, as JSON writes numbers; the fraction is below 2^31.
     let width = places;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
+    for (let tenth = (fraction / 10) | 0; tenth * 10 === fraction; tenth = (fraction / 10) | 0) {
+      fraction = tenth;
       width -= 1;
     }
-    this.byte(0x2e).#digits(fraction, width);
+    this.#buf[this.#at++] = 0x2e;
+    this.#digits(fraction, width);
   }
 
-  /** A non-negative integer below 10^15, in at least `width` digits (leading zeros). */
+  /** A non-negative integer below 10^15, in at least `width` digits (leading zeros), room ensured. */
   #digits(n: number, width: number): void {
-    // Below 2^31 (nearly every amount's parts) in 32-bit integer steps, else in doubles.
-    const small = n < 2 ** 31;
     let length = 1;
-    for (let rest = n; rest >= 10; rest = small ? (rest / 10) | 0 : Math.floor(rest / 10)) length += 1;
+    while (length < 15 && n >= (POWERS_OF_TEN[length] as number)) length += 1;
     if (length < width) length = width;
-    this.#ensure(length);
     const buf = this.#buf;
+    const start = this.#at;
+    let at = start + length;
     let rest = n;
-    for (let at = this.#at + length - 1; at >= this.#at; at -= 1) {
-      const next = small ? (rest / 10) | 0 : Math.floor(rest / 10);
-      buf[at] = ZERO + rest - next * 10;
+    // Above 2^31 in doubles until the rest fits 32-bit integer steps (nearly every amount's parts do).
+    while (rest >= 2 ** 31) {
+      const next = Math.floor(rest / 100);
+      const pair = 2 * (rest - next * 100);
+      buf[--at] = PAIRS[pair + 1] as number;
+      buf[--at] = PAIRS[pair] as number;
       rest = next;
     }
-    this.#at += length;
+    while (rest >= 100) {
+      const next = (rest / 100) | 0;
+      const pair = 2 * (rest - next * 100);
+      buf[--at] = PAIRS[pair + 1] as number;
+      buf[--at] = PAIRS[pair] as number;
+      rest = next;
+    }
+    if (rest >= 10) {
+      buf[--at] = PAIRS[2 * rest + 1] as number;
+      buf[--at] = PAIRS[2 * rest] as number;
+    } else buf[--at] = ZERO + rest;
+    while (at > start) buf[--at] = ZERO;
+    this.#at = start + length;
   }
 
   #ensure(more: number): void {

@@ -277,8 +277,9 @@ function sumDays(
   return into;
 }
 
-export function add(into: Amounts, more: Amounts): Amounts {
-  for (let i = 0; i < 8; i += 1) (into as Float64Array)[i] = (into[i] ?? 0) + (more[i] ?? 0);
+/** Adds the amounts at `from` in `more` (by default its first) to `into`. */
+export function add(into: Amounts, more: Float64Array, from = 0): Amounts {
+  for (let i = 0; i < 8; i += 1) (into as Float64Array)[i] = (into[i] ?? 0) + (more[from + i] ?? 0);
   return into;
 }
 
