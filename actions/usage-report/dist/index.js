@@ -56202,6 +56202,10 @@ const creditBalanceResponse = looseObject({
 // Before its items, the element's head: the members that came before the inner array, as JSON.
 // Memory then holds one inner item: an element can be as large as the document.
 //
+// With `skip`, an array deep inside each element (or inner item) that its reader does not want is
+// passed over as it is found: its bytes are never kept, decoded or parsed, and it arrives empty.
+// A usage entry's resources are most of its bytes, and a report by project never reads them.
+//
 // Why not a token-level streaming parser: on billing pages (deep objects of numbers) the best of
 // them read 25 to 37 MB/s on this project's machine, where finding element boundaries byte by byte
 // and parsing each element with `JSON.parse` reads about 130 MB/s (`JSON.parse` alone: 148 MB/s).
@@ -56228,6 +56232,11 @@ class JsonArraySplitter {
     #innerPath;
     /** Whether this splitter says where its array opens (as the inner splitter of an element). */
     #heads;
+    /** What its elements (or, split further, their inner items) leave out. */
+    #skip;
+    #innerSkip;
+    /** The depth of the array being passed over, -1 when none is. */
+    #skipping = -1;
     /** Splits the element being read, when split further. */
     #inner;
     /** As an inner splitter: where in the last chunk its value ended (-1: not yet). */
@@ -56254,6 +56263,11 @@ class JsonArraySplitter {
         this.#path = path;
         this.#innerPath = options.inner;
         this.#heads = options.heads ?? false;
+        const { skip } = options;
+        if (skip && options.inner)
+            this.#innerSkip = skip;
+        else if (skip)
+            this.#skip = { key: Buffer.from(skip.key), depth: skip.depth };
     }
     /** Reads a chunk; returns every piece it completed, in order. */
     write(chunk) {
@@ -56277,10 +56291,12 @@ class JsonArraySplitter {
                 continue;
             }
             if (this.#element !== undefined && !this.#elementIsScalar) {
-                const end = this.#scanElement(chunk, i);
-                if (end < 0)
+                // It keeps the element's bytes itself (but a skipped array's).
+                const end = this.#scanElement(chunk, i, runStart);
+                if (end < 0) {
+                    runStart = n;
                     break;
-                this.#feed(chunk.subarray(runStart, end + 1));
+                }
                 this.#takeElement(done);
                 runStart = end + 1;
                 i = end;
@@ -56323,7 +56339,10 @@ class JsonArraySplitter {
                     this.#elementIsScalar = c !== OPEN_OBJECT && c !== OPEN_ARRAY;
                     if (this.#innerPath && !this.#elementIsScalar) {
                         // The inner splitter reads the element from its first byte.
-                        this.#inner = new JsonArraySplitter(this.#innerPath, { heads: true });
+                        this.#inner = new JsonArraySplitter(this.#innerPath, {
+                            heads: true,
+                            ...(this.#innerSkip ? { skip: this.#innerSkip } : {}),
+                        });
                         i--;
                         continue;
                     }
@@ -56386,15 +56405,18 @@ class JsonArraySplitter {
         return Buffer.concat(this.#envelope, this.#envelopeBytes).toString("utf8");
     }
     /**
-     * Reads an object or array element from `from`: where it closes in this chunk, or -1 when it
-     * goes on. Only strings and nesting matter inside; locals keep this loop (nearly every byte of a
-     * large list passes through it) fast.
+     * Reads an object or array element from `from`, keeping its bytes from `keptFrom` on: where it
+     * closes in this chunk, or -1 when it goes on. Only strings and nesting matter inside; locals
+     * keep this loop (nearly every byte of a large list passes through it) fast.
      */
-    #scanElement(chunk, from) {
+    #scanElement(chunk, from, keptFrom) {
         let depth = this.#depth;
         let inString = this.#inString;
         let escaped = this.#escaped;
+        let skipping = this.#skipping;
+        let kept = keptFrom;
         const closed = this.#arrayDepth;
+        const skipAt = this.#skip ? closed + this.#skip.depth : -1;
         const length = chunk.length;
         let end = -1;
         for (let j = from; j < length; j++) {
@@ -56416,22 +56438,69 @@ class JsonArraySplitter {
                 continue;
             }
             // Outside strings most bytes are digits, keys' quotes aside: one lookup tells them apart.
-            const role = ROLE[chunk[j]];
+            const c = chunk[j];
+            const role = ROLE[c];
             if (role === OTHER)
                 continue;
             if (role === STRING)
                 inString = true;
-            else if (role === OPENS)
-                depth++;
-            else if (--depth === closed) {
-                end = j;
-                break;
+            else if (role === OPENS) {
+                if (++depth === skipAt && c === OPEN_ARRAY && this.#skippedKeyBefore(chunk, j)) {
+                    // Kept up to its `[`; from here on nothing, until its `]`.
+                    this.#feed(chunk.subarray(kept, j + 1));
+                    skipping = depth;
+                }
+            }
+            else {
+                if (depth === skipping) {
+                    kept = j;
+                    skipping = -1;
+                }
+                if (--depth === closed) {
+                    end = j;
+                    break;
+                }
             }
         }
         this.#depth = depth;
         this.#inString = inString;
         this.#escaped = escaped;
+        this.#skipping = skipping;
+        // Kept: up to the element's end, or to the chunk's end unless inside a skipped array. Every
+        // way out runs the same code: a way out that optimised code had never seen taken would leave
+        // it for the interpreter at every chunk.
+        const ended = end >= 0;
+        const keeping = skipping < 0;
+        if (ended || keeping)
+            this.#feed(chunk.subarray(kept, ended ? end + 1 : length));
         return end;
+    }
+    /** Whether the `[` at `at` is the value of the skipped key: `{` or `,`, then `"key"`, `:`, within this chunk. */
+    #skippedKeyBefore(chunk, at) {
+        const key = this.#skip.key;
+        let j = at - 1;
+        while (j >= 0 && isSpace(chunk[j]))
+            j--;
+        if (chunk[j] !== COLON)
+            return false;
+        j--;
+        while (j >= 0 && isSpace(chunk[j]))
+            j--;
+        if (chunk[j] !== QUOTE)
+            return false;
+        j -= key.length;
+        if (j < 1)
+            return false;
+        for (let k = 0; k < key.length; k++)
+            if (chunk[j + k] !== key[k])
+                return false;
+        if (chunk[j - 1] !== QUOTE)
+            return false;
+        // The quote opens the key (an escaped one stands after a backslash, inside a longer string).
+        j -= 2;
+        while (j >= 0 && isSpace(chunk[j]))
+            j--;
+        return chunk[j] === COMMA || chunk[j] === OPEN_OBJECT;
     }
     /** Whether the keys of the open objects are the path. */
     #atPath() {
@@ -56485,6 +56554,23 @@ class JsonArraySplitter {
         done.push({ kind: "element", text: bytes.toString("utf8") });
     }
 }
+/**
+ * Every way through the scanner taken once, at load, on a small document read whole and a byte at
+ * a time. V8 compiles the scanner's loop while it reads the first large element (on-stack
+ * replacement) from what the interpreter saw until then; a way out it had not seen sends that code
+ * back to the interpreter, and does so again at every chunk (measured: in some runs a 15 MB
+ * report's scan took three times as long).
+ */
+function takeEveryWay() {
+    const bytes = Buffer.from('{"a":[{"p":[{"s":[1]},{}],"t":"\\"]"},{"p":[]},2],"b":{}}');
+    for (const size of [bytes.length, 1]) {
+        const splitter = new JsonArraySplitter(["a"], { inner: ["p"], skip: { key: "s", depth: 2 } });
+        for (let at = 0; at < bytes.length; at += size)
+            splitter.write(bytes.subarray(at, at + size));
+        splitter.end();
+    }
+}
+takeEveryWay();
 //# sourceMappingURL=json-array-splitter.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/push-to-pull.js
 // Turns a producer that pushes items (a response body read as it arrives) into an async generator
@@ -56553,6 +56639,12 @@ async function* pushToPull(produce) {
 // bytes, each parsed and checked once complete, pages followed by cursor.
 /** The page size the platform uses when `perPage` is not sent. */
 const defaultUsagePageSize = (query) => query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
+/** The array each level leaves out of a team, by its depth in the team (see `SkippedArray`). */
+const SKIPPED = {
+    teams: { key: "projects", depth: 2 },
+    projects: { key: "resources", depth: 4 },
+    resources: undefined,
+};
 const PATH = "/v1/billing/usage";
 const at = (field) => ({ method: "GET", path: PATH, status: 200, ...(field ? { field } : {}) });
 const windowPart = usageEntry.shape.window;
@@ -56568,6 +56660,8 @@ function headPart(text) {
 }
 async function* usageParts(core, query, options) {
     const size = defaultUsagePageSize(query);
+    const level = options.level ?? "resources";
+    const skip = SKIPPED[level];
     let cursor = query.cursor;
     for (let pages = 1;; pages++) {
         const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
@@ -56580,11 +56674,14 @@ async function* usageParts(core, query, options) {
             query: q,
             response: usageListResponse,
             readBody: async (body) => {
-                const splitter = new JsonArraySplitter(["data", "usage"], { inner: ["paas", "teams"] });
+                const splitter = new JsonArraySplitter(["data", "usage"], {
+                    inner: ["paas", "teams"],
+                    ...(skip ? { skip } : {}),
+                });
                 const position = { piece: 0, entry: 0, team: 0 };
                 for await (const chunk of body)
                     for (const piece of splitter.write(chunk)) {
-                        const part = position.piece < delivered ? undefined : toPart(piece, position);
+                        const part = position.piece < delivered ? undefined : toPart(piece, position, level);
                         advance(position, piece);
                         if (!part)
                             continue;
@@ -56602,14 +56699,15 @@ async function* usageParts(core, query, options) {
             return;
     }
 }
-function toPart(piece, position) {
+function toPart(piece, position, level) {
     const entryAt = `data.usage.${position.entry}`;
     switch (piece.kind) {
         case "head":
             return headPart(piece.text);
         case "inner": {
             const where = at(`${entryAt}.paas.teams.${position.team}`);
-            return { kind: "team", team: parseResponse(paasTeam, parseJsonText(piece.text, where), where) };
+            const team = cutToLevel(parseJsonText(piece.text, where), level);
+            return { kind: "team", team: parseResponse(paasTeam, team, where) };
         }
         case "element":
             return {
@@ -56617,6 +56715,23 @@ function toPart(piece, position) {
                 entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
             };
     }
+}
+/**
+ * A team without what lies below `level`. The arrays passed over arrive empty, and one whose key
+ * came at the end of the chunk before arrives whole: both go, so that a part never depends on where
+ * the body's chunks fell.
+ */
+function cutToLevel(team, level) {
+    if (level === "resources" || typeof team !== "object" || team === null)
+        return team;
+    const { projects } = team;
+    if (level === "teams")
+        delete team.projects;
+    else if (Array.isArray(projects))
+        for (const project of projects)
+            if (typeof project === "object" && project !== null)
+                delete project.resources;
+    return team;
 }
 function advance(position, piece) {
     position.piece += 1;
@@ -56747,7 +56862,8 @@ class Billing {
      * entry schema's team part) as soon as it is in, then the entry itself (checked, its
      * `paas.teams` empty when its teams came as parts). Memory holds one team. A body that breaks
      * off is read again from the same page, skipping what was handed over; `onPage` hears of each
-     * page after its entries.
+     * page after its entries. `level` reads each team only down to the teams or the projects,
+     * passing over the rest unparsed (`UsageLevel`).
      */
     streamUsageParts(query = {}, options = {}) {
         return usageParts(this.core, query, options);
@@ -63317,6 +63433,8 @@ const ofName = (id, around = NAME_AT) => ({ text: around, named: id });
 const labelText = ({ text, named }, names) => 
 // A function, so that a name holding `$&` is not read as a replacement pattern.
 named === undefined ? text : text.replace(NAME_AT, () => names.get(named) ?? named);
+/** How deep `teamNodes` reads a team for each grouping: a streamed read passes over the rest unparsed. */
+const levelRead = (groupBy) => groupBy === "team" ? "teams" : groupBy === "project" ? "projects" : "resources";
 /** The nodes of one team at the grouping's level, with their keys and labels. */
 function teamNodes(team, groupBy) {
     if (groupBy === "team")
@@ -63495,7 +63613,7 @@ class UsageReader {
             let byoc = false;
             for (const w of totalWindows(window)) {
                 const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
-                for await (const part of this.#stream(query)) {
+                for await (const part of this.#stream(query, levelRead(this.options.groupBy))) {
                     if (part.kind === "team")
                         rows.addTeam(part.team);
                     if (part.kind !== "entry")
@@ -63509,10 +63627,10 @@ class UsageReader {
         });
     }
     /**
-     * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, then
-     * the bucket's entry without them) and then dropped.
+     * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, read
+     * down to `level`, then the bucket's entry without them) and then dropped.
      */
-    async trend(period, granularity, visit) {
+    async trend(period, granularity, level, visit) {
         const query = {
             granularity,
             startTime: period.start,
@@ -63520,7 +63638,7 @@ class UsageReader {
             perPage: MAX_PER_PAGE[granularity],
             ...this.#filters,
         };
-        for await (const part of this.#stream(query))
+        for await (const part of this.#stream(query, level))
             await visit(part);
     }
     /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
@@ -63537,11 +63655,12 @@ class UsageReader {
      * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
      * held), saying where it is every few seconds (a large one takes minutes).
      */
-    async *#stream(query) {
+    async *#stream(query, level) {
         let entries = 0;
         let pages = 0;
         const read = this.client.billing.streamUsageParts(query, {
             ...this.#call,
+            level,
             onPage: ({ page }) => {
                 pages += 1;
                 this.requests += 1;
@@ -64105,6 +64224,10 @@ class TrendFold {
         // as unhandled.
         o.context.catch(() => { });
     }
+    /** How deep it reads each team: focus.csv has a row for every resource. */
+    get level() {
+        return this.o.focus ? "resources" : levelRead(this.o.groupBy);
+    }
     async add(part) {
         // focus.csv's rows are written team by team, and name their projects: they wait for the context.
         if (this.o.focus && !this.#context)
@@ -64203,7 +64326,9 @@ async function readReport(client, o) {
             previousRead,
             currentRead.then(() => reader.credit()),
             currentRead.then((totals) => reader.clusters(o.period, totals)),
-            reader.trend(o.period, o.granularity, (part) => trend.add(part)).then(() => trend.finish()),
+            reader
+                .trend(o.period, o.granularity, trend.level, (part) => trend.add(part))
+                .then(() => trend.finish()),
             // Awaited here too, so that its failure ends the other reads at once.
             names,
         ]);

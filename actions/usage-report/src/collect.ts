@@ -4,11 +4,12 @@ import {
   PermissionError,
   parseTimestamp,
   type ResourceType,
+  type UsageLevel,
   type UsageListQuery,
   type UsagePart,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
-import { componentSum, type Row, RowTable } from "./group.js";
+import { componentSum, levelRead, type Row, RowTable } from "./group.js";
 import { type Period, totalWindows, type Window } from "./period.js";
 
 export type Granularity = "hour" | "day" | "month";
@@ -104,7 +105,7 @@ export class UsageReader {
       let byoc = false;
       for (const w of totalWindows(window)) {
         const query = { granularity: "total", startTime: w.start, endTime: w.end, ...this.#filters };
-        for await (const part of this.#stream(query as UsageListQuery)) {
+        for await (const part of this.#stream(query as UsageListQuery, levelRead(this.options.groupBy))) {
           if (part.kind === "team") rows.addTeam(part.team);
           if (part.kind !== "entry") continue;
           rows.add(part.entry);
@@ -117,12 +118,13 @@ export class UsageReader {
   }
 
   /**
-   * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, then
-   * the bucket's entry without them) and then dropped.
+   * Each bucket of the trend, oldest first, handed to `visit` in parts (its head, its teams, read
+   * down to `level`, then the bucket's entry without them) and then dropped.
    */
   async trend(
     period: Period,
     granularity: Granularity,
+    level: UsageLevel,
     visit: (part: UsagePart) => Promise<void> | void,
   ): Promise<void> {
     const query = {
@@ -132,7 +134,7 @@ export class UsageReader {
       perPage: MAX_PER_PAGE[granularity],
       ...this.#filters,
     } as UsageListQuery;
-    for await (const part of this.#stream(query)) await visit(part);
+    for await (const part of this.#stream(query, level)) await visit(part);
   }
 
   /** A team billed through its organisation has no credit balance of its own (spec 5.4). */
@@ -150,11 +152,12 @@ export class UsageReader {
    * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
    * held), saying where it is every few seconds (a large one takes minutes).
    */
-  async *#stream(query: UsageListQuery): AsyncGenerator<UsagePart> {
+  async *#stream(query: UsageListQuery, level: UsageLevel): AsyncGenerator<UsagePart> {
     let entries = 0;
     let pages = 0;
     const read = this.client.billing.streamUsageParts(query, {
       ...this.#call,
+      level,
       onPage: ({ page }) => {
         pages += 1;
         this.requests += 1;

@@ -1,4 +1,4 @@
-import type { UsageEntry } from "@cwp/client";
+import type { UsageEntry, UsageLevel } from "@cwp/client";
 import type { GroupBy } from "./collect.js";
 import { Decimal } from "./decimal.js";
 
@@ -95,6 +95,10 @@ const labelText = ({ text, named }: Label, names: Map<string, string>): string =
 
 type Node = { key: string; label: Label; node: Priced };
 type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
+
+/** How deep `teamNodes` reads a team for each grouping: a streamed read passes over the rest unparsed. */
+export const levelRead = (groupBy: GroupBy): UsageLevel =>
+  groupBy === "team" ? "teams" : groupBy === "project" ? "projects" : "resources";
 
 /** The nodes of one team at the grouping's level, with their keys and labels. */
 function teamNodes(team: Team, groupBy: GroupBy): Node[] {

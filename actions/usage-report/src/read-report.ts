@@ -58,7 +58,9 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
       previousRead,
       currentRead.then(() => reader.credit()),
       currentRead.then((totals) => reader.clusters(o.period, totals)),
-      reader.trend(o.period, o.granularity, (part) => trend.add(part)).then(() => trend.finish()),
+      reader
+        .trend(o.period, o.granularity, trend.level, (part) => trend.add(part))
+        .then(() => trend.finish()),
       // Awaited here too, so that its failure ends the other reads at once.
       names,
     ]);

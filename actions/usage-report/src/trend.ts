@@ -1,6 +1,6 @@
-import type { PaasTeam, UsageEntry, UsagePart } from "@cwp/client";
+import type { PaasTeam, UsageEntry, UsageLevel, UsagePart } from "@cwp/client";
 import type { Granularity, GroupBy } from "./collect.js";
-import { RowTable } from "./group.js";
+import { levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
 import { type FocusPeriod, FocusWriter } from "./render/focus.js";
 import type { LineFile } from "./render/line-file.js";
@@ -54,6 +54,11 @@ export class TrendFold {
     // Its failure is reported where the reads it comes from are awaited; here it must not count
     // as unhandled.
     o.context.catch(() => {});
+  }
+
+  /** How deep it reads each team: focus.csv has a row for every resource. */
+  get level(): UsageLevel {
+    return this.o.focus ? "resources" : levelRead(this.o.groupBy);
   }
 
   async add(part: UsagePart): Promise<void> {

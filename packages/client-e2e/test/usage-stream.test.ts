@@ -42,6 +42,24 @@ describe("billing.streamUsage", () => {
     expect(parts).toEqual(expected);
   });
 
+  it("reads each team only down to the level asked for, the rest not parsed", async () => {
+    const c = env.client();
+    const whole = (await c.billing.listUsage({ ...days(2), perPage: 100 })).data.usage;
+    const teamsOf = async (level: "teams" | "projects") =>
+      (await collect(c.billing.streamUsageParts({ ...days(2), perPage: 100 }, { level }))).flatMap((part) =>
+        part.kind === "team" ? [part.team] : [],
+      );
+    const wholeTeams = whole.flatMap((entry) => entry.paas.teams ?? []);
+    expect(wholeTeams.some((team) => team.projects?.some((p) => (p.resources ?? []).length > 0))).toBe(true);
+    expect(await teamsOf("projects")).toEqual(
+      wholeTeams.map((team) => ({
+        ...team,
+        projects: team.projects?.map(({ resources: _, ...project }) => project),
+      })),
+    );
+    expect(await teamsOf("teams")).toEqual(wholeTeams.map(({ projects: _, ...team }) => team));
+  });
+
   it("reads a body that breaks off again from the same page, handing each entry over once", async () => {
     const c = env.client({ retryBaseDelayMs: 1, retryMaxDelayMs: 1 });
     const whole = (await c.billing.listUsage({ ...days(6), perPage: 100 })).data.usage;

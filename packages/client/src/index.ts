@@ -14,7 +14,7 @@ export { type FetchLogs, type LogFilters, MAX_PAGE_SIZE } from "./logs/page-read
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
 export { drillDownCount } from "./resources/billing.js";
 export type { RestartReceipt } from "./resources/services.js";
-export type { StreamOptions, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
+export type { StreamOptions, UsageLevel, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";
 export { type Clock, systemClock } from "./transport/clock.js";

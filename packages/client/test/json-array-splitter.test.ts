@@ -67,6 +67,52 @@ describe("JsonArraySplitter", () => {
     });
   }
 
+  it("passes over the skipped array inside each inner item, wherever the chunks fall", () => {
+    // Teams as the inner items; each project's `resources` (depth 4 in its team) passed over.
+    const team = (id: string) => ({
+      id,
+      // The same key elsewhere, and text that looks like it: kept.
+      resources: ["team-level"],
+      note: '"resources":[1]',
+      projects: [
+        { id: `${id}-p1`, resources: [{ type: "job", items: [{ id: "r1", v: "]}" }] }], total: 1 },
+        { resources: [], price: { resources: [2] } },
+        // A key that ends in the skipped one, after an escaped quote.
+        { id: `${id}-p3`, 'x"resources': [5], total: 3 },
+      ],
+    });
+    const entries = [{ paas: { teams: [team("a"), team("b")] }, total: 1 }];
+    const emptied = (t: ReturnType<typeof team>) => ({
+      ...t,
+      projects: t.projects.map((p) => ("resources" in p ? { ...p, resources: [] } : p)),
+    });
+    const doc = { data: { usage: entries } };
+    for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, 2)])
+      for (const size of [1, 2, 3, 7, 16, 100_000]) {
+        const bytes = Buffer.from(text);
+        const splitter = new JsonArraySplitter(["data", "usage"], {
+          inner: ["paas", "teams"],
+          skip: { key: "resources", depth: 4 },
+        });
+        const teams: Array<ReturnType<typeof team>> = [];
+        for (let at = 0; at < bytes.length; at += size)
+          for (const piece of splitter.write(bytes.subarray(at, at + size)))
+            if (piece.kind === "inner") teams.push(JSON.parse(piece.text));
+        splitter.end();
+        // A skipped array arrives empty, or whole where its key ended in the chunk before.
+        const expected = [team("a"), team("b")];
+        expect(teams.map(emptied), `chunk size ${size}`).toEqual(expected.map(emptied));
+        const kept = (t: ReturnType<typeof team>) => [
+          t.resources,
+          t.note,
+          t.projects[1]?.price,
+          t.projects[2],
+        ];
+        expect(teams.map(kept), `chunk size ${size}`).toEqual(expected.map(kept));
+        if (size === 100_000) expect(teams).toEqual(expected.map(emptied));
+      }
+  });
+
   it("says a document that ends early is incomplete", () => {
     const splitter = new JsonArraySplitter(["data", "usage"]);
     splitter.write(Buffer.from('{"data":{"usage":[{"a":1},{"b":'));

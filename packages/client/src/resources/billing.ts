@@ -159,7 +159,8 @@ export class Billing {
    * entry schema's team part) as soon as it is in, then the entry itself (checked, its
    * `paas.teams` empty when its teams came as parts). Memory holds one team. A body that breaks
    * off is read again from the same page, skipping what was handed over; `onPage` hears of each
-   * page after its entries.
+   * page after its entries. `level` reads each team only down to the teams or the projects,
+   * passing over the rest unparsed (`UsageLevel`).
    */
   streamUsageParts(query: UsageListQuery = {}, options: StreamOptions = {}): AsyncGenerator<UsagePart> {
     return usageParts(this.core, query, options);

@@ -1,5 +1,5 @@
 import { type CallOptions, type Core, withSignal } from "../core/core.js";
-import { JsonArraySplitter, type SplitPiece } from "../core/json-array-splitter.js";
+import { JsonArraySplitter, type SkippedArray, type SplitPiece } from "../core/json-array-splitter.js";
 import { pushToPull } from "../core/push-to-pull.js";
 import { parseJsonText, parseResponse } from "../core/validate.js";
 import {
@@ -30,7 +30,23 @@ export interface UsagePageRead {
   pages: number;
 }
 
-export type StreamOptions = CallOptions & { onPage?: (read: UsagePageRead) => void };
+/**
+ * How deep into each team a streamed read goes, by the drill-down's levels: `teams` (each team's
+ * amounts, without its `projects`), `projects` (with them, each without its `resources`), or
+ * `resources` (everything, the default). What lies deeper is passed over unparsed as the body
+ * arrives, and is absent from the parts: a report by team or project reads a small part of
+ * each entry, whose resources are most of its bytes.
+ */
+export type UsageLevel = "teams" | "projects" | "resources";
+
+export type StreamOptions = CallOptions & { onPage?: (read: UsagePageRead) => void; level?: UsageLevel };
+
+/** The array each level leaves out of a team, by its depth in the team (see `SkippedArray`). */
+const SKIPPED: Record<UsageLevel, SkippedArray | undefined> = {
+  teams: { key: "projects", depth: 2 },
+  projects: { key: "resources", depth: 4 },
+  resources: undefined,
+};
 
 /** A piece of a usage entry, in the order of the body. */
 export type UsagePart =
@@ -60,6 +76,8 @@ export async function* usageParts(
   options: StreamOptions,
 ): AsyncGenerator<UsagePart> {
   const size = defaultUsagePageSize(query);
+  const level = options.level ?? "resources";
+  const skip = SKIPPED[level];
   let cursor = query.cursor;
   for (let pages = 1; ; pages++) {
     const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
@@ -74,11 +92,14 @@ export async function* usageParts(
           query: q,
           response: usageListResponse,
           readBody: async (body) => {
-            const splitter = new JsonArraySplitter(["data", "usage"], { inner: ["paas", "teams"] });
+            const splitter = new JsonArraySplitter(["data", "usage"], {
+              inner: ["paas", "teams"],
+              ...(skip ? { skip } : {}),
+            });
             const position = { piece: 0, entry: 0, team: 0 };
             for await (const chunk of body)
               for (const piece of splitter.write(chunk)) {
-                const part = position.piece < delivered ? undefined : toPart(piece, position);
+                const part = position.piece < delivered ? undefined : toPart(piece, position, level);
                 advance(position, piece);
                 if (!part) continue;
                 await push(part);
@@ -97,14 +118,15 @@ export async function* usageParts(
   }
 }
 
-function toPart(piece: SplitPiece, position: { entry: number; team: number }): UsagePart {
+function toPart(piece: SplitPiece, position: { entry: number; team: number }, level: UsageLevel): UsagePart {
   const entryAt = `data.usage.${position.entry}`;
   switch (piece.kind) {
     case "head":
       return headPart(piece.text);
     case "inner": {
       const where = at(`${entryAt}.paas.teams.${position.team}`);
-      return { kind: "team", team: parseResponse(paasTeam, parseJsonText(piece.text, where), where) };
+      const team = cutToLevel(parseJsonText(piece.text, where), level);
+      return { kind: "team", team: parseResponse(paasTeam, team, where) };
     }
     case "element":
       return {
@@ -112,6 +134,22 @@ function toPart(piece: SplitPiece, position: { entry: number; team: number }): U
         entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
       };
   }
+}
+
+/**
+ * A team without what lies below `level`. The arrays passed over arrive empty, and one whose key
+ * came at the end of the chunk before arrives whole: both go, so that a part never depends on where
+ * the body's chunks fell.
+ */
+function cutToLevel(team: unknown, level: UsageLevel): unknown {
+  if (level === "resources" || typeof team !== "object" || team === null) return team;
+  const { projects } = team as { projects?: unknown };
+  if (level === "teams") delete (team as { projects?: unknown }).projects;
+  else if (Array.isArray(projects))
+    for (const project of projects)
+      if (typeof project === "object" && project !== null)
+        delete (project as { resources?: unknown }).resources;
+  return team;
 }
 
 function advance(position: { piece: number; entry: number; team: number }, piece: SplitPiece): void {
