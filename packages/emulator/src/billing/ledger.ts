@@ -23,10 +23,14 @@ export const zero = (): Amounts => new Float64Array(8);
 
 /** Per unit-hour, in currency units. */
 const RATES = { cpu: 0.0315, memory: 0.0042, storage: 0.000137, gpu: 1.89 };
-const PROFILES: Record<
-  ResourceType,
-  { vcpu: number; memory: number; storage: number; gpu: number; duty: number }
-> = {
+interface Profile {
+  vcpu: number;
+  memory: number;
+  storage: number;
+  gpu: number;
+  duty: number;
+}
+const PROFILES: Record<ResourceType, Profile> = {
   service: { vcpu: 1, memory: 2, storage: 0, gpu: 0, duty: 1 },
   job: { vcpu: 2, memory: 4, storage: 0, gpu: 0, duty: 0.2 },
   harness: { vcpu: 2, memory: 8, storage: 10, gpu: 0.5, duty: 0.4 },
@@ -45,6 +49,8 @@ export interface Meter {
   customer: string;
   /** First billed hour (hours since the epoch). */
   fromHour: number;
+  /** What its type uses an hour, and how much of the time. */
+  profile: Profile;
 }
 /** Customer-level spend that is not PaaS: BYOC clusters and metered network. */
 export interface CustomerMeter {
@@ -90,6 +96,7 @@ export class Ledger {
           teamId: team.id,
           customer: team.billing === "own" ? team.id : "organisation",
           fromHour,
+          profile: PROFILES[b.type],
         });
       }
     }
@@ -115,23 +122,29 @@ export class Ledger {
     );
   }
 
-  /** One UTC day of a PaaS meter (into `out`, which a sum reuses for every day it reads). */
+  /**
+   * One UTC day of a PaaS meter (into `out`, which a sum reuses for every day it reads). Read for
+   * every meter and day of a report (a year of 50,000 resources: 18 million), so written plainly:
+   * no closure, the profile looked up once per meter.
+   */
   day(meter: Meter, day: number, out: Amounts = zero()): Amounts {
-    out.fill(0);
-    if (day * 24 < meter.fromHour) return out;
-    const profile = PROFILES[meter.type];
+    if (day * 24 < meter.fromHour) return out.fill(0);
+    const profile = meter.profile;
     const seed = this.world.seed;
-    if (profile.duty < 1 && noise(seed, meter.index + 7919, day) >= profile.duty) return out;
+    if (profile.duty < 1 && noise(seed, meter.index + 7919, day) >= profile.duty) return out.fill(0);
     const factor = 0.6 + 0.8 * noise(seed, meter.index, day);
-    const quantity = (perHour: number) => Math.round(perHour * 24 * factor * 1e6);
-    out[VCPU_HOURS] = quantity(profile.vcpu);
-    out[MEMORY_GIB_HOURS] = quantity(profile.memory);
-    out[STORAGE_GIB_HOURS] = Math.round(profile.storage * 24 * 1e6);
-    out[GPU_HOURS] = quantity(profile.gpu);
-    out[CPU] = Math.round((out[VCPU_HOURS] ?? 0) * RATES.cpu);
-    out[MEMORY] = Math.round((out[MEMORY_GIB_HOURS] ?? 0) * RATES.memory);
-    out[STORAGE] = Math.round((out[STORAGE_GIB_HOURS] ?? 0) * RATES.storage);
-    out[GPU] = Math.round((out[GPU_HOURS] ?? 0) * RATES.gpu);
+    const vcpuHours = Math.round(profile.vcpu * 24 * factor * 1e6);
+    const memoryGibHours = Math.round(profile.memory * 24 * factor * 1e6);
+    const storageGibHours = Math.round(profile.storage * 24 * 1e6);
+    const gpuHours = Math.round(profile.gpu * 24 * factor * 1e6);
+    out[VCPU_HOURS] = vcpuHours;
+    out[MEMORY_GIB_HOURS] = memoryGibHours;
+    out[STORAGE_GIB_HOURS] = storageGibHours;
+    out[GPU_HOURS] = gpuHours;
+    out[CPU] = Math.round(vcpuHours * RATES.cpu);
+    out[MEMORY] = Math.round(memoryGibHours * RATES.memory);
+    out[STORAGE] = Math.round(storageGibHours * RATES.storage);
+    out[GPU] = Math.round(gpuHours * RATES.gpu);
     return out;
   }
 
