@@ -11,6 +11,9 @@
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 // BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
+// Cells whose first run takes under QUICK_SECONDS run QUICK_RUNS times, and their floor is measured
+// as many times: both are medians, every run listed (a single run of a half-second cell moves by a
+// fifth on this machine, its floor by half). BENCH_RUNS sets the count for every cell.
 // BENCH_AGAINST=/path/to/another/actions/usage-report (a built copy, e.g. of an earlier commit) and
 // BENCH_RUNS=7: each cell runs both builds that many times, in turn, and reports each one's walls
 // and median (a change measured against the same emulator, minutes apart rather than runs apart).
@@ -42,7 +45,9 @@ const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const formats = process.env.BENCH_FORMATS;
 const against = process.env.BENCH_AGAINST;
-const runs = Number(process.env.BENCH_RUNS ?? 1);
+const QUICK_SECONDS = 2;
+const QUICK_RUNS = 5;
+const runsAsked = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const picked = (process.env.BENCH_CELLS ?? "*/*/*").split(",").map((p) => p.trim().split("/"));
 const wanted = (cell: string[]) =>
   picked.some((p) => cell.every((part, i) => p[i] === undefined || p[i] === "*" || p[i] === part));
@@ -247,6 +252,7 @@ for (const scale of SCALES) {
     const log = ((await emulator.control("GET", "requests")) as { requests: LogEntry[] }).requests;
     // Further runs (BENCH_RUNS, BENCH_AGAINST) come after the first run's files and request log are
     // taken: they only time the step, this build's and the other's in turn.
+    const runs = runsAsked ?? (first.wall < QUICK_SECONDS ? QUICK_RUNS : 1);
     const walls: Record<string, number[]> = { this: [first.wall], ...(against ? { against: [] } : {}) };
     for (let round = 0; round < runs; round++) {
       if (against) walls.against?.push((await runStep(against)).wall);
@@ -255,7 +261,10 @@ for (const scale of SCALES) {
     const wallSeconds = median(walls.this ?? []);
     const apiBytes = log.reduce((sum, e) => sum + e.bytes, 0);
     const progressLines = result.stdout.split("\n").filter((l) => l.startsWith("Usage by ")).length;
-    const floor = await parseFloor(emulator.url, fixtures.tokens.org, log);
+    const floors: Array<{ ms: number; bytes: number }> = [];
+    for (let round = 0; round < runs; round++)
+      floors.push(await parseFloor(emulator.url, fixtures.tokens.org, log));
+    const floor = { ms: median(floors.map((f) => f.ms)), bytes: floors[0]?.bytes ?? 0 };
     const leastStep = await leastStepSeconds(emulator.url, fixtures.tokens.org, log);
     const replay =
       apiBytes <= REPLAY_MAX_BYTES
@@ -300,6 +309,7 @@ for (const scale of SCALES) {
       total: `${report.total} ${report.currency}`,
       ...(runs > 1 || against
         ? {
+            floorSeconds: floors.map((f) => Number((f.ms / 1000).toFixed(2))),
             walls: Object.fromEntries(
               Object.entries(walls).map(([build, w]) => [
                 build,
@@ -327,7 +337,8 @@ console.log(
       cores: CORES,
       latencyMsPerRequest: LATENCY_MS,
       formats: formats ?? "default",
-      ...(against ? { against, runs } : runs > 1 ? { runs } : {}),
+      runs: runsAsked ?? `${QUICK_RUNS} where the first run takes under ${QUICK_SECONDS} s, else 1`,
+      ...(against ? { against } : {}),
       cells,
     },
     null,
