@@ -9,13 +9,17 @@ import { PRICE_COMPONENTS, USAGE_QUANTITIES } from "./money.js";
 
 const encoded = (text: string) => Buffer.from(text, "latin1");
 const PRICE_TOTAL = encoded('"price":{"total":');
-/** Each member's key (with what comes before it) encoded once, and the amount it holds. */
-const MEMBERS = [
-  ...PRICE_COMPONENTS.map(([name, at]) => [encoded(`,"${name}":`), at] as const),
-  ...USAGE_QUANTITIES.map(
-    ([name, at], i) => [encoded(`${i === 0 ? '},"usage":{' : ","}"${name}":`), at] as const,
-  ),
+/**
+ * Each member's key (with what comes before it) encoded once, and where its amount is, in two
+ * arrays read by index: a list of pairs is destructured through the iterator protocol, at every
+ * node of a list.
+ */
+const MEMBER_KEYS = [
+  ...PRICE_COMPONENTS.map(([name]) => encoded(`,"${name}":`)),
+  ...USAGE_QUANTITIES.map(([name], i) => encoded(`${i === 0 ? '},"usage":{' : ","}"${name}":`)),
 ];
+const MEMBER_AMOUNTS = [...PRICE_COMPONENTS, ...USAGE_QUANTITIES].map(([, at]) => at);
+const COMPONENTS = PRICE_COMPONENTS.map(([, at]) => at);
 const ZERO = 0x30;
 /** "00" to "99": digits are written two at a time. */
 const PAIRS = encoded(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
@@ -64,9 +68,14 @@ export class JsonBytes {
    */
   priced(a: Amounts, from = 0): this {
     let micros = 0;
-    for (const [, at] of PRICE_COMPONENTS) micros += a[from + at] ?? 0;
+    for (let i = 0; i < COMPONENTS.length; i++) micros += a[from + (COMPONENTS[i] as number)] ?? 0;
     this.bytes(PRICE_TOTAL).#scaled(Math.round(micros / 10_000), 2, 100);
-    for (const [key, at] of MEMBERS) this.bytes(key).#scaled(Math.round(a[from + at] ?? 0), 6, 1_000_000);
+    for (let i = 0; i < MEMBER_KEYS.length; i++)
+      this.bytes(MEMBER_KEYS[i] as Uint8Array).#scaled(
+        Math.round(a[from + (MEMBER_AMOUNTS[i] as number)] ?? 0),
+        6,
+        1_000_000,
+      );
     return this.byte(0x7d);
   }
 
