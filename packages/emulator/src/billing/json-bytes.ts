@@ -1,5 +1,5 @@
 import type { Amounts } from "./ledger.js";
-import { PRICE_COMPONENTS, USAGE_QUANTITIES } from "./money.js";
+import { PRICE_COMPONENTS, priceMicros, USAGE_QUANTITIES } from "./money.js";
 
 // JSON written straight into bytes, for the usage lists' hierarchy: a large organisation's entry
 // holds millions of amounts, and making each as a string, joining them and encoding the result cost
@@ -19,7 +19,6 @@ const MEMBER_KEYS = [
   ...USAGE_QUANTITIES.map(([name], i) => encoded(`${i === 0 ? '},"usage":{' : ","}"${name}":`)),
 ];
 const MEMBER_AMOUNTS = [...PRICE_COMPONENTS, ...USAGE_QUANTITIES].map(([, at]) => at);
-const COMPONENTS = PRICE_COMPONENTS.map(([, at]) => at);
 const ZERO = 0x30;
 /** "00" to "99": digits are written two at a time. */
 const PAIRS = encoded(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
@@ -67,9 +66,7 @@ export class JsonBytes {
    * larger array (`Sums` keeps every meter's in one), which saves making a view of each.
    */
   priced(a: Amounts, from = 0): this {
-    let micros = 0;
-    for (let i = 0; i < COMPONENTS.length; i++) micros += a[from + (COMPONENTS[i] as number)] ?? 0;
-    this.bytes(PRICE_TOTAL).#scaled(Math.round(micros / 10_000), 2, 100);
+    this.bytes(PRICE_TOTAL).#scaled(Math.round(priceMicros(a, from) / 10_000), 2, 100);
     for (let i = 0; i < MEMBER_KEYS.length; i++)
       this.bytes(MEMBER_KEYS[i] as Uint8Array).#scaled(
         Math.round(a[from + (MEMBER_AMOUNTS[i] as number)] ?? 0),

@@ -37,7 +37,12 @@ export const USAGE_QUANTITIES = [
   ["gpuHours", GPU_HOURS],
 ] as const;
 
-export const priceMicros = (a: Amounts) => PRICE_COMPONENTS.reduce((sum, [, at]) => sum + (a[at] ?? 0), 0);
+/** The unrounded price of amounts (those at `from` in a larger array: `JsonBytes.priced`'s). */
+export function priceMicros(a: Amounts, from = 0): number {
+  let micros = 0;
+  for (let i = 0; i < PRICE_COMPONENTS.length; i++) micros += a[from + (PRICE_COMPONENTS[i]?.[1] ?? 0)] ?? 0;
+  return micros;
+}
 
 /** The `price` and `usage` members of a billing node. */
 export function priced(a: Amounts) {
