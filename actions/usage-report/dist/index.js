@@ -62970,6 +62970,13 @@ function resolvePeriod(name, explicit, now) {
         if (window.start * 1000 > now)
             throw new input_error_InputError("start", `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`);
         label = `${explicit.start} to ${explicit.end}`;
+        // A period that has not ended yet (a quarter's report run during it) is read so far, and
+        // compared with as long a time before it: against the whole previous period it would look
+        // like a fall, and its trend would end in empty buckets.
+        if (window.end > hour) {
+            window = { start: window.start, end: hour };
+            label = `${label} (so far)`;
+        }
     }
     else {
         switch (name) {

@@ -66,6 +66,13 @@ export function resolvePeriod(
         `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`,
       );
     label = `${explicit.start} to ${explicit.end}`;
+    // A period that has not ended yet (a quarter's report run during it) is read so far, and
+    // compared with as long a time before it: against the whole previous period it would look
+    // like a fall, and its trend would end in empty buckets.
+    if (window.end > hour) {
+      window = { start: window.start, end: hour };
+      label = `${label} (so far)`;
+    }
   } else {
     switch (name) {
       case "month-to-date":
