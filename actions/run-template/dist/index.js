@@ -56567,10 +56567,22 @@ async function* pushToPull(produce) {
 // bytes, each parsed and checked once complete, pages followed by cursor.
 /** The page size the platform uses when `perPage` is not sent. */
 const defaultUsagePageSize = (query) => query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
-/** The array each level leaves out of a team, by its depth in the team (see `SkippedArray`). */
-const SKIPPED = {
-    teams: { key: "projects", depth: 2 },
-    projects: { key: "resources", depth: 4 },
+const nodes = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : [];
+/**
+ * What each level leaves out of a team: the array the splitter passes over (by its depth in the
+ * team, see `SkippedArray`), and the member taken from the parsed team. The arrays passed over
+ * arrive empty, and one whose key came at the end of the chunk before arrives whole: both go, so
+ * that a part never depends on where the body's chunks fell.
+ */
+const LEFT_OUT = {
+    teams: { skip: { key: "projects", depth: 2 }, cut: (team) => delete team.projects },
+    projects: {
+        skip: { key: "resources", depth: 4 },
+        cut: (team) => {
+            for (const project of nodes(team.projects))
+                delete project.resources;
+        },
+    },
     resources: undefined,
 };
 const PATH = "/v1/billing/usage";
@@ -56588,8 +56600,7 @@ function headPart(text) {
 }
 async function* usageParts(core, query, options) {
     const size = defaultUsagePageSize(query);
-    const level = options.level ?? "resources";
-    const skip = SKIPPED[level];
+    const leftOut = LEFT_OUT[options.level ?? "resources"];
     let cursor = query.cursor;
     for (let pages = 1;; pages++) {
         const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
@@ -56604,12 +56615,12 @@ async function* usageParts(core, query, options) {
             readBody: async (body) => {
                 const splitter = new JsonArraySplitter(["data", "usage"], {
                     inner: ["paas", "teams"],
-                    ...(skip ? { skip } : {}),
+                    ...(leftOut ? { skip: leftOut.skip } : {}),
                 });
                 const position = { piece: 0, entry: 0, team: 0 };
                 for await (const chunk of body)
                     for (const piece of splitter.write(chunk)) {
-                        const part = position.piece < delivered ? undefined : toPart(piece, position, level);
+                        const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                         advance(position, piece);
                         if (!part)
                             continue;
@@ -56627,14 +56638,16 @@ async function* usageParts(core, query, options) {
             return;
     }
 }
-function toPart(piece, position, level) {
+function toPart(piece, position, cut) {
     const entryAt = `data.usage.${position.entry}`;
     switch (piece.kind) {
         case "head":
             return headPart(piece.text);
         case "inner": {
             const where = at(`${entryAt}.paas.teams.${position.team}`);
-            const team = cutToLevel(parseJsonText(piece.text, where), level);
+            const team = parseJsonText(piece.text, where);
+            if (cut && typeof team === "object" && team !== null)
+                cut(team);
             return { kind: "team", team: parseResponse(paasTeam, team, where) };
         }
         case "element":
@@ -56643,23 +56656,6 @@ function toPart(piece, position, level) {
                 entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
             };
     }
-}
-/**
- * A team without what lies below `level`. The arrays passed over arrive empty, and one whose key
- * came at the end of the chunk before arrives whole: both go, so that a part never depends on where
- * the body's chunks fell.
- */
-function cutToLevel(team, level) {
-    if (level === "resources" || typeof team !== "object" || team === null)
-        return team;
-    const { projects } = team;
-    if (level === "teams")
-        delete team.projects;
-    else if (Array.isArray(projects))
-        for (const project of projects)
-            if (typeof project === "object" && project !== null)
-                delete project.resources;
-    return team;
 }
 function advance(position, piece) {
     position.piece += 1;

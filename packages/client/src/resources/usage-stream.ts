@@ -41,10 +41,24 @@ export type UsageLevel = "teams" | "projects" | "resources";
 
 export type StreamOptions = CallOptions & { onPage?: (read: UsagePageRead) => void; level?: UsageLevel };
 
-/** The array each level leaves out of a team, by its depth in the team (see `SkippedArray`). */
-const SKIPPED: Record<UsageLevel, SkippedArray | undefined> = {
-  teams: { key: "projects", depth: 2 },
-  projects: { key: "resources", depth: 4 },
+type Node = Record<string, unknown>;
+const nodes = (value: unknown): Node[] =>
+  Array.isArray(value) ? value.filter((v): v is Node => typeof v === "object" && v !== null) : [];
+
+/**
+ * What each level leaves out of a team: the array the splitter passes over (by its depth in the
+ * team, see `SkippedArray`), and the member taken from the parsed team. The arrays passed over
+ * arrive empty, and one whose key came at the end of the chunk before arrives whole: both go, so
+ * that a part never depends on where the body's chunks fell.
+ */
+const LEFT_OUT: Record<UsageLevel, { skip: SkippedArray; cut: (team: Node) => void } | undefined> = {
+  teams: { skip: { key: "projects", depth: 2 }, cut: (team) => delete team.projects },
+  projects: {
+    skip: { key: "resources", depth: 4 },
+    cut: (team) => {
+      for (const project of nodes(team.projects)) delete project.resources;
+    },
+  },
   resources: undefined,
 };
 
@@ -76,8 +90,7 @@ export async function* usageParts(
   options: StreamOptions,
 ): AsyncGenerator<UsagePart> {
   const size = defaultUsagePageSize(query);
-  const level = options.level ?? "resources";
-  const skip = SKIPPED[level];
+  const leftOut = LEFT_OUT[options.level ?? "resources"];
   let cursor = query.cursor;
   for (let pages = 1; ; pages++) {
     const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
@@ -94,12 +107,12 @@ export async function* usageParts(
           readBody: async (body) => {
             const splitter = new JsonArraySplitter(["data", "usage"], {
               inner: ["paas", "teams"],
-              ...(skip ? { skip } : {}),
+              ...(leftOut ? { skip: leftOut.skip } : {}),
             });
             const position = { piece: 0, entry: 0, team: 0 };
             for await (const chunk of body)
               for (const piece of splitter.write(chunk)) {
-                const part = position.piece < delivered ? undefined : toPart(piece, position, level);
+                const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                 advance(position, piece);
                 if (!part) continue;
                 await push(part);
@@ -118,14 +131,19 @@ export async function* usageParts(
   }
 }
 
-function toPart(piece: SplitPiece, position: { entry: number; team: number }, level: UsageLevel): UsagePart {
+function toPart(
+  piece: SplitPiece,
+  position: { entry: number; team: number },
+  cut: ((team: Node) => void) | undefined,
+): UsagePart {
   const entryAt = `data.usage.${position.entry}`;
   switch (piece.kind) {
     case "head":
       return headPart(piece.text);
     case "inner": {
       const where = at(`${entryAt}.paas.teams.${position.team}`);
-      const team = cutToLevel(parseJsonText(piece.text, where), level);
+      const team = parseJsonText(piece.text, where);
+      if (cut && typeof team === "object" && team !== null) cut(team as Node);
       return { kind: "team", team: parseResponse(paasTeam, team, where) };
     }
     case "element":
@@ -134,22 +152,6 @@ function toPart(piece: SplitPiece, position: { entry: number; team: number }, le
         entry: parseResponse(usageEntry, parseJsonText(piece.text, at(entryAt)), at(entryAt)),
       };
   }
-}
-
-/**
- * A team without what lies below `level`. The arrays passed over arrive empty, and one whose key
- * came at the end of the chunk before arrives whole: both go, so that a part never depends on where
- * the body's chunks fell.
- */
-function cutToLevel(team: unknown, level: UsageLevel): unknown {
-  if (level === "resources" || typeof team !== "object" || team === null) return team;
-  const { projects } = team as { projects?: unknown };
-  if (level === "teams") delete (team as { projects?: unknown }).projects;
-  else if (Array.isArray(projects))
-    for (const project of projects)
-      if (typeof project === "object" && project !== null)
-        delete (project as { resources?: unknown }).resources;
-  return team;
 }
 
 function advance(position: { piece: number; entry: number; team: number }, piece: SplitPiece): void {
