@@ -25,6 +25,8 @@ async function step(title: string, action: string, inputs: Record<string, string
   return result;
 }
 
+// A build of 400 s on the emulator's clock (20 s here), so its log lines show while it runs.
+await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 400 });
 const build = await step("Build the web service on push", "trigger-build", {
   "project-id": "platform-web",
   "service-id": "web",

@@ -24,13 +24,16 @@ export interface LogStreamOptions {
   onError(error: unknown): void;
 }
 
-/** Between reads while lines come, and the cap it backs off to while none do, ms. */
+/**
+ * Between reads while lines come, and the cap it backs off to while none do, ms: a line is shown
+ * within 8 s of being written, where the budget allows.
+ */
 const STREAM_INTERVAL_MS = 2_000;
-const STREAM_MAX_INTERVAL_MS = 15_000;
+const STREAM_MAX_INTERVAL_MS = 8_000;
 
 /**
- * Reads logs forward with range queries, page after page, without losing or repeating a line, and
- * reads on past a short page (see `PageReader`).
+ * Reads logs forward with range queries, page after page, without losing or repeating a line, up
+ * to the live end (see `PageReader`).
  */
 export class LogFollower {
   readonly #reader: PageReader;
@@ -44,10 +47,14 @@ export class LogFollower {
       direction: "forward",
       from: startTime,
       pageSize: pageSize ?? 500,
+      live: true,
     });
   }
 
-  /** Every line written since the last call, oldest first; `signal` stops the read. */
+  /**
+   * The lines written since the last call, oldest first, up to the live end; `signal` stops the
+   * read. Once the work has ended, call it until it returns none to have every line.
+   */
   async next(signal?: AbortSignal): Promise<LogLine[]> {
     const out: LogLine[] = [];
     for await (const page of this.#reader.pages(signal)) out.push(...page);
@@ -56,8 +63,9 @@ export class LogFollower {
 
   /**
    * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
-   * come, backing off to 15 s while none do, and slower still when the whole account spends faster
-   * than its budget allows, so streaming never costs the waits a 429.
+   * come, backing off to 8 s while none do, and no more often than a quarter of what this client's
+   * share of the account's budget allows its polls (`RateLimitBudget.backgroundInterval`), so
+   * streaming never costs the waits their pace or a 429.
    */
   async stream(options: LogStreamOptions): Promise<void> {
     const { clock, rateLimit } = this.#pacing;

@@ -22,6 +22,12 @@ export interface PageReaderOptions {
   to?: string | undefined;
   /** Lines asked for per request. */
   pageSize: number;
+  /**
+   * Following logs that are still being written: a read ends at the live end, the first short page
+   * the reader has no reason to think a cap cut, instead of on a page that brings nothing new. The
+   * next read picks up there when there may be something new (see `LogFollower.stream`).
+   */
+  live?: boolean;
 }
 
 /**
@@ -35,6 +41,12 @@ export interface PageReaderOptions {
  * the cursor's timestamp: the reader reads that timestamp once from the other end, to pick up its
  * last lines, then steps past it. (A run of lines sharing one timestamp longer than twice the cap
  * cannot be reached by range queries at all: its middle is out of reach of any query.)
+ *
+ * Live, reading on until nothing is new would cost a request per read that can bring nothing, so a
+ * short page ends the read unless it may have been cut: the first short page of a length not seen
+ * before is read past once, to learn whether the platform cuts pages that long (more lines came at
+ * once) or not (nothing came); after that, pages as long as a cut one are read past and shorter
+ * ones end the read.
  */
 export class PageReader {
   readonly #fetch: FetchLogs;
@@ -43,6 +55,10 @@ export class PageReader {
   readonly #forward: boolean;
   /** The largest page the platform has sent: a page this large may have been cut by its cap. */
   #largest = 0;
+  /** Live: the shortest short page that more lines followed at once (the platform cut it). */
+  #cut = Number.POSITIVE_INFINITY;
+  /** Live: the longest short page that nothing followed at once (it was the live end). */
+  #whole = 0;
 
   constructor(fetch: FetchLogs, options: PageReaderOptions) {
     this.#fetch = fetch;
@@ -55,6 +71,8 @@ export class PageReader {
   async *pages(signal?: AbortSignal): AsyncGenerator<LogLine[]> {
     const { pageSize, to } = this.#options;
     let limit = pageSize;
+    /** The length of the short page this read goes past to learn whether it was cut. */
+    let probing: number | undefined;
     for (;;) {
       // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
       const boundary = this.#cursor.boundary;
@@ -62,8 +80,19 @@ export class PageReader {
       const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
       this.#largest = Math.max(this.#largest, lines.length);
       const fresh = this.#cursor.take(lines);
+      // The page after a short one answers whether that one was cut: more lines came, or none
+      // (at most the cursor timestamp's lines again, fewer than a page the platform has sent).
+      if (probing !== undefined && (fresh.length > 0 || lines.length < this.#largest)) {
+        if (fresh.length > 0) this.#cut = Math.min(this.#cut, probing);
+        else this.#whole = Math.max(this.#whole, probing);
+        probing = undefined;
+      }
       if (fresh.length > 0) {
         yield fresh;
+        if (this.#options.live && lines.length < limit && lines.length < this.#cut) {
+          if (lines.length <= this.#whole) return;
+          probing = lines.length;
+        }
         limit = pageSize;
         continue;
       }

@@ -16,24 +16,51 @@ const headerNumber = (headers: IncomingHttpHeaders, name: string): number | unde
   return raw === undefined || Number.isNaN(value) ? undefined : value;
 };
 
-/** How far back the account's spending rate is measured. */
-const RATE_WINDOW_MS = 5 * 60_000;
-const MAX_SAMPLES = 64;
-const MAX_BACKGROUND_WAIT_MS = 60_000;
+/**
+ * How far back this client's requests are compared with the account's: the last 16 reports, at
+ * most 5 minutes, so that a share follows others finishing within a few requests.
+ */
+const SHARE_WINDOW_MS = 5 * 60_000;
+const MAX_REPORTS = 16;
+/**
+ * The budget left is planned to be spent by this share of the time to the reset. The work waited
+ * on now is certain and what comes later is not (most of it ends well before an hour), so the
+ * plan spends more while it runs; the allowance still falls with what is left, so the budget
+ * never runs out before the reset, whoever else spends it.
+ */
+const SPEND_BY = 0.4;
+/**
+ * Background reads (log streaming) may spend this share of what polls may: alone on an account of
+ * 1000 requests an hour, a read every 10 s at most.
+ */
+const BACKGROUND_SHARE = 0.15;
+/** A report whose reset is this much later than the last one's starts a new window. */
+const NEW_WINDOW_MS = 2_000;
+
+interface Report {
+  at: number;
+  remaining: number;
+  resetAt: number | undefined;
+  /** This client's responses so far, this one included. */
+  own: number;
+}
 
 /**
  * The account's request budget as the platform reports it on every response. Knowing it lets the
  * client hold a request until the window resets instead of drawing a 429, and lets pollers and log
- * readers slow down before the budget runs out.
+ * readers pace themselves so that the budget lasts.
  *
- * The budget is the account's, shared with every other step and process using it: the remaining
- * count falling faster than this client's own requests explain shows how many share it, and the
- * pacing below slows everyone's background reads in proportion, without any of them talking.
+ * The budget is the account's, shared with every other step and process using it, none of which
+ * talk. The remaining count falling by more than this client's own requests shows its share of the
+ * account's spending; each client allows itself that share of what the account may spend (the
+ * budget left over 40% of the time to the reset), so together they spend what the account may,
+ * each in proportion to what it was spending.
  */
 export class RateLimitBudget {
   #state: RateLimitState = { limit: undefined, remaining: undefined, resetAt: undefined };
-  /** What the platform reported, newest last: the account's spending over time. */
-  #reports: Array<{ at: number; remaining: number }> = [];
+  /** What the platform reported to this client, newest last. */
+  #reports: Report[] = [];
+  #own = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -48,11 +75,11 @@ export class RateLimitBudget {
     const remaining = headerNumber(headers, "x-ratelimit-remaining");
     const reset = headerNumber(headers, "x-ratelimit-reset");
     if (limit !== undefined) this.#state.limit = limit;
+    if (reset !== undefined) this.#state.resetAt = now + reset * 1000;
     if (remaining !== undefined) {
       this.#state.remaining = remaining;
-      this.#record(now, remaining);
+      this.#record(now, remaining, reset === undefined ? undefined : this.#state.resetAt);
     }
-    if (reset !== undefined) this.#state.resetAt = now + reset * 1000;
   }
 
   /** Milliseconds to hold the next request so it does not spend a budget that is already gone. */
@@ -69,52 +96,57 @@ export class RateLimitBudget {
   }
 
   /**
-   * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on:
-   * they keep their plan while more than half the budget is left; then they slow as much as the
-   * whole account overspends, and in the last tenth they wait at least for the rest of the window
-   * spread over what is left.
+   * The wait before a poll planned `plannedMs` from now: the plan, unless this client's share of
+   * the budget allows fewer requests than that (see `RateLimitBudget`).
    */
   pollInterval(plannedMs: number): number {
-    const now = this.clock.now();
-    this.#expire(now);
-    const { limit, remaining, resetAt } = this.#state;
-    if (limit === undefined || remaining === undefined || resetAt === undefined) return plannedMs;
-    if (remaining > limit / 2) return plannedMs;
-    const paced = plannedMs * this.#slowdown(now);
-    if (remaining > limit / 10) return paced;
-    return Math.max(paced, (resetAt - now) / Math.max(1, remaining));
+    return Math.max(plannedMs, this.#fairInterval());
   }
 
   /**
-   * The wait before a background read (log streaming) planned `plannedMs` from now: slowed from the
-   * start as much as the whole account overspends, so the polls keep their pace; never past a
-   * minute, so a stream that slept through a burst still shows lines while the work runs.
+   * The wait before a background read (log streaming) planned `plannedMs` from now: the plan,
+   * unless a quarter of what polls may spend allows fewer, so that polls, which the user waits
+   * on, keep their pace.
    */
   backgroundInterval(plannedMs: number): number {
-    const now = this.clock.now();
-    const paced = Math.max(plannedMs * this.#slowdown(now), this.pollInterval(plannedMs));
-    return Math.min(paced, Math.max(plannedMs, MAX_BACKGROUND_WAIT_MS));
+    return Math.max(plannedMs, this.#fairInterval() / BACKGROUND_SHARE);
   }
 
-  /** The account's spending rate over the allowed one (remaining over time to reset); at least 1. */
-  #slowdown(now: number): number {
+  /** The least time between this client's requests that keeps its share within the budget, ms. */
+  #fairInterval(): number {
+    const now = this.clock.now();
+    this.#expire(now);
     const { remaining, resetAt } = this.#state;
+    if (remaining === undefined || resetAt === undefined) return 0;
+    const toReset = Math.max(1, resetAt - now);
+    const allowance = (this.#share() * remaining) / (SPEND_BY * toReset);
+    return allowance > 0 ? 1 / allowance : toReset;
+  }
+
+  /**
+   * This client's share of the account's spending over the last minutes, from counts (a burst of
+   * requests at the start says nothing about a rate): 1 while it knows of no other spender.
+   */
+  #share(): number {
     const first = this.#reports[0];
     const last = this.#reports.at(-1);
-    if (remaining === undefined || resetAt === undefined || !first || !last || last.at <= first.at) return 1;
-    const spending = (first.remaining - last.remaining) / (last.at - first.at);
-    const allowed = Math.max(1, remaining) / Math.max(1, resetAt - now);
-    return Math.max(1, spending / allowed);
+    if (!first || !last || first === last) return 1;
+    const account = first.remaining - last.remaining;
+    const own = last.own - first.own;
+    return account > 0 && own > 0 ? Math.min(1, own / account) : 1;
   }
 
-  #record(now: number, remaining: number): void {
-    // More left than before: a new window began, and the old spending says nothing about it.
+  #record(now: number, remaining: number, resetAt: number | undefined): void {
+    this.#own += 1;
+    // A reset later than the last one's: a new window began, and the old spending says nothing of
+    // it. (Answers to requests under way at once may come back out of order within a window.)
     const last = this.#reports.at(-1);
-    if (last && remaining > last.remaining) this.#reports = [];
-    this.#reports.push({ at: now, remaining });
+    if (last?.resetAt !== undefined && resetAt !== undefined && resetAt > last.resetAt + NEW_WINDOW_MS)
+      this.#reports = [];
+    this.#reports.push({ at: now, remaining, resetAt, own: this.#own });
     while (
-      this.#reports.length > MAX_SAMPLES ||
-      (this.#reports.length > 2 && (this.#reports[0]?.at ?? now) < now - RATE_WINDOW_MS)
+      this.#reports.length > MAX_REPORTS ||
+      (this.#reports.length > 2 && (this.#reports[0]?.at ?? now) < now - SHARE_WINDOW_MS)
     )
       this.#reports.shift();
   }
