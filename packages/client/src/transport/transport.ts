@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { VERSION } from "../version.js";
+import { AttemptSignal } from "./attempt-signal.js";
 import { classifyNetworkError } from "./classify.js";
 import { type Clock, systemClock } from "./clock.js";
 import {
@@ -94,6 +95,8 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #base: string;
+  /** The headers of every request (one object for all: undici only reads them). */
+  readonly #headers: Readonly<Record<string, string>>;
   /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
   readonly #origin: string | undefined;
 
@@ -116,6 +119,11 @@ export class Transport {
       maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
       userAgent: options.userAgent ?? `cwp-client/${VERSION} node/${process.version}`,
     };
+    this.#headers = Object.freeze({
+      authorization: `Bearer ${options.token}`,
+      accept: "application/json",
+      "user-agent": this.#options.userAgent,
+    });
   }
 
   async send(spec: RequestSpec): Promise<RawResponse> {
@@ -130,7 +138,8 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (this.#remaining(spec) <= 0)
         throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
-      if (!spec.urgent) await this.#waitForBudget(spec, base);
+      // Awaited only when there is something to wait for: most requests go at once.
+      if (!spec.urgent && this.rateLimit.delayBeforeSend() > 0) await this.#waitForBudget(spec, base);
       sentAt ??= this.clock.now();
       const outcome = await this.#attempt(spec, base);
       const retriesLeft = attempt < this.#options.maxRetries;
@@ -181,15 +190,11 @@ export class Transport {
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
     const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.#options.token}`,
-      accept: "application/json",
-      "user-agent": this.#options.userAgent,
-    };
+    let headers = this.#headers;
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      headers["content-type"] = "application/json";
+      headers = { ...headers, "content-type": "application/json" };
     }
     if (spec.signal?.aborted)
       return {
@@ -201,9 +206,7 @@ export class Transport {
     // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
     // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
     // than one timeout (it is large), so only the deadline bounds it as a whole.
-    const whole = spec.readBody ? this.#remaining(spec) : timeout;
-    const timer = Number.isFinite(whole) ? AbortSignal.timeout(Math.max(1, Math.ceil(whole))) : undefined;
-    const signals = [spec.signal, timer].filter((s): s is AbortSignal => s !== undefined);
+    const attempt = new AttemptSignal(spec.readBody ? this.#remaining(spec) : timeout, spec.signal);
     try {
       this.rateLimit.take();
       const res = await request(this.#url(spec), {
@@ -211,7 +214,7 @@ export class Transport {
         headers,
         body,
         dispatcher: this.#dispatcher,
-        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+        signal: attempt.emitter,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
@@ -244,7 +247,7 @@ export class Transport {
       const neverSent = !sent && failure.neverSent;
       const init = { ...base, cause: this.#redactedCause(cause) };
       const error =
-        failure.timedOut || timer?.aborted
+        failure.timedOut || attempt.timedOut
           ? new TimeoutError(
               spec.readBody && sent
                 ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
@@ -256,6 +259,8 @@ export class Transport {
               init,
             );
       return { kind: "failure", error, neverSent };
+    } finally {
+      attempt.clear();
     }
   }
 
@@ -392,12 +397,13 @@ export class Transport {
   }
 
   #url(spec: RequestSpec): string {
-    const search = new URLSearchParams();
+    let search: URLSearchParams | undefined;
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined || value === null) continue;
+      search ??= new URLSearchParams();
       for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
     }
-    const qs = search.toString();
+    const qs = search?.toString();
     return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
   }
 

@@ -1,0 +1,132 @@
+// The client-overhead measures: the typed client against raw undici.request on one loopback
+// endpoint (served by a process of its own), and parsing and validating a 100-item billing
+// drill-down page against JSON.parse alone. `main.ts` prints them; `client-overhead.test.ts`
+// asserts their floors in CI.
+import { fork } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { createClient, invoiceDetailResponse } from "@cwp/client";
+import { Agent, request } from "undici";
+// How the client checks a response (in place where it can, else zod); not a public export.
+import { parseResponse } from "../../packages/client/dist/core/validate.js";
+
+export interface ThroughputOptions {
+  /** Requests per round, for each contender. */
+  requests: number;
+  concurrency: number;
+  /** Measured round pairs (raw, then the client), after one pair to warm up. */
+  rounds: number;
+}
+
+async function throughput(call: () => Promise<unknown>, { requests, concurrency }: ThroughputOptions) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < requests) await call();
+    }),
+  );
+  return requests / ((performance.now() - started) / 1000);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Raw undici and the client in alternating rounds against one loopback endpoint. A pair's rounds
+ * run seconds apart, so the machine's drift falls on both alike: the ratio is taken per pair and
+ * the median of the pairs reported, beside each contender's best round.
+ */
+export async function measureThroughput(options: ThroughputOptions) {
+  const server = fork(fileURLToPath(new URL("../loopback-server.ts", import.meta.url)));
+  const [{ port }] = (await once(server, "message")) as [{ port: number }];
+  const url = `http://127.0.0.1:${port}`;
+  const rawAgent = new Agent({ connections: options.concurrency });
+  const raw = async () => {
+    const res = await request(`${url}/v1/projects`, {
+      dispatcher: rawAgent,
+      headers: { authorization: "Bearer bench" },
+    });
+    return res.body.json();
+  };
+  const client = createClient({
+    baseUrl: url,
+    token: "bench",
+    dispatcher: new Agent({ connections: options.concurrency }),
+  });
+  const typed = () => client.projects.list();
+  try {
+    await throughput(raw, options);
+    await throughput(typed, options);
+    const pairs: Array<{ raw: number; client: number }> = [];
+    for (let round = 0; round < options.rounds; round++) {
+      pairs.push({ raw: await throughput(raw, options), client: await throughput(typed, options) });
+    }
+    return {
+      rawBestRps: Math.round(Math.max(...pairs.map((p) => p.raw))),
+      clientBestRps: Math.round(Math.max(...pairs.map((p) => p.client))),
+      medianRatio: Number(median(pairs.map((p) => p.client / p.raw)).toFixed(3)),
+      ratios: pairs.map((p) => Number((p.client / p.raw).toFixed(3))),
+    };
+  } finally {
+    server.kill();
+    await rawAgent.close();
+    await client.close();
+  }
+}
+
+// A drill-down page at the resources level: one team, one project, 100 resource items.
+const item = (i: number) => ({
+  id: i.toString(16).padStart(24, "0"),
+  price: { total: 12.34, cpu: 7.123456, memory: 4.2, storage: 1.016544, gpu: 0 },
+  usage: { vcpuHours: 720.5, memoryGibHours: 1441, storageGibHours: 7200, gpuHours: 0 },
+});
+const page = JSON.stringify({
+  data: {
+    id: "in_2026_10",
+    status: "paid",
+    currency: "USD",
+    total: 1234,
+    paas: {
+      price: { total: 1234 },
+      teams: [
+        {
+          ...item(1),
+          projects: [
+            {
+              ...item(2),
+              resources: [{ resourceType: "service", items: Array.from({ length: 100 }, (_, i) => item(i)) }],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  pagination: { hasNextPage: true, count: 100, unit: "resources" },
+});
+/**
+ * Microseconds to `JSON.parse` the drill-down page, to parse and validate it as the client does,
+ * and to parse and validate it with zod alone; medians of rounds.
+ */
+export function measureParse(iterations = 2_000, rounds = 5) {
+  const time = (fn: () => unknown) => {
+    for (let i = 0; i < 200; i++) fn();
+    const started = performance.now();
+    for (let i = 0; i < iterations; i++) fn();
+    return ((performance.now() - started) * 1000) / iterations;
+  };
+  const where = { method: "GET", path: "/v1/billing/invoices/in_2026_10", status: 200 };
+  const parseOnly: number[] = [];
+  const parseAndValidate: number[] = [];
+  const parseAndZod: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    parseOnly.push(time(() => JSON.parse(page)));
+    parseAndValidate.push(time(() => parseResponse(invoiceDetailResponse, JSON.parse(page), where)));
+    parseAndZod.push(time(() => invoiceDetailResponse.parse(JSON.parse(page))));
+  }
+  return {
+    drillDownPageBytes: page.length,
+    jsonParseMicros: Number(median(parseOnly).toFixed(1)),
+    jsonParseAndValidateMicros: Number(median(parseAndValidate).toFixed(1)),
+    jsonParseAndZodParseMicros: Number(median(parseAndZod).toFixed(1)),
+  };
+}
