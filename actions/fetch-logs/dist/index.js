@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1042);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1884);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1042:
+/***/ 1884:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -57061,6 +57061,12 @@ const MAX_PAGE_SIZE = 10_000;
  * the cursor's timestamp: the reader reads that timestamp once from the other end, to pick up its
  * last lines, then steps past it. (A run of lines sharing one timestamp longer than twice the cap
  * cannot be reached by range queries at all: its middle is out of reach of any query.)
+ *
+ * Live, reading on until nothing is new would cost a request per read that can bring nothing, so a
+ * short page ends the read unless it may have been cut: the first short page of a length not seen
+ * before is read past once, to learn whether the platform cuts pages that long (more lines came at
+ * once) or not (nothing came); after that, pages as long as a cut one are read past and shorter
+ * ones end the read.
  */
 class PageReader {
     #fetch;
@@ -57069,6 +57075,10 @@ class PageReader {
     #forward;
     /** The largest page the platform has sent: a page this large may have been cut by its cap. */
     #largest = 0;
+    /** Live: the shortest short page that more lines followed at once (the platform cut it). */
+    #cut = Number.POSITIVE_INFINITY;
+    /** Live: the longest short page that nothing followed at once (it was the live end). */
+    #whole = 0;
     constructor(fetch, options) {
         this.#fetch = fetch;
         this.#options = options;
@@ -57079,6 +57089,8 @@ class PageReader {
     async *pages(signal) {
         const { pageSize, to } = this.#options;
         let limit = pageSize;
+        /** The length of the short page this read goes past to learn whether it was cut. */
+        let probing;
         for (;;) {
             // Forward, pages run from the cursor to the range's end; backward, from its start to the cursor.
             const boundary = this.#cursor.boundary;
@@ -57086,8 +57098,22 @@ class PageReader {
             const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
             this.#largest = Math.max(this.#largest, lines.length);
             const fresh = this.#cursor.take(lines);
+            // The page after a short one answers whether that one was cut: more lines came, or none
+            // (at most the cursor timestamp's lines again, fewer than a page the platform has sent).
+            if (probing !== undefined && (fresh.length > 0 || lines.length < this.#largest)) {
+                if (fresh.length > 0)
+                    this.#cut = Math.min(this.#cut, probing);
+                else
+                    this.#whole = Math.max(this.#whole, probing);
+                probing = undefined;
+            }
             if (fresh.length > 0) {
                 yield fresh;
+                if (this.#options.live && lines.length < limit && lines.length < this.#cut) {
+                    if (lines.length <= this.#whole)
+                        return;
+                    probing = lines.length;
+                }
                 limit = pageSize;
                 continue;
             }
@@ -57130,12 +57156,15 @@ class PageReader {
 ;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
 
 
-/** Between reads while lines come, and the cap it backs off to while none do, ms. */
-const STREAM_INTERVAL_MS = 2_000;
-const STREAM_MAX_INTERVAL_MS = 15_000;
 /**
- * Reads logs forward with range queries, page after page, without losing or repeating a line, and
- * reads on past a short page (see `PageReader`).
+ * Between reads while lines come, and the cap it backs off to while none do, ms: a line is shown
+ * within 8 s of being written, where the budget allows.
+ */
+const STREAM_INTERVAL_MS = 2_000;
+const STREAM_MAX_INTERVAL_MS = 8_000;
+/**
+ * Reads logs forward with range queries, page after page, without losing or repeating a line, up
+ * to the live end (see `PageReader`).
  */
 class LogFollower {
     #reader;
@@ -57148,9 +57177,13 @@ class LogFollower {
             direction: "forward",
             from: startTime,
             pageSize: pageSize ?? 500,
+            live: true,
         });
     }
-    /** Every line written since the last call, oldest first; `signal` stops the read. */
+    /**
+     * The lines written since the last call, oldest first, up to the live end; `signal` stops the
+     * read. Once the work has ended, call it until it returns none to have every line.
+     */
     async next(signal) {
         const out = [];
         for await (const page of this.#reader.pages(signal))
@@ -57159,8 +57192,9 @@ class LogFollower {
     }
     /**
      * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
-     * come, backing off to 15 s while none do, and slower still when the whole account spends faster
-     * than its budget allows, so streaming never costs the waits a 429.
+     * come, backing off to 8 s while none do, and no more often than a quarter of what this client's
+     * share of the account's budget allows its polls (`RateLimitBudget.backgroundInterval`), so
+     * streaming never costs the waits their pace or a 429.
      */
     async stream(options) {
         const { clock, rateLimit } = this.#pacing;
@@ -57523,9 +57557,10 @@ class Builds {
      * How long the service's latest successful builds took, ms, from one request: pass them to
      * `waitFor` as `expectedDurationsMs` so its polls gather where this service's builds end.
      */
-    async recentDurations(projectId, serviceId, options) {
-        const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, options);
-        return durationsOf(items, (b) => ({ start: b.createdAt, end: b.buildConcludedAt }), (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"));
+    async recentDurations(projectId, serviceId, options = {}) {
+        const { except, ...call } = options;
+        const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, call);
+        return durationsOf(items.filter((b) => b.id !== except), (b) => ({ start: b.createdAt, end: b.buildConcludedAt }), (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"));
     }
     iterate(projectId, serviceId, query = {}, options) {
         return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
@@ -57942,9 +57977,10 @@ class Jobs {
      * How long the job's latest successful runs took, ms, from one request: pass them to
      * `waitForRun` as `expectedDurationsMs` so its polls gather where this job's runs end.
      */
-    async recentDurations(projectId, jobId, options) {
-        const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, options);
-        return durationsOf(items, (r) => ({ start: r.startedAt, end: r.concludedAt }), (r) => r.concluded === true && r.status === "SUCCESS");
+    async recentDurations(projectId, jobId, options = {}) {
+        const { except, ...call } = options;
+        const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, call);
+        return durationsOf(items.filter((r) => r.id !== except), (r) => ({ start: r.startedAt, end: r.concludedAt }), (r) => r.concluded === true && r.status === "SUCCESS");
     }
     iterateRuns(projectId, jobId, query = {}, options) {
         return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
@@ -58428,6 +58464,47 @@ var undici = __nccwpck_require__(8762);
 // Generated by scripts/write-version.mjs from package.json; do not edit.
 const VERSION = "0.1.0";
 //# sourceMappingURL=version.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/attempt-signal.js
+
+/**
+ * What stops one attempt: the caller's signal aborting, or the attempt's time running out; `clear()`
+ * ends both once the attempt is over.
+ *
+ * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
+ * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
+ * than all the client's own work on a loopback request (`AbortSignal.timeout` and `AbortSignal.any`
+ * a third of its throughput, an AbortController's signal about a tenth, in undici's and Node's
+ * listener machinery); an emitter costs next to nothing (bench/README, client-overhead).
+ */
+class AttemptSignal {
+    /** What undici listens to. */
+    emitter = new external_node_events_.EventEmitter();
+    #timer;
+    #outer;
+    #timedOut = false;
+    constructor(ms, outer) {
+        this.#outer = outer;
+        if (Number.isFinite(ms)) {
+            this.#timer = setTimeout(() => {
+                this.#timedOut = true;
+                this.#abort();
+            }, Math.max(1, Math.ceil(ms)));
+        }
+        outer?.addEventListener("abort", this.#abort, { once: true });
+    }
+    /** Whether the attempt's time ran out (rather than the caller aborting). */
+    get timedOut() {
+        return this.#timedOut;
+    }
+    clear() {
+        clearTimeout(this.#timer);
+        this.#outer?.removeEventListener("abort", this.#abort);
+    }
+    #abort = () => {
+        this.emitter.emit("abort");
+    };
+}
+//# sourceMappingURL=attempt-signal.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/classify.js
 // Which network failures prove that the request never reached the platform. Only those make it
 // safe to send again an operation that starts work.
@@ -58476,24 +58553,43 @@ const headerNumber = (headers, name) => {
     const value = Number(Array.isArray(raw) ? raw[0] : raw);
     return raw === undefined || Number.isNaN(value) ? undefined : value;
 };
-/** How far back the account's spending rate is measured. */
-const RATE_WINDOW_MS = 5 * 60_000;
-const MAX_SAMPLES = 64;
-const MAX_BACKGROUND_WAIT_MS = 60_000;
+/**
+ * How far back this client's requests are compared with the account's: the last 16 reports, at
+ * most 5 minutes, so that a share follows others finishing within a few requests.
+ */
+const SHARE_WINDOW_MS = 5 * 60_000;
+const MAX_REPORTS = 16;
+/**
+ * The budget left is planned to be spent by this share of the time to the reset. The work waited
+ * on now is certain and what comes later is not (most of it ends well before an hour), so the
+ * plan spends more while it runs; the allowance still falls with what is left, so the budget
+ * never runs out before the reset, whoever else spends it.
+ */
+const SPEND_BY = 0.4;
+/**
+ * Background reads (log streaming) may spend this share of what polls may: alone on an account of
+ * 1000 requests an hour, a read every 10 s at most.
+ */
+const BACKGROUND_SHARE = 0.15;
+/** A report whose reset is this much later than the last one's starts a new window. */
+const NEW_WINDOW_MS = 2_000;
 /**
  * The account's request budget as the platform reports it on every response. Knowing it lets the
  * client hold a request until the window resets instead of drawing a 429, and lets pollers and log
- * readers slow down before the budget runs out.
+ * readers pace themselves so that the budget lasts.
  *
- * The budget is the account's, shared with every other step and process using it: the remaining
- * count falling faster than this client's own requests explain shows how many share it, and the
- * pacing below slows everyone's background reads in proportion, without any of them talking.
+ * The budget is the account's, shared with every other step and process using it, none of which
+ * talk. The remaining count falling by more than this client's own requests shows its share of the
+ * account's spending; each client allows itself that share of what the account may spend (the
+ * budget left over 40% of the time to the reset), so together they spend what the account may,
+ * each in proportion to what it was spending.
  */
 class RateLimitBudget {
     clock;
     #state = { limit: undefined, remaining: undefined, resetAt: undefined };
-    /** What the platform reported, newest last: the account's spending over time. */
+    /** What the platform reported to this client, newest last. */
     #reports = [];
+    #own = 0;
     constructor(clock) {
         this.clock = clock;
     }
@@ -58508,12 +58604,12 @@ class RateLimitBudget {
         const reset = headerNumber(headers, "x-ratelimit-reset");
         if (limit !== undefined)
             this.#state.limit = limit;
-        if (remaining !== undefined) {
-            this.#state.remaining = remaining;
-            this.#record(now, remaining);
-        }
         if (reset !== undefined)
             this.#state.resetAt = now + reset * 1000;
+        if (remaining !== undefined) {
+            this.#state.remaining = remaining;
+            this.#record(now, remaining, reset === undefined ? undefined : this.#state.resetAt);
+        }
     }
     /** Milliseconds to hold the next request so it does not spend a budget that is already gone. */
     delayBeforeSend() {
@@ -58528,53 +58624,54 @@ class RateLimitBudget {
             this.#state.remaining = Math.max(0, this.#state.remaining - 1);
     }
     /**
-     * The wait before a poll planned `plannedMs` from now. Polls are few and what the user waits on:
-     * they keep their plan while more than half the budget is left; then they slow as much as the
-     * whole account overspends, and in the last tenth they wait at least for the rest of the window
-     * spread over what is left.
+     * The wait before a poll planned `plannedMs` from now: the plan, unless this client's share of
+     * the budget allows fewer requests than that (see `RateLimitBudget`).
      */
     pollInterval(plannedMs) {
-        const now = this.clock.now();
-        this.#expire(now);
-        const { limit, remaining, resetAt } = this.#state;
-        if (limit === undefined || remaining === undefined || resetAt === undefined)
-            return plannedMs;
-        if (remaining > limit / 2)
-            return plannedMs;
-        const paced = plannedMs * this.#slowdown(now);
-        if (remaining > limit / 10)
-            return paced;
-        return Math.max(paced, (resetAt - now) / Math.max(1, remaining));
+        return Math.max(plannedMs, this.#fairInterval());
     }
     /**
-     * The wait before a background read (log streaming) planned `plannedMs` from now: slowed from the
-     * start as much as the whole account overspends, so the polls keep their pace; never past a
-     * minute, so a stream that slept through a burst still shows lines while the work runs.
+     * The wait before a background read (log streaming) planned `plannedMs` from now: the plan,
+     * unless a quarter of what polls may spend allows fewer, so that polls, which the user waits
+     * on, keep their pace.
      */
     backgroundInterval(plannedMs) {
-        const now = this.clock.now();
-        const paced = Math.max(plannedMs * this.#slowdown(now), this.pollInterval(plannedMs));
-        return Math.min(paced, Math.max(plannedMs, MAX_BACKGROUND_WAIT_MS));
+        return Math.max(plannedMs, this.#fairInterval() / BACKGROUND_SHARE);
     }
-    /** The account's spending rate over the allowed one (remaining over time to reset); at least 1. */
-    #slowdown(now) {
+    /** The least time between this client's requests that keeps its share within the budget, ms. */
+    #fairInterval() {
+        const now = this.clock.now();
+        this.#expire(now);
         const { remaining, resetAt } = this.#state;
+        if (remaining === undefined || resetAt === undefined)
+            return 0;
+        const toReset = Math.max(1, resetAt - now);
+        const allowance = (this.#share() * remaining) / (SPEND_BY * toReset);
+        return allowance > 0 ? 1 / allowance : toReset;
+    }
+    /**
+     * This client's share of the account's spending over the last minutes, from counts (a burst of
+     * requests at the start says nothing about a rate): 1 while it knows of no other spender.
+     */
+    #share() {
         const first = this.#reports[0];
         const last = this.#reports.at(-1);
-        if (remaining === undefined || resetAt === undefined || !first || !last || last.at <= first.at)
+        if (!first || !last || first === last)
             return 1;
-        const spending = (first.remaining - last.remaining) / (last.at - first.at);
-        const allowed = Math.max(1, remaining) / Math.max(1, resetAt - now);
-        return Math.max(1, spending / allowed);
+        const account = first.remaining - last.remaining;
+        const own = last.own - first.own;
+        return account > 0 && own > 0 ? Math.min(1, own / account) : 1;
     }
-    #record(now, remaining) {
-        // More left than before: a new window began, and the old spending says nothing about it.
+    #record(now, remaining, resetAt) {
+        this.#own += 1;
+        // A reset later than the last one's: a new window began, and the old spending says nothing of
+        // it. (Answers to requests under way at once may come back out of order within a window.)
         const last = this.#reports.at(-1);
-        if (last && remaining > last.remaining)
+        if (last?.resetAt !== undefined && resetAt !== undefined && resetAt > last.resetAt + NEW_WINDOW_MS)
             this.#reports = [];
-        this.#reports.push({ at: now, remaining });
-        while (this.#reports.length > MAX_SAMPLES ||
-            (this.#reports.length > 2 && (this.#reports[0]?.at ?? now) < now - RATE_WINDOW_MS))
+        this.#reports.push({ at: now, remaining, resetAt, own: this.#own });
+        while (this.#reports.length > MAX_REPORTS ||
+            (this.#reports.length > 2 && (this.#reports[0]?.at ?? now) < now - SHARE_WINDOW_MS))
             this.#reports.shift();
     }
     #expire(now) {
@@ -58592,6 +58689,7 @@ class RateLimitBudget {
 
 
 
+
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 class Transport {
     clock;
@@ -58600,6 +58698,8 @@ class Transport {
     #dispatcher;
     #ownsDispatcher;
     #base;
+    /** The headers of every request (one object for all: undici only reads them). */
+    #headers;
     /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
     #origin;
     constructor(options) {
@@ -58623,6 +58723,11 @@ class Transport {
             maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
             userAgent: options.userAgent ?? `cwp-client/${VERSION} node/${process.version}`,
         };
+        this.#headers = Object.freeze({
+            authorization: `Bearer ${options.token}`,
+            accept: "application/json",
+            "user-agent": this.#options.userAgent,
+        });
     }
     async send(spec) {
         const safety = spec.safety ??
@@ -58635,7 +58740,8 @@ class Transport {
         for (let attempt = 0;; attempt++) {
             if (this.#remaining(spec) <= 0)
                 throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
-            if (!spec.urgent)
+            // Awaited only when there is something to wait for: most requests go at once.
+            if (!spec.urgent && this.rateLimit.delayBeforeSend() > 0)
                 await this.#waitForBudget(spec, base);
             sentAt ??= this.clock.now();
             const outcome = await this.#attempt(spec, base);
@@ -58683,15 +58789,11 @@ class Transport {
     }
     async #attempt(spec, base) {
         const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
-        const headers = {
-            authorization: `Bearer ${this.#options.token}`,
-            accept: "application/json",
-            "user-agent": this.#options.userAgent,
-        };
+        let headers = this.#headers;
         let body;
         if (spec.body !== undefined) {
             body = JSON.stringify(spec.body);
-            headers["content-type"] = "application/json";
+            headers = { ...headers, "content-type": "application/json" };
         }
         if (spec.signal?.aborted)
             return {
@@ -58703,9 +58805,7 @@ class Transport {
         // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
         // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
         // than one timeout (it is large), so only the deadline bounds it as a whole.
-        const whole = spec.readBody ? this.#remaining(spec) : timeout;
-        const timer = Number.isFinite(whole) ? AbortSignal.timeout(Math.max(1, Math.ceil(whole))) : undefined;
-        const signals = [spec.signal, timer].filter((s) => s !== undefined);
+        const attempt = new AttemptSignal(spec.readBody ? this.#remaining(spec) : timeout, spec.signal);
         try {
             this.rateLimit.take();
             const res = await (0,undici/* request */.Em)(this.#url(spec), {
@@ -58713,7 +58813,7 @@ class Transport {
                 headers,
                 body,
                 dispatcher: this.#dispatcher,
-                signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+                signal: attempt.emitter,
                 headersTimeout: timeout,
                 bodyTimeout: timeout,
             });
@@ -58748,12 +58848,15 @@ class Transport {
             const failure = classifyNetworkError(cause);
             const neverSent = !sent && failure.neverSent;
             const init = { ...base, cause: this.#redactedCause(cause) };
-            const error = failure.timedOut || timer?.aborted
+            const error = failure.timedOut || attempt.timedOut
                 ? new TimeoutError(spec.readBody && sent
                     ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
                     : `${base.method} ${base.path} got no response within ${timeout} ms`, init)
                 : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`, init);
             return { kind: "failure", error, neverSent };
+        }
+        finally {
+            attempt.clear();
         }
     }
     #parseBody(text, res, base) {
@@ -58861,14 +58964,15 @@ class Transport {
         return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - this.clock.now();
     }
     #url(spec) {
-        const search = new URLSearchParams();
+        let search;
         for (const [key, value] of Object.entries(spec.query ?? {})) {
             if (value === undefined || value === null)
                 continue;
+            search ??= new URLSearchParams();
             for (const item of Array.isArray(value) ? value : [value])
                 search.append(key, String(item));
         }
-        const qs = search.toString();
+        const qs = search?.toString();
         return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
     }
     #redact(text) {

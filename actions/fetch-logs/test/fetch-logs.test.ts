@@ -183,7 +183,10 @@ describe("fetch-logs", () => {
     expect(leakedSecrets(result, [platform.tokens.org])).toEqual([]);
   });
 
-  it("reads any container's logs by name, and names a missing or conflicting selector", async () => {
+  // Eleven runs of the bundle: under the whole suite's load on two cores, 20 s was not enough.
+  it("reads any container's logs by name, and names a missing or conflicting selector", {
+    timeout: 90_000,
+  }, async () => {
     await platform.reset();
     const ok = await runBundle(actionDir, {
       inputs: { ...base(), "container-name": "db", duration: "1m", print: "false" },

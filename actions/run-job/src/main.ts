@@ -145,7 +145,8 @@ export const definition = defineAction({
       history: {
         one: `run of job ${jobId}`,
         many: `runs of job ${jobId}`,
-        read: (abortSignal) => client.jobs.recentDurations(projectId, jobId, { signal: abortSignal }),
+        read: (abortSignal) =>
+          client.jobs.recentDurations(projectId, jobId, { signal: abortSignal, except: started.id }),
       },
       conclude: jobRunConclusion,
       ...(config.logs

@@ -142,7 +142,8 @@ export const definition = defineAction({
       history: {
         one: `build of service ${serviceId}`,
         many: `builds of service ${serviceId}`,
-        read: (abortSignal) => client.builds.recentDurations(projectId, serviceId, { signal: abortSignal }),
+        read: (abortSignal) =>
+          client.builds.recentDurations(projectId, serviceId, { signal: abortSignal, except: build.id }),
       },
       conclude: buildConclusion,
       message: (b: Build) => b.message ?? undefined,

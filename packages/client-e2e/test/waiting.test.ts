@@ -50,6 +50,22 @@ describe("waiters", () => {
     expect(e.time.now() - (Date.parse(String(build.createdAt)) + 603_000)).toBeLessThan(5_000);
   });
 
+  it("history leaves out the run waited on, when it concluded before the history was read", async () => {
+    const c = e.client();
+    await outcome({ kind: "build", durationSeconds: 300 });
+    const earlier = await c.builds.start(P, "web", { branch: "main" });
+    await e.control("POST", "clock", { advanceSeconds: 301 });
+    await outcome({ kind: "build", durationSeconds: 1 });
+    const build = await c.builds.start(P, "web", { branch: "main" });
+    await e.control("POST", "clock", { advanceSeconds: 2 });
+    const all = await c.builds.recentDurations(P, "web");
+    const before = await c.builds.recentDurations(P, "web", { except: build.id });
+    expect(all).toHaveLength(2);
+    expect(before).toHaveLength(1);
+    expect(before[0]).toBeGreaterThan(299_000);
+    expect(earlier.id).not.toBe(build.id);
+  });
+
   it("wait for a job run, a template run and an addon upgrade to conclude", async () => {
     const c = e.client();
     await outcome({ kind: "jobRun", durationSeconds: 300, succeed: false });

@@ -23,5 +23,6 @@ export type { RateLimitBudget, RateLimitState } from "./transport/rate-limit.js"
 export type { HttpMethod, QueryValue, RequestSafety, TransportOptions } from "./transport/transport.js";
 export { VERSION } from "./version.js";
 export * from "./waiting/conclusions.js";
+export type { HistoryOptions } from "./waiting/history.js";
 export { type WaitOptions, WaitTimeoutError } from "./waiting/poll.js";
 export { PollSchedule, type PollScheduleOptions } from "./waiting/schedule.js";

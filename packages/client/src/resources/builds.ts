@@ -13,7 +13,7 @@ import { type BuildLogQuery, buildLogQuery, type LogLine, logsResponse } from ".
 import { type BuildArgumentsQuery, buildArgumentsQuery, buildArgumentsResponse } from "../schemas/secrets.js";
 import { type CursorListQuery, cursorListQuery, emptyData } from "../schemas/shared.js";
 import { buildConclusion } from "../waiting/conclusions.js";
-import { durationsOf, HISTORY_SIZE } from "../waiting/history.js";
+import { durationsOf, HISTORY_SIZE, type HistoryOptions } from "../waiting/history.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
 /** Service builds: start, read, list, abort, logs, and waiting for a build to conclude. */
@@ -67,10 +67,15 @@ export class Builds {
    * How long the service's latest successful builds took, ms, from one request: pass them to
    * `waitFor` as `expectedDurationsMs` so its polls gather where this service's builds end.
    */
-  async recentDurations(projectId: string, serviceId: string, options?: CallOptions): Promise<number[]> {
-    const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, options);
+  async recentDurations(
+    projectId: string,
+    serviceId: string,
+    options: HistoryOptions = {},
+  ): Promise<number[]> {
+    const { except, ...call } = options;
+    const { items } = await this.list(projectId, serviceId, { per_page: HISTORY_SIZE }, call);
     return durationsOf(
-      items,
+      items.filter((b) => b.id !== except),
       (b) => ({ start: b.createdAt, end: b.buildConcludedAt }),
       (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"),
     );

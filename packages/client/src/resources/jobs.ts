@@ -19,7 +19,7 @@ import {
 import { type JobLogQuery, jobLogQuery, type LogLine, logsResponse } from "../schemas/observability.js";
 import { type CursorListQuery, cursorListQuery, emptyData } from "../schemas/shared.js";
 import { jobRunConclusion } from "../waiting/conclusions.js";
-import { durationsOf, HISTORY_SIZE } from "../waiting/history.js";
+import { durationsOf, HISTORY_SIZE, type HistoryOptions } from "../waiting/history.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
 export class Jobs {
@@ -72,10 +72,11 @@ export class Jobs {
    * How long the job's latest successful runs took, ms, from one request: pass them to
    * `waitForRun` as `expectedDurationsMs` so its polls gather where this job's runs end.
    */
-  async recentDurations(projectId: string, jobId: string, options?: CallOptions): Promise<number[]> {
-    const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, options);
+  async recentDurations(projectId: string, jobId: string, options: HistoryOptions = {}): Promise<number[]> {
+    const { except, ...call } = options;
+    const { items } = await this.listRuns(projectId, jobId, { per_page: HISTORY_SIZE }, call);
     return durationsOf(
-      items,
+      items.filter((r) => r.id !== except),
       (r) => ({ start: r.startedAt, end: r.concludedAt }),
       (r) => r.concluded === true && r.status === "SUCCESS",
     );

@@ -1,4 +1,13 @@
+import type { CallOptions } from "../core/core.js";
 import { parseTimestamp } from "../timestamps.js";
+
+export interface HistoryOptions extends CallOptions {
+  /**
+   * The run being waited on, left out: short work started a moment ago may have concluded by the
+   * time the history is read, and is not its own history.
+   */
+  except?: string | undefined;
+}
 
 /** Recent runs asked for when a waiter wants history: one page. */
 export const HISTORY_SIZE = 20;
