@@ -1,4 +1,21 @@
 #!/usr/bin/env node
 // cwp <operation> [--input value ...]: the cwp GitHub Actions' operations from a terminal or any
 // CI system. `cwp --help` lists them; `cwp <operation> --help` lists its inputs.
-import "../dist/index.js";
+import { readFileSync } from "node:fs";
+
+// The bundle needs the Node that package.json's engines names (undici 8): on an older one it dies
+// loading with a stack trace that names nothing useful, so say what is needed before loading it.
+// Written for any Node, since it runs before anything is known.
+const needed = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).engines.node;
+const [wantMajor, wantMinor] = needed
+  .replace(/^>=\s*/, "")
+  .split(".")
+  .map(Number);
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
+  console.error(
+    `cwp needs Node.js ${wantMajor}.${wantMinor} or later, and this is Node.js ${process.versions.node}: install Node.js 24 (https://nodejs.org, or \`nvm install 24\`) and run cwp with it.`,
+  );
+  process.exit(1);
+}
+await import("../dist/index.js");

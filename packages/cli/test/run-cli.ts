@@ -16,9 +16,14 @@ export interface CliResult {
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cancelWhen?: (printed: string) => boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    cancelWhen?: (printed: string) => boolean;
+    /** The Node to run it with; default this one. */
+    node?: string;
+  } = {},
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

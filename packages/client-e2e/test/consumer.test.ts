@@ -12,13 +12,19 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 // written, then run against the emulator.
 
 const exec = promisify(execFile);
-/** A step of the test, bounded, with the environment of a user's shell (not pnpm's npm_config_*). */
+/**
+ * What pnpm and turbo set for a script, which a user's shell has not (the user's own npm
+ * configuration, `npm_config_cache` or `npm_config_registry`, stays).
+ */
+const SCRIPT_VARIABLES =
+  /^(npm_(command|execpath|node_execpath|package_.*|lifecycle_.*|config_user_agent|config_verify_deps_before_run)|pnpm_.*|TURBO_.*)$/i;
+/** A step of the test, bounded, with the environment of a user's shell. */
 const run = (file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) =>
   exec(file, args, {
     timeout: 120_000,
     ...options,
     env: Object.fromEntries(
-      Object.entries(options.env ?? process.env).filter(([name]) => !/^(npm_|pnpm_|TURBO_)/i.test(name)),
+      Object.entries(options.env ?? process.env).filter(([name]) => !SCRIPT_VARIABLES.test(name)),
     ),
   });
 const clientDir = new URL("../../client/", import.meta.url).pathname;
@@ -66,13 +72,22 @@ it("installs from its tarball with npm, type-checks the README example, and runs
       dependencies: { "@cwp/client": `file:${tarball}` },
     }),
   );
-  // From npm's cache where it can: the step should not wait on the registry for what it has.
+  // From npm's cache where it can: the step should not wait on the registry for what it has. A
+  // registry it cannot reach fails npm itself within seconds, with npm's own error in the test's
+  // (one retry, 30 s a request), rather than hanging until the step's timeout says nothing.
   await run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "@types/node@24"],
-    {
-      cwd: project,
-    },
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--fetch-retries=1",
+      "--fetch-timeout=30000",
+      "@types/node@24",
+    ],
+    { cwd: project },
   );
   await writeFile(
     join(project, "tsconfig.json"),

@@ -4,7 +4,8 @@ import { startEmulator } from "./server.js";
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
 //   [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
 //   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--start-at ISO]
-// The first line of standard output is "cwp-emulator listening on http://HOST:PORT".
+// The first line of standard output is "cwp-emulator listening on http://HOST:PORT"; then
+// `export CWP_API_URL=...` and `export CWP_API_TOKEN=...` lines, ready to paste.
 
 export const EMULATOR_OPTIONS = {
   host: { type: "string", default: "127.0.0.1", description: "address to bind (keep it on loopback)" },
@@ -21,9 +22,10 @@ export const EMULATOR_OPTIONS = {
   "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
 } as const;
 
-function fail(message: string): never {
+/** Exits with one line: 2 for a wrong option, 1 for what stops it starting. */
+function fail(message: string, code = 2): never {
   console.error(`cwp-emulator: ${message}`);
-  process.exit(2);
+  process.exit(code);
 }
 
 function number(name: string, value: string): number {
@@ -55,6 +57,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
     fail(
       `--start-at must be an ISO 8601 time, e.g. 2026-06-15T12:00:00Z (got ${JSON.stringify(values["start-at"])})`,
     );
+  const port = number("port", values.port ?? "4010");
   const emulator = await startEmulator({
     ...(startAt !== undefined ? { startAt } : {}),
     ...(scale
@@ -67,16 +70,28 @@ export async function emulatorMain(args: string[]): Promise<void> {
         }
       : {}),
     host: values.host ?? "127.0.0.1",
-    port: number("port", values.port ?? "4010"),
+    port,
     seed: number("seed", values.seed ?? "1"),
     speed: number("speed", values.speed ?? "1"),
     rateLimit: number("rate-limit", values["rate-limit"] ?? "1000"),
     ...(values["log-page-cap"] !== undefined
       ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
       : {}),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE")
+      fail(`port ${port} is in use; start it on another with --port (--port 0 picks a free one)`, 1);
+    throw error;
   });
   // Ready for a stop before saying where it listens: whoever reads that line may stop it at once.
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => emulator.close().then(() => process.exit(0)));
   console.log(`cwp-emulator listening on ${emulator.url}`);
+  // The organisation's token works for every operation: paste these, and the cwp CLI, the actions
+  // run locally and @cwp/client's examples talk to this emulator.
+  const { tokens } = (await (await fetch(`${emulator.url}/_emulator/fixtures`)).json()) as {
+    tokens: { org: string };
+  };
+  console.log("# Point cwp at it (paste into your shell):");
+  console.log(`export CWP_API_URL=${emulator.url}`);
+  console.log(`export CWP_API_TOKEN=${tokens.org}`);
 }

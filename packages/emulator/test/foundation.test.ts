@@ -88,12 +88,38 @@ describe("cwp-emulator command", () => {
   it("prints its address as the first line and serves there", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
     const child = spawn(process.execPath, [bin, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const next = async () => (await lines.next()).value as string;
+    const line = await next();
     expect(line).toMatch(/^cwp-emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
     const url = line.replace("cwp-emulator listening on ", "");
     expect((await fetch(`${url}/_emulator/fixtures`)).status).toBe(200);
+    // Then lines to paste into a shell: the URL, and a token every operation accepts.
+    expect(await next()).toMatch(/^# /);
+    expect(await next()).toBe(`export CWP_API_URL=${url}`);
+    const token = (await next()).replace(/^export CWP_API_TOKEN=/, "");
+    expect(token).toMatch(/^\S+$/);
+    const projects = await fetch(`${url}/v1/projects`, { headers: { authorization: `Bearer ${token}` } });
+    expect(projects.status).toBe(200);
     child.kill("SIGTERM");
     await once(child, "exit");
+  });
+
+  it("on a port in use, says so in one line naming the port and --port, and exits 1", async () => {
+    const taken = await startEmulator({ port: 0, speed: 0 });
+    const port = new URL(taken.url).port;
+    const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "--port", port], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = (await once(child, "exit")) as [number];
+    await taken.close();
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      `cwp-emulator: port ${port} is in use; start it on another with --port (--port 0 picks a free one)`,
+    ]);
   });
 });
 
