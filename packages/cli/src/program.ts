@@ -51,14 +51,19 @@ export function program(setExitCode: (code: number) => void): Command {
     .description(
       "The cwp GitHub Actions' operations from any terminal or CI system: start work on the Cloud Workload Platform, wait for it, stream its logs, report costs.",
     )
-    .showHelpAfterError()
+    // A typo gets the flag, the closest one (Commander's suggestion) and where the help is: a
+    // few lines, not the whole help.
+    .showHelpAfterError("Run 'cwp --help' for the operations.")
     // Commander's own refusals (an unknown flag, a value missing or given twice) are bad input like
     // the operations' own: exit code 2, never the 1 of work that failed.
     .exitOverride((error) => {
       throw error.exitCode === 0 ? error : Object.assign(error, { exitCode: EXIT_CODES.input });
     });
   for (const [name, { metadata, definition }] of Object.entries(OPERATIONS)) {
-    const command = cwp.command(name).description(metadata.description);
+    const command = cwp
+      .command(name)
+      .description(metadata.description)
+      .showHelpAfterError(`Run 'cwp ${name} --help' for its flags.`);
     const attributes = new Map<string, string>();
     for (const [input, spec] of Object.entries(metadata.inputs)) {
       const byDefault = flagDefaultHelp(spec);
@@ -78,7 +83,10 @@ export function program(setExitCode: (code: number) => void): Command {
         setExitCode(await runOperation(name, flags, (input) => attributes.get(input) ?? input));
       });
   }
-  const emulator = cwp.command("emulator").description("Start the platform emulator (as cwp-emulator).");
+  const emulator = cwp
+    .command("emulator")
+    .description("Start the platform emulator (as cwp-emulator).")
+    .showHelpAfterError("Run 'cwp emulator --help' for its flags.");
   for (const [option, spec] of Object.entries(EMULATOR_OPTIONS))
     emulator.option(
       `--${option} <value>`,

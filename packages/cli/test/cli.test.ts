@@ -242,6 +242,20 @@ describe("cwp: exit codes and secrets", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  it("answers a typo in three lines: the flag, the closest one, and where the help is", async () => {
+    const result = await cwp([...build, "--projet-id", "shop"]);
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "error: unknown option '--projet-id'",
+      "(Did you mean --project-id?)",
+      "Run 'cwp trigger-build --help' for its flags.",
+    ]);
+    const unknown = await cwp(["trigger-biuld"]);
+    expect(unknown.code).toBe(EXIT_CODES.input);
+    expect(unknown.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+    expect(unknown.stderr).toContain("(Did you mean trigger-build?)");
+  });
+
   it("takes a flag of KEY=VALUE lines once per line, and refuses any other flag given twice", async () => {
     const twice = await cwp([...build, "--branch", "dev"]);
     expect(twice.code).toBe(EXIT_CODES.input);
