@@ -275,7 +275,7 @@ describe("fetch-logs: a slow or failing platform", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /::error::GET \/v1\/projects\/platform-web\/services\/web\/logs got no response within/,
+      /::error::GET \/v1\/projects\/platform-web\/services\/web\/logs: the platform at http:\/\/127\.0\.0\.1:\d+ did not answer within [\d.]+ s/,
     );
   });
 

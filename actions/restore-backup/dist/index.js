@@ -58546,6 +58546,12 @@ class RateLimitBudget {
 
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Attempts of one request that may go unanswered (no connection or no response in time) before it
+ * fails: a platform that answered neither is down or unreachable, and two more attempts would only
+ * keep the step another minute before saying so.
+ */
+const MAX_UNANSWERED = 2;
 class Transport {
     clock;
     rateLimit;
@@ -58592,6 +58598,8 @@ class Transport {
         const base = { method: spec.method, path: spec.path };
         /** When the request first left, for "check what was started since". */
         let sentAt;
+        /** Attempts the platform did not answer in time: after two it is not answering, and no third goes. */
+        let unanswered = 0;
         for (let attempt = 0;; attempt++) {
             if (this.#remaining(spec) <= 0)
                 throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
@@ -58630,7 +58638,9 @@ class Transport {
             const unknown = () => spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
             if (error instanceof AbortedError)
                 throw unknown();
-            if ((safety === "idempotent" || neverSent) && retriesLeft) {
+            if (error instanceof TimeoutError)
+                unanswered += 1;
+            if ((safety === "idempotent" || neverSent) && retriesLeft && unanswered < MAX_UNANSWERED) {
                 try {
                     await this.#waitFor(this.#backoff(attempt), spec, base, error);
                 }
@@ -58706,7 +58716,7 @@ class Transport {
             const error = failure.timedOut || attempt.timedOut
                 ? new TimeoutError(spec.readBody && sent
                     ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                    : `${base.method} ${base.path} got no response within ${timeout} ms`, init)
+                    : `${base.method} ${base.path}: the platform${this.#origin ? ` at ${this.#origin}` : ""} did not answer within ${formatSeconds(timeout)}`, init)
                 : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`, init);
             return { kind: "failure", error, neverSent };
         }
@@ -58864,6 +58874,8 @@ function describeDetails(details) {
     const parts = Object.entries(details).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(", ") : String(messages)}`);
     return parts.length > 0 ? ` (${parts.join("; ")})` : "";
 }
+/** 30000 ms as "30 s", 1500 as "1.5 s". */
+const formatSeconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 //# sourceMappingURL=transport.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/client.js
 

@@ -33,6 +33,20 @@ describe("reads and other idempotent requests", () => {
     expect(t.server.requests).toHaveLength(2);
     await quick.close();
   });
+
+  it("a platform that never answers: two attempts, then an error that says it did not answer", async () => {
+    const quick = createClient({ baseUrl: t.server.url, token: TOKEN, timeoutMs: 200, ...FAST });
+    t.server.on("GET", "/v1/projects", () => ({ delayMs: 5_000, body: projects }));
+    const startedAt = Date.now();
+    const error = (await quick.projects.list().catch((e: unknown) => e)) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toMatch(
+      /^GET \/v1\/projects: the platform at http:\/\/127\.0\.0\.1:\d+ did not answer within 0\.2 s$/,
+    );
+    expect(t.server.requests).toHaveLength(2);
+    expect(Date.now() - startedAt).toBeLessThan(1_500);
+    await quick.close();
+  });
 });
 
 describe("requests that start work", () => {

@@ -85,6 +85,12 @@ export interface RawResponse {
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Attempts of one request that may go unanswered (no connection or no response in time) before it
+ * fails: a platform that answered neither is down or unreachable, and two more attempts would only
+ * keep the step another minute before saying so.
+ */
+const MAX_UNANSWERED = 2;
 
 export class Transport {
   readonly clock: Clock;
@@ -135,6 +141,8 @@ export class Transport {
     const base: CwpErrorInit = { method: spec.method, path: spec.path };
     /** When the request first left, for "check what was started since". */
     let sentAt: number | undefined;
+    /** Attempts the platform did not answer in time: after two it is not answering, and no third goes. */
+    let unanswered = 0;
     for (let attempt = 0; ; attempt++) {
       if (this.#remaining(spec) <= 0)
         throw new TimeoutError(`${base.method} ${base.path} was not sent: the deadline has passed`, base);
@@ -171,7 +179,8 @@ export class Transport {
       const unknown = () =>
         spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
       if (error instanceof AbortedError) throw unknown();
-      if ((safety === "idempotent" || neverSent) && retriesLeft) {
+      if (error instanceof TimeoutError) unanswered += 1;
+      if ((safety === "idempotent" || neverSent) && retriesLeft && unanswered < MAX_UNANSWERED) {
         try {
           await this.#waitFor(this.#backoff(attempt), spec, base, error);
         } catch (stopped) {
@@ -251,7 +260,7 @@ export class Transport {
           ? new TimeoutError(
               spec.readBody && sent
                 ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                : `${base.method} ${base.path} got no response within ${timeout} ms`,
+                : `${base.method} ${base.path}: the platform${this.#origin ? ` at ${this.#origin}` : ""} did not answer within ${formatSeconds(timeout)}`,
               init,
             )
           : new ConnectionError(
@@ -444,3 +453,6 @@ function describeDetails(details: unknown): string {
   );
   return parts.length > 0 ? ` (${parts.join("; ")})` : "";
 }
+
+/** 30000 ms as "30 s", 1500 as "1.5 s". */
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
