@@ -63042,7 +63042,7 @@ const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 
 ;// CONCATENATED MODULE: ./src/period.ts
 
-// The report's period, in Unix seconds (UTC), and the previous period of the same length.
+// The report's period, in Unix seconds (UTC), and the period just before it.
 const PERIODS = [
     "month-to-date",
     "last-month",
@@ -63115,8 +63115,26 @@ function resolvePeriod(name, explicit, now) {
     }
     if (window.end <= window.start)
         window = { start: window.start, end: window.start + HOUR };
-    const length = window.end - window.start;
-    return { ...window, label, previous: { start: window.start - length, end: window.start } };
+    return { ...window, label, previous: previousOf(window) };
+}
+/** The first of a month at 00:00 UTC, as [year, month], or undefined for any other time. */
+function monthStart(seconds) {
+    const d = new Date(seconds * 1000);
+    return d.getTime() === Date.UTC(d.getUTCFullYear(), d.getUTCMonth())
+        ? [d.getUTCFullYear(), d.getUTCMonth()]
+        : undefined;
+}
+/**
+ * The period just before: whole calendar months before whole calendar months (October's is
+ * September, 1 to 30, not the 31 days before October), otherwise as long a time just before.
+ */
+function previousOf(window) {
+    const [from, to] = [monthStart(window.start), monthStart(window.end)];
+    if (from && to) {
+        const months = (to[0] - from[0]) * 12 + (to[1] - from[1]);
+        return { start: utc(from[0], from[1] - months), end: window.start };
+    }
+    return { start: window.start - (window.end - window.start), end: window.start };
 }
 /** Consecutive windows of at most 366 days covering `window` (spec 4.1: longer periods are summed). */
 function totalWindows(window) {
@@ -63172,7 +63190,7 @@ function headline(r) {
     const c = r.currency;
     const parts = [`**Total: ${formatMoney(r.total, c)}**`];
     if (r.previousTotal)
-        parts.push(`${formatChange(r.change, r.changePercent, c)} against the previous period (${formatMoney(r.previousTotal, c)})`);
+        parts.push(`${formatChange(r.change, r.changePercent, c)} against the previous period, ${isoTime(r.period.previous.start)} to ${isoTime(r.period.previous.end)} (${formatMoney(r.previousTotal, c)})`);
     if (r.budget) {
         const used = r.budget.usedPercent ? `${r.budget.usedPercent.toFixed(1)}%` : "n/a";
         const mark = {
@@ -63231,6 +63249,10 @@ function trend(r) {
         return [];
     const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
     const values = r.trend.map((p) => p.total.toFixed(2));
+    // From zero (or below, for credits): an axis that starts near the smallest bar makes every
+    // change look larger than it is.
+    const numbers = values.map(Number);
+    const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
     const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
     const quote = (s) => `"${s.replace(/"/g, "'")}"`;
     return [
@@ -63240,7 +63262,7 @@ function trend(r) {
         "xychart-beta",
         `  title ${quote(`${unit} cost (${r.currency})`)}`,
         `  x-axis [${labels.map(quote).join(", ")}]`,
-        `  y-axis ${quote(r.currency)}`,
+        `  y-axis ${quote(r.currency)} ${low} --> ${high === low ? 1 : high}`,
         `  bar [${values.join(", ")}]`,
         "```",
         "",

@@ -1,6 +1,6 @@
 import { InputError } from "@cwp/action-kit";
 
-// The report's period, in Unix seconds (UTC), and the previous period of the same length.
+// The report's period, in Unix seconds (UTC), and the period just before it.
 
 export const PERIODS = [
   "month-to-date",
@@ -97,8 +97,28 @@ export function resolvePeriod(
     label = name;
   }
   if (window.end <= window.start) window = { start: window.start, end: window.start + HOUR };
-  const length = window.end - window.start;
-  return { ...window, label, previous: { start: window.start - length, end: window.start } };
+  return { ...window, label, previous: previousOf(window) };
+}
+
+/** The first of a month at 00:00 UTC, as [year, month], or undefined for any other time. */
+function monthStart(seconds: number): [number, number] | undefined {
+  const d = new Date(seconds * 1000);
+  return d.getTime() === Date.UTC(d.getUTCFullYear(), d.getUTCMonth())
+    ? [d.getUTCFullYear(), d.getUTCMonth()]
+    : undefined;
+}
+
+/**
+ * The period just before: whole calendar months before whole calendar months (October's is
+ * September, 1 to 30, not the 31 days before October), otherwise as long a time just before.
+ */
+function previousOf(window: Window): Window {
+  const [from, to] = [monthStart(window.start), monthStart(window.end)];
+  if (from && to) {
+    const months = (to[0] - from[0]) * 12 + (to[1] - from[1]);
+    return { start: utc(from[0], from[1] - months), end: window.start };
+  }
+  return { start: window.start - (window.end - window.start), end: window.start };
 }
 
 /** Consecutive windows of at most 366 days covering `window` (spec 4.1: longer periods are summed). */

@@ -34,7 +34,7 @@ describe("Decimal", () => {
 
 describe("periods", () => {
   const now = Date.UTC(2026, 10, 21, 20, 35);
-  it("resolves named periods in UTC, with the previous period of the same length", () => {
+  it("resolves named periods in UTC, month-to-date with the previous period of the same length", () => {
     const mtd = resolvePeriod("month-to-date", {}, now);
     expect([mtd.start, mtd.end]).toEqual([Date.UTC(2026, 10, 1) / 1000, Date.UTC(2026, 10, 21, 20) / 1000]);
     expect(mtd.previous.end).toBe(mtd.start);
@@ -50,6 +50,21 @@ describe("periods", () => {
     expect(windows).toHaveLength(2);
     expect(windows.every((w) => w.end - w.start <= 366 * 86_400)).toBe(true);
     expect(windows[1]?.end).toBe(explicit.end);
+  });
+
+  it("compares whole calendar months with as many calendar months before, anything else with as long a time", () => {
+    const october = resolvePeriod("last-month", {}, now);
+    expect([october.previous.start, october.previous.end]).toEqual([
+      Date.UTC(2026, 8, 1) / 1000,
+      Date.UTC(2026, 9, 1) / 1000,
+    ]);
+    const quarter = resolvePeriod("month-to-date", { start: "2026-03-01", end: "2026-05-31" }, now);
+    expect([quarter.previous.start, quarter.previous.end]).toEqual([
+      Date.UTC(2025, 11, 1) / 1000,
+      Date.UTC(2026, 2, 1) / 1000,
+    ]);
+    const days = resolvePeriod("last-7-days", {}, now);
+    expect(days.previous.end - days.previous.start).toBe(days.end - days.start);
   });
 
   it("reads an explicit period that has not ended so far, against as long a time before it", () => {

@@ -190,8 +190,16 @@ describe("usage-report: the numbers", () => {
           return ((await res.json()) as { data: { usage: Array<{ total: number }> } }).data.usage[0]?.total;
         };
         expect(Number(json?.total), `${period} ${groupBy}`).toBe(await totalOf(start, end));
+        // The period before: as many calendar months before whole months, else as long a time.
+        const [from, to] = [new Date(start * 1000), new Date(end * 1000)];
+        const wholeMonths = [from, to].every((d) => d.getUTCDate() === 1 && d.getTime() % 86_400_000 === 0);
+        const months =
+          (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth();
+        const previousStart = wholeMonths
+          ? Date.UTC(from.getUTCFullYear(), from.getUTCMonth() - months) / 1000
+          : start - (end - start);
         expect(Number(json?.previousTotal), `${period} ${groupBy} previous`).toBe(
-          await totalOf(start - (end - start), start),
+          await totalOf(previousStart, start),
         );
         expect(json?.rows.length).toBeGreaterThan(0);
       }

@@ -23,7 +23,7 @@ function headline(r: Report): string[] {
   const parts = [`**Total: ${formatMoney(r.total, c)}**`];
   if (r.previousTotal)
     parts.push(
-      `${formatChange(r.change, r.changePercent, c)} against the previous period (${formatMoney(r.previousTotal, c)})`,
+      `${formatChange(r.change, r.changePercent, c)} against the previous period, ${isoTime(r.period.previous.start)} to ${isoTime(r.period.previous.end)} (${formatMoney(r.previousTotal, c)})`,
     );
   if (r.budget) {
     const used = r.budget.usedPercent ? `${r.budget.usedPercent.toFixed(1)}%` : "n/a";
@@ -92,6 +92,10 @@ function trend(r: Report): string[] {
   if (r.trend.length === 0) return [];
   const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
   const values = r.trend.map((p) => p.total.toFixed(2));
+  // From zero (or below, for credits): an axis that starts near the smallest bar makes every
+  // change look larger than it is.
+  const numbers = values.map(Number);
+  const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
   const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
   const quote = (s: string) => `"${s.replace(/"/g, "'")}"`;
   return [
@@ -101,7 +105,7 @@ function trend(r: Report): string[] {
     "xychart-beta",
     `  title ${quote(`${unit} cost (${r.currency})`)}`,
     `  x-axis [${labels.map(quote).join(", ")}]`,
-    `  y-axis ${quote(r.currency)}`,
+    `  y-axis ${quote(r.currency)} ${low} --> ${high === low ? 1 : high}`,
     `  bar [${values.join(", ")}]`,
     "```",
     "",
