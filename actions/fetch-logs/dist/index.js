@@ -45925,7 +45925,8 @@ async function pollUntilConcluded(spec, options = {}) {
 
 /**
  * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value would address another resource, so it is refused before anything is sent.
+ * value, `.` or `..` would address another resource (URL encoding leaves dots as they are, and a
+ * dot segment is resolved away), so it is refused before anything is sent.
  */
 function path_path(strings, ...values) {
     const template = strings.join("{}");
@@ -45933,11 +45934,12 @@ function path_path(strings, ...values) {
         if (i >= values.length)
             return out + part;
         const value = String(values[i]);
-        if (value === "") {
-            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
+        const wrong = value === "" ? "is empty" : value === "." || value === ".." ? `is "${value}"` : undefined;
+        if (wrong) {
+            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} ${wrong}`, {
                 method: "",
                 path: template,
-                details: { [`path.${i + 1}`]: ["must not be empty"] },
+                details: { [`path.${i + 1}`]: ["must not be empty, . or .."] },
             });
         }
         return out + part + encodeURIComponent(value);
@@ -55794,7 +55796,7 @@ function preprocess(fn, schema) {
 
 // Shared rules of spec 2.1. Request schemas enforce them; response schemas only describe shapes.
 const ID_PATTERN = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
-const shared_REF_PATTERN = /^[A-Za-z0-9-]+$/;
+const REF_PATTERN = /^[A-Za-z0-9-]+$/;
 /** Alphanumeric groups separated by a single hyphen or a single whitespace character. */
 const NAME_PATTERN = /^[a-zA-Z0-9]+([-\s][a-zA-Z0-9]+)*$/;
 /** Letters, digits, whitespace and `. , ? \ / ' " ( ) [ ] ; ` % ^ & * - _ : !`. */
@@ -55811,7 +55813,7 @@ const id = () => schemas_string()
     .min(3)
     .max(100)
     .regex(ID_PATTERN, "must match ID-PATTERN (letters and digits in groups joined by single hyphens)");
-const ref = () => schemas_string().min(1).regex(shared_REF_PATTERN, "must match REF-PATTERN (letters, digits and hyphens)");
+const ref = () => schemas_string().min(1).regex(REF_PATTERN, "must match REF-PATTERN (letters, digits and hyphens)");
 const shared_name = (min, max) => schemas_string()
     .min(min)
     .max(max)
@@ -59164,7 +59166,7 @@ const requiredText = () => z
     .transform((s) => s.trim())
     .pipe(z.string().min(1, "is required"));
 /** The id of a project, service, job or template: required, letters, digits and hyphens. */
-const resourceId = () => z.string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
+const resourceId = () => schemas_string().regex(REF_PATTERN, "must be an id: letters, digits and hyphens");
 const resourceIdInput = () => requiredText().pipe(resourceId());
 /** The same, when it may be left empty. */
 const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
@@ -63045,12 +63047,12 @@ const main_record = (line, format) => format === "jsonl"
 const definition = defineAction({
     name: "fetch-logs",
     inputs: {
-        "project-id": optionalText(),
-        "service-id": optionalText(),
-        "build-id": optionalText(),
+        "project-id": optionalResourceIdInput(),
+        "service-id": optionalResourceIdInput(),
+        "build-id": optionalResourceIdInput(),
         "container-name": optionalText(),
         "pod-name": optionalText(),
-        "cluster-id": optionalText(),
+        "cluster-id": optionalResourceIdInput(),
         "start-time": optionalText(),
         "end-time": optionalText(),
         duration: optionalText().pipe(durationInput("1h").optional()),

@@ -209,6 +209,9 @@ describe("fetch-logs", () => {
       ],
       [{ direction: "sideways", "service-id": "web" }, "direction"],
       [{ format: "xml", "service-id": "web" }, "format"],
+      // An id is never a path segment that moves elsewhere (/services/../logs).
+      [{ "service-id": ".." }, "service-id"],
+      [{ "build-id": "../..", "service-id": "web" }, "build-id"],
     ] as const) {
       await platform.reset();
       const result = await runBundle(actionDir, { inputs: { ...base(), ...inputs } });

@@ -45848,7 +45848,8 @@ async function pollUntilConcluded(spec, options = {}) {
 
 /**
  * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value would address another resource, so it is refused before anything is sent.
+ * value, `.` or `..` would address another resource (URL encoding leaves dots as they are, and a
+ * dot segment is resolved away), so it is refused before anything is sent.
  */
 function path_path(strings, ...values) {
     const template = strings.join("{}");
@@ -45856,11 +45857,12 @@ function path_path(strings, ...values) {
         if (i >= values.length)
             return out + part;
         const value = String(values[i]);
-        if (value === "") {
-            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`, {
+        const wrong = value === "" ? "is empty" : value === "." || value === ".." ? `is "${value}"` : undefined;
+        if (wrong) {
+            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} ${wrong}`, {
                 method: "",
                 path: template,
-                details: { [`path.${i + 1}`]: ["must not be empty"] },
+                details: { [`path.${i + 1}`]: ["must not be empty, . or .."] },
             });
         }
         return out + part + encodeURIComponent(value);

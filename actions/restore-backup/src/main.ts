@@ -1,4 +1,10 @@
-import { defineAction, InputError, optionalText, resourceIdInput, runAction } from "@cwp/action-kit";
+import {
+  defineAction,
+  InputError,
+  optionalResourceIdInput,
+  resourceIdInput,
+  runAction,
+} from "@cwp/action-kit";
 import { type Restore, restoreConclusion } from "@cwp/client";
 
 export const definition = defineAction({
@@ -7,8 +13,8 @@ export const definition = defineAction({
     "project-id": resourceIdInput(),
     "addon-id": resourceIdInput(),
     "backup-id": resourceIdInput(),
-    "source-project-id": optionalText(),
-    "source-addon-id": optionalText(),
+    "source-project-id": optionalResourceIdInput(),
+    "source-addon-id": optionalResourceIdInput(),
   },
   outputs: { "restore-id": "", status: "", "backup-size": "", "addon-version": "" },
   validate(config) {

@@ -147,6 +147,13 @@ describe("strict request validation sends nothing", () => {
     ],
     ["per_page over 100", () => t.client.projects.list({ per_page: 101 }), "query.per_page"],
     ["an empty path parameter", () => t.client.builds.get("p", "", "b"), "path.2"],
+    // A dot segment is resolved away: /services/../logs would read the project's logs instead.
+    [
+      "a path parameter of ..",
+      () => t.client.observability.serviceLogs("p", "..", { queryType: "range" }),
+      "path.2",
+    ],
+    ["a path parameter of .", () => t.client.builds.get("p", "s", "."), "path.3"],
   ])("%s", async (_name, call, field) => {
     const error = await rejected(call());
     expect(Object.keys(error.details as object)).toContain(field);

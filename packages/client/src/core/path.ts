@@ -2,20 +2,22 @@ import { RequestValidationError } from "../transport/errors.js";
 
 /**
  * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value would address another resource, so it is refused before anything is sent.
+ * value, `.` or `..` would address another resource (URL encoding leaves dots as they are, and a
+ * dot segment is resolved away), so it is refused before anything is sent.
  */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   const template = strings.join("{}");
   return strings.reduce((out, part, i) => {
     if (i >= values.length) return out + part;
     const value = String(values[i]);
-    if (value === "") {
+    const wrong = value === "" ? "is empty" : value === "." || value === ".." ? `is "${value}"` : undefined;
+    if (wrong) {
       throw new RequestValidationError(
-        `Invalid request to ${template}, nothing was sent: path parameter ${i + 1} is empty`,
+        `Invalid request to ${template}, nothing was sent: path parameter ${i + 1} ${wrong}`,
         {
           method: "",
           path: template,
-          details: { [`path.${i + 1}`]: ["must not be empty"] },
+          details: { [`path.${i + 1}`]: ["must not be empty, . or .."] },
         },
       );
     }
