@@ -58552,10 +58552,12 @@ class RateLimitBudget {
     }
     /**
      * The wait before a poll planned `plannedMs` from now: the plan, unless this client's share of
-     * the budget allows fewer requests than that (see `RateLimitBudget`).
+     * the budget allows fewer requests than that (see `RateLimitBudget`). A poll planned at once (the
+     * first, to see work that ended or failed as it started) goes at once: one request is nothing to
+     * the account's hour, and the pace holds from the next.
      */
     pollInterval(plannedMs) {
-        return Math.max(plannedMs, this.#fairInterval());
+        return plannedMs <= 0 ? 0 : Math.max(plannedMs, this.#fairInterval());
     }
     /**
      * The wait before a background read (log streaming) planned `plannedMs` from now: the plan,
