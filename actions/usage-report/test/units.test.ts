@@ -6,6 +6,7 @@ import { Decimal, decimalText, formatMoney } from "../src/decimal.js";
 import { resolvePeriod, totalWindows } from "../src/period.js";
 import { csvCell } from "../src/render/csv.js";
 import { LineFile } from "../src/render/line-file.js";
+import { axisLabels } from "../src/render/markdown.js";
 
 describe("Decimal", () => {
   it("adds what floats cannot", () => {
@@ -75,6 +76,21 @@ describe("periods", () => {
     ]);
     expect(quarter.previous.end - quarter.previous.start).toBe(quarter.end - quarter.start);
     expect(quarter.label).toBe("2026-10-01 to 2026-12-31 (so far)");
+  });
+});
+
+describe("the chart's x-axis", () => {
+  it("shows at most 16 labels, one category per bar, every category distinct", () => {
+    for (const n of [12, 16, 17, 31, 48, 100]) {
+      const labels = Array.from({ length: n }, (_, i) => `day ${i + 1}`);
+      const axis = axisLabels(labels);
+      expect(axis).toHaveLength(n);
+      expect(new Set(axis).size).toBe(n);
+      const shown = axis.filter((l) => /[^\u200b\u200c]/.test(l));
+      expect(shown.length).toBeLessThanOrEqual(16);
+      expect(shown[0]).toBe("day 1");
+      expect(axis.every((l, i) => l === labels[i] || /^[\u200b\u200c]+$/.test(l))).toBe(true);
+    }
   });
 });
 

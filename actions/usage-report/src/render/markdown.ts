@@ -88,6 +88,21 @@ function footnotes(r: Report): string[] {
   return notes.length > 0 ? ["", ...notes] : [];
 }
 
+/** The most x-axis labels the chart shows: 31 daily labels overlap. */
+const MAX_AXIS_LABELS = 16;
+
+/**
+ * The chart's x-axis: every k-th bucket labelled, so at most 16 show. Mermaid's axis keeps one bar
+ * per distinct category, so each unlabelled bucket gets a distinct invisible one (its index in
+ * zero-width characters) rather than an empty label.
+ */
+export function axisLabels(labels: readonly string[]): string[] {
+  const every = Math.ceil(labels.length / MAX_AXIS_LABELS);
+  const invisible = (i: number) =>
+    [...i.toString(2)].map((bit) => (bit === "0" ? "\u200b" : "\u200c")).join("");
+  return labels.map((label, i) => (i % every === 0 ? label : invisible(i)));
+}
+
 function trend(r: Report): string[] {
   if (r.trend.length === 0) return [];
   const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
@@ -104,7 +119,7 @@ function trend(r: Report): string[] {
     "```mermaid",
     "xychart-beta",
     `  title ${quote(`${unit} cost (${r.currency})`)}`,
-    `  x-axis [${labels.map(quote).join(", ")}]`,
+    `  x-axis [${axisLabels(labels).map(quote).join(", ")}]`,
     `  y-axis ${quote(r.currency)} ${low} --> ${high === low ? 1 : high}`,
     `  bar [${values.join(", ")}]`,
     "```",
