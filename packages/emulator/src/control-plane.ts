@@ -13,6 +13,9 @@ import type { World } from "./world.js";
 // /_emulator/*: what tests and demos use to see and steer the emulator. No token needed; the
 // emulator binds to 127.0.0.1 unless told otherwise.
 
+/** By default the request log keeps the last this many requests: a long-running emulator does not grow. */
+export const REQUEST_LOG_SIZE = 10_000;
+
 export interface RequestLogEntry {
   method: string;
   path: string;
@@ -32,6 +35,8 @@ export interface ControlState {
   outcomes: Outcomes;
   settings: Settings;
   log: RequestLogEntry[];
+  /** The last this many of `log` are the request log. */
+  logSize: number;
   /** Sends the events that became due (after the clock moved). */
   settle(): Promise<void>;
 }
@@ -138,7 +143,7 @@ export async function controlPlane(
       applySettings(state.settings, parse(settingsSchema, await readJsonBody(req)));
       return { settings: state.settings };
     case "GET /_emulator/requests":
-      return { requests: state.log };
+      return { requests: state.log.slice(-state.logSize) };
     case "DELETE /_emulator/requests":
       state.log.length = 0;
       return { requests: [] };

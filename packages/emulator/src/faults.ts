@@ -10,7 +10,20 @@ export const faultSchema = z.strictObject({
   path: z.string().min(1),
   status: z.number().int().min(200).max(599).optional(),
   body: z.unknown().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  // What HTTP can carry: a header it cannot would end the emulator's process when answered.
+  headers: z
+    .record(
+      z
+        .string()
+        .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-"),
+      z
+        .string()
+        .regex(
+          /^[\t\x20-\x7e\x80-\xff]*$/,
+          "a header value has no line breaks or control characters, only Latin-1",
+        ),
+    )
+    .optional(),
   delayMs: z.number().min(0).max(120_000).optional(),
   /** Close the connection without an answer. */
   reset: z.boolean().optional(),

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
-import { type ControlState, controlPlane, type RequestLogEntry } from "./control-plane.js";
+import { type ControlState, controlPlane, REQUEST_LOG_SIZE, type RequestLogEntry } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
@@ -29,6 +29,8 @@ export interface EmulatorOptions {
   startAt?: number;
   /** The most log lines one answer holds, below what `lineLimit` asks (see `Settings`). */
   logPageCap?: number;
+  /** How many requests the request log keeps, the last ones (default 10,000). */
+  requestLogSize?: number;
 }
 
 export interface RunningEmulator {
@@ -69,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // platform's is: otherwise its first year-long read pays for it.
   if (options.scale) ledgerOf(world).warm(clock.now());
   const log: RequestLogEntry[] = [];
+  const logSize = options.requestLogSize ?? REQUEST_LOG_SIZE;
   const initialSettings: Settings = { logPageCap: options.logPageCap };
   /** Counts resets: a request answered after a reset is not in the new world's log. */
   let generation = 0;
@@ -103,6 +106,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     outcomes,
     settings,
     log,
+    logSize,
     settle,
   };
 
@@ -227,6 +231,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (fault && answersInstead) status = await sendFault(res, fault);
     else held?.release();
     if (arrivedIn !== generation) return;
+    // The oldest tenth goes at once, not one entry a request.
+    if (log.length >= logSize * 1.1) log.splice(0, log.length - logSize);
     log.push({
       method,
       path: url.pathname,

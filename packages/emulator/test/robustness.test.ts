@@ -244,3 +244,49 @@ describe("the control plane's edges", () => {
     await emu.control("POST", "reset");
   });
 });
+
+describe("the control plane, handed what HTTP cannot carry", () => {
+  const small = useEmulator({ requestLogSize: 20 });
+
+  it("refuses a fault whose headers HTTP cannot carry, naming the header, and keeps answering", async () => {
+    for (const headers of [
+      { "x-bad": "one\r\nSet-Cookie: two" },
+      { "x-bad": "naïve ✓" },
+      { "bad name": "x" },
+    ]) {
+      const refused = await small.control("POST", "faults", { path: "/v1/projects", status: 200, headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain("headers");
+    }
+    expect((await small.api("GET", "/v1/projects")).status).toBe(200);
+  });
+
+  it("keeps the last requests in its log, not every one", async () => {
+    await small.control("DELETE", "requests");
+    for (let i = 0; i < 45; i += 1) await small.api("GET", "/v1/projects", { query: { page: i + 1 } });
+    const { requests } = (await small.control("GET", "requests")).body as {
+      requests: Array<{ query: { page: string } }>;
+    };
+    expect(requests.map((r) => Number(r.query.page))).toEqual(Array.from({ length: 20 }, (_, i) => 26 + i));
+  });
+
+  it("answers a secret group's files and mounts in the spec's shape, their data hidden", async () => {
+    const data = Buffer.from("s3cret file").toString("base64");
+    const created = await small.api("POST", `/v1/projects/platform-web/secrets`, {
+      body: {
+        name: "tls files",
+        secretType: "environment",
+        priority: 1,
+        secrets: {
+          files: { "/etc/tls/key.pem": { data, encoding: "base64" } },
+          dockerSecretMounts: { npmrc: { data, encoding: "base64" } },
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    const { secrets } = (created.body as { data: { secrets: Record<string, unknown> } }).data;
+    expect(secrets.files).toEqual({ "/etc/tls/key.pem": { data: "********", encoding: "base64" } });
+    expect(secrets.dockerSecretMounts).toEqual({ npmrc: { data: "********", encoding: "base64" } });
+    expect(JSON.stringify(created.body)).not.toContain(data);
+  });
+});

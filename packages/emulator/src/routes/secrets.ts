@@ -18,14 +18,21 @@ export interface Secret extends CreateSecretBody {
 function secretView({ projectId: _p, links: _l, secrets, ...rest }: Secret) {
   const hidden = (map: Record<string, unknown> | undefined) =>
     map === undefined ? undefined : Object.fromEntries(Object.keys(map).map((k) => [k, "********"]));
+  // Files and mounts are `{ data, encoding }` objects (spec 2.3): the shape kept, the data hidden.
+  const hiddenFiles = (map: Record<string, { encoding: string }> | undefined) =>
+    map === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(map).map(([k, file]) => [k, { data: "********", encoding: file.encoding }]),
+        );
   return {
     ...rest,
     ...(secrets
       ? {
           secrets: {
             variables: hidden(secrets.variables),
-            files: hidden(secrets.files),
-            dockerSecretMounts: hidden(secrets.dockerSecretMounts),
+            files: hiddenFiles(secrets.files),
+            dockerSecretMounts: hiddenFiles(secrets.dockerSecretMounts),
           },
         }
       : {}),
