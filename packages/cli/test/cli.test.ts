@@ -242,6 +242,22 @@ describe("cwp: exit codes and secrets", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
+    const result = await cwp(build, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain("error: --api-token: must be text an HTTP header can carry");
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("warns that the token travels unencrypted to plain http on another machine, not on this one", async () => {
+    // TEST-NET-1: nothing answers there; the warning comes before any request.
+    const remote = await cwp([...build, "--timeout", "1s"], { env: { CWP_API_URL: "http://192.0.2.1:9" } });
+    expect(remote.stderr).toContain("plain http to another machine: the API token travels unencrypted");
+    const local = await cwp(build);
+    expect(local.code).toBe(0);
+    expect(local.stderr).not.toContain("unencrypted");
+  });
+
   it("answers a typo in three lines: the flag, the closest one, and where the help is", async () => {
     const result = await cwp([...build, "--projet-id", "shop"]);
     expect(result.code).toBe(EXIT_CODES.input);

@@ -22,6 +22,8 @@ export interface Connection {
   token: string;
   baseUrl: string;
   teamId: string | undefined;
+  /** Plain http to another machine: the token crosses the network readable. */
+  unencrypted: boolean;
 }
 
 /** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
@@ -33,6 +35,13 @@ export function connection(config: {
   const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
   if (!token)
     throw new InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
+  // It travels as a header: a line break or a character outside Latin-1 cannot, and the request
+  // would fail after the step had begun, as an outcome it could not know.
+  if (!HEADER_VALUE.test(token))
+    throw new InputError(
+      "api-token",
+      "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)",
+    );
   const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
   if (!baseUrl)
     throw new InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
@@ -47,5 +56,20 @@ export function connection(config: {
   // Paths are appended to it: a query or a fragment would swallow them.
   if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
     throw new InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
-  return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
+  return {
+    token,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    teamId: config["team-id"],
+    unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
+  };
 }
+
+/** Visible Latin-1 characters, spaces and tabs: what an HTTP header value may hold. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
+
+/** This machine: `localhost` (and names under it), 127.0.0.0/8 and `[::1]`. */
+const isLoopback = (hostname: string) =>
+  hostname === "localhost" ||
+  hostname.endsWith(".localhost") ||
+  /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+  hostname === "[::1]";
