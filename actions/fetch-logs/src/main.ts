@@ -9,6 +9,7 @@ import {
   InputError,
   integerInput,
   lineText,
+  OUTPUT,
   optionalResourceIdInput,
   optionalText,
   outputFile,
@@ -58,7 +59,13 @@ export const definition = defineAction({
     print: booleanInput(true),
     "fail-on-regex": optionalText(),
   },
-  outputs: { file: "", lines: "0", "first-timestamp": "", "last-timestamp": "", matched: "false" },
+  outputs: {
+    file: OUTPUT.ours,
+    lines: OUTPUT.count,
+    "first-timestamp": OUTPUT.time,
+    "last-timestamp": OUTPUT.time,
+    matched: OUTPUT.flag,
+  },
   validate(config) {
     if ((config["line-limit"] ?? 0) > MAX_LINES)
       throw new InputError("line-limit", `must be at most ${MAX_LINES}`);

@@ -3,6 +3,7 @@ import {
   defineAction,
   host,
   InputError,
+  OUTPUT,
   optionalResourceIdInput,
   resourceIdInput,
   runAction,
@@ -29,7 +30,7 @@ export const definition = defineAction({
     "harness-id": optionalResourceIdInput(),
     "acknowledge-active-sessions": booleanInput(false),
   },
-  outputs: { status: "", "restarted-at": "" },
+  outputs: { status: OUTPUT.status, "restarted-at": OUTPUT.time },
   validate(config) {
     if ((config["service-id"] === undefined) === (config["harness-id"] === undefined))
       throw new InputError("service-id", "give exactly one of service-id and harness-id");

@@ -1,6 +1,7 @@
 import {
   defineAction,
   InputError,
+  OUTPUT,
   optionalResourceIdInput,
   resourceIdInput,
   runAction,
@@ -16,7 +17,12 @@ export const definition = defineAction({
     "source-project-id": optionalResourceIdInput(),
     "source-addon-id": optionalResourceIdInput(),
   },
-  outputs: { "restore-id": "", status: "", "backup-size": "", "addon-version": "" },
+  outputs: {
+    "restore-id": OUTPUT.id,
+    status: OUTPUT.status,
+    "backup-size": OUTPUT.number,
+    "addon-version": OUTPUT.version,
+  },
   validate(config) {
     if ((config["source-project-id"] === undefined) !== (config["source-addon-id"] === undefined))
       throw new InputError(

@@ -5,6 +5,7 @@ import {
   InputError,
   keyValueInput,
   maskValues,
+  OUTPUT,
   optionalResourceIdInput,
   optionalText,
   resourceIdInput,
@@ -89,7 +90,7 @@ export const definition = defineAction({
     "deployment-plan": optionalText(),
     logs: booleanInput(true),
   },
-  outputs: { "run-id": "", "run-name": "", status: "", concluded: "false" },
+  outputs: { "run-id": OUTPUT.id, "run-name": OUTPUT.id, status: OUTPUT.status, concluded: OUTPUT.flag },
   validate(config) {
     if (config.image && config["build-service-id"])
       throw new InputError(

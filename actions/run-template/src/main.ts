@@ -1,4 +1,4 @@
-import { checkRequest, defineAction, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
+import { checkRequest, defineAction, OUTPUT, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
 import { runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
 
 // A release gate: the step passes only when the template run concludes `success`.
@@ -9,7 +9,7 @@ export const definition = defineAction({
     "template-id": resourceIdInput(),
     arguments: objectInput(),
   },
-  outputs: { "run-id": "", status: "", concluded: "false" },
+  outputs: { "run-id": OUTPUT.id, status: OUTPUT.status, concluded: OUTPUT.flag },
   async start({ config, client, startSignal }) {
     const templateId = config["template-id"];
     const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });

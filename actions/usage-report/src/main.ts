@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defineAction, eventPayload, outputDir, runAction, say, warn } from "@cwp/action-kit";
+import { defineAction, eventPayload, OUTPUT, outputDir, runAction, say, warn } from "@cwp/action-kit";
 import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -19,13 +19,13 @@ export const definition = defineAction({
   name: "usage-report",
   inputs: usageReportInputs,
   outputs: {
-    total: "",
-    currency: "",
-    "previous-total": "",
-    "change-percent": "",
-    "budget-used-percent": "",
-    "over-budget": "false",
-    "report-dir": "",
+    total: OUTPUT.number,
+    currency: OUTPUT.currency,
+    "previous-total": OUTPUT.number,
+    "change-percent": OUTPUT.number,
+    "budget-used-percent": OUTPUT.number,
+    "over-budget": OUTPUT.flag,
+    "report-dir": OUTPUT.ours,
   },
   validate(config) {
     checkCommentInputs(config);

@@ -17,6 +17,7 @@ export {
   warn,
 } from "./engine/host.js";
 export { LogPump, lineText } from "./engine/log-pump.js";
+export { OUTPUT, type OutputKind } from "./engine/output-kinds.js";
 export { Outputs } from "./engine/outputs.js";
 export {
   type ActionContext,

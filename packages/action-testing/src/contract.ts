@@ -326,6 +326,9 @@ export function runnerContract(spec: ContractSpec): void {
       { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url" },
       { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url" },
       { inputs: { "api-token": "" }, input: "api-token" },
+      // A header cannot carry these: refused as input, not sent as an outcome nobody can know.
+      { inputs: { "api-token": "cwp_token\r\nX-Injected: 1" }, input: "api-token" },
+      { inputs: { "api-token": "cwp_tøken_✓" }, input: "api-token" },
       { inputs: { "team-id": "not a team" }, input: "team-id" },
       ...spec.malformed,
     ]) {
@@ -435,6 +438,9 @@ export function runnerContract(spec: ContractSpec): void {
         .split(/\r?\n/)
         .filter((line) => /^\s*::(add-mask::main|warning::forged|error::forged)/.test(line));
       expect(forged).toEqual([]);
+      // Nor is such a status a step output, where a later `run:` could expand it.
+      expect(result.outputs.status).toBe("");
+      expect(result.stdout).toContain("::warning::The platform's value for output status is not a status");
     });
 
     it("never shows the token or a secret value that an error from the platform echoes back", async () => {

@@ -1,38 +1,44 @@
-import { host, type OutputValue } from "./host.js";
+import { host, type OutputValue, warn } from "./host.js";
+import type { OutputKind } from "./output-kinds.js";
 
 /**
- * Step outputs: every one written at the start with its default, so a step that fails early still
- * has them all, then updated as facts become known. Each output keeps the type of its default
- * (`"false"` a boolean, `"0"` a number, else text), so a terminal's JSON carries true types.
+ * Step outputs: every one written at the start with its kind's default, so a step that fails early
+ * still has them all, then updated as facts become known. A value of platform text that does not
+ * have its kind's shape is not set (the output is left empty), and a warning names the output, never
+ * the value.
  */
 export class Outputs<K extends string> {
-  readonly #types: Record<string, "boolean" | "number" | "string">;
+  readonly #kinds: Record<K, OutputKind>;
+  readonly #refused = new Set<string>();
 
-  constructor(defaults: Record<K, string>) {
-    this.#types = Object.fromEntries(
-      Object.entries<string>(defaults).map(([name, value]) => [
-        name,
-        value === "true" || value === "false"
-          ? "boolean"
-          : /^-?\d+(\.\d+)?$/.test(value)
-            ? "number"
-            : "string",
-      ]),
-    );
-    this.set(defaults);
+  constructor(kinds: Record<K, OutputKind>) {
+    this.#kinds = kinds;
+    const defaults = Object.entries<OutputKind>(kinds).map(([name, kind]) => [name, kind.default]);
+    this.set(Object.fromEntries(defaults) as Partial<Record<K, string>>);
   }
 
   set(values: Partial<Record<K, string | number | boolean | undefined>>): void {
     const typed: Record<string, OutputValue> = {};
     for (const [name, value] of Object.entries<string | number | boolean | undefined>(values)) {
       if (value === undefined) continue;
-      const type = this.#types[name] ?? "string";
+      const kind = this.#kinds[name as K];
+      if (!kind) throw new Error(`output ${name} is not declared`);
+      const text = String(value);
+      if (kind.shape && text !== "" && !kind.shape.pattern.test(text)) {
+        // Once per output: a wait sets the same outputs on every status change.
+        if (!this.#refused.has(name))
+          warn(`The platform's value for output ${name} is not ${kind.shape.is}: the output is not set.`);
+        this.#refused.add(name);
+        // Empty, not the last good value: a status of an earlier poll would say what is not so.
+        typed[name] = kind.default;
+        continue;
+      }
       typed[name] =
-        type === "boolean"
+        kind.type === "boolean"
           ? value === true || value === "true"
-          : type === "number"
+          : kind.type === "number"
             ? Number(value)
-            : String(value);
+            : text;
     }
     if (Object.keys(typed).length > 0) host().outputs(typed);
   }

@@ -16,8 +16,9 @@ import { connection, sharedInputs } from "../inputs/shared.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { formatDuration } from "./duration.js";
 import { recentDurations } from "./history.js";
-import { type FailureKind, failWith, host, type Report, say } from "./host.js";
+import { type FailureKind, failWith, host, type Report, say, warn } from "./host.js";
 import { LogPump } from "./log-pump.js";
+import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
 import { mask, redact } from "./secrets.js";
 
@@ -73,8 +74,8 @@ export interface ActionContext<C> {
 export interface ActionDefinition<S extends z.ZodRawShape, T> {
   name: string;
   inputs: S;
-  /** Every output and its default, written before anything else happens. */
-  outputs: Record<string, string>;
+  /** Every output and what it carries (`OUTPUT.id`, ...): its default is written before anything else happens. */
+  outputs: Record<string, OutputKind>;
   /** Checks that need the whole config (before any request). */
   validate?(config: z.output<z.ZodObject<S>> & SharedConfig): void;
   /** Starts the work, or returns a finished result when there is nothing to do. */
@@ -125,6 +126,10 @@ export async function runWork<S extends z.ZodRawShape, T>(
     action.validate?.(config);
     const conn = connection(config);
     mask(conn.token);
+    if (conn.unencrypted)
+      warn(
+        `${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`,
+      );
     const started = Date.now();
     // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
     client = createClient({
