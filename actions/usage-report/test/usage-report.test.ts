@@ -10,6 +10,7 @@ import {
   type StandIn,
   startGitHubStandIn,
   useTestPlatform,
+  WORKFLOW_BOT,
 } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERIODS } from "../src/period.js";
@@ -342,6 +343,30 @@ describe("usage-report: comments", () => {
     expect(github.comments[0]?.body).toContain("Cloud Workload Platform costs");
   });
 
+  it("never edits a comment or issue someone else wrote, even one that carries the marker", async () => {
+    await platform.reset();
+    const mallory = { login: "mallory", type: "User" as const };
+    const planted = "<!-- cwp-usage-report -->\nplanted by someone else";
+    github.comments.push({ id: 9001, issue: 21, body: planted, user: mallory });
+    github.issues.push({ number: 9002, title: "Costs", body: planted, labels: ["costs"], user: mallory });
+    const pr = { name: "pull_request", payload: { number: 21, pull_request: { number: 21 } } };
+    const schedule = { name: "schedule", payload: {} };
+    for (let i = 0; i < 2; i += 1) {
+      expect((await report({ comment: "pr" }, { env: env(), event: pr })).result.code).toBe(0);
+      const issue = { comment: "issue", "issue-title": "Costs", "issue-label": "costs" };
+      expect((await report(issue, { env: env(), event: schedule })).result.code).toBe(0);
+    }
+    expect(github.comments.find((c) => c.id === 9001)?.body).toBe(planted);
+    expect(github.issues.find((i) => i.number === 9002)?.body).toBe(planted);
+    // One of our own each, created once and then updated in place.
+    expect(github.comments.filter((c) => c.issue === 21 && c.user.login === WORKFLOW_BOT.login)).toHaveLength(
+      1,
+    );
+    expect(
+      github.issues.filter((i) => i.title === "Costs" && i.user.login === WORKFLOW_BOT.login),
+    ).toHaveLength(1);
+  });
+
   it("finds or creates one issue by title and label for scheduled runs", async () => {
     await platform.reset();
     for (let i = 0; i < 2; i += 1) {
@@ -541,5 +566,41 @@ describe("usage-report: inputs and the platform", () => {
     ]);
     const { result } = await report({ formats: "json" });
     expect(result.code, result.stdout).toBe(0);
+  });
+});
+
+describe("usage-report: the platform's text is shown as text", () => {
+  const HOSTILE_NAME = "@org/admins <img src=x onerror=alert(1)> see https://evil.example #12 \u202egnp.exe";
+  const HOSTILE_CURRENCY = "<b>USD</b>";
+
+  it("names and currencies come out with no HTML, link, mention, issue reference or reordering", async () => {
+    await platform.reset();
+    const auth = { authorization: `Bearer ${platform.tokens.org}` };
+    const projects = (await (
+      await fetch(`${platform.url}/v1/projects?per_page=100`, { headers: auth })
+    ).json()) as {
+      data: { projects: Array<{ name?: string }> };
+    };
+    for (const project of projects.data.projects) project.name = HOSTILE_NAME;
+    const credit = (await (
+      await fetch(`${platform.url}/v1/billing/credit-balance`, { headers: auth })
+    ).json()) as {
+      data: { currency: string };
+    };
+    credit.data.currency = HOSTILE_CURRENCY;
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/projects", status: 200, body: projects },
+      { method: "GET", path: "/v1/billing/credit-balance", status: 200, body: credit },
+    ]);
+    const { result } = await report({ period: "last-month", "group-by": "project", formats: "markdown" });
+    expect(result.code, result.stdout).toBe(0);
+    const shown = result.summary;
+    expect(shown).toContain("### Credit balance");
+    for (const live of ["<img", "<b>", "@org/", "https://", "#12", "\u202e"])
+      expect(shown).not.toContain(live);
+    // Still there to read, each made inert.
+    expect(shown).toContain("@\u2060org/admins &lt;img src=x onerror=alert(1)&gt;");
+    expect(shown).toContain("https:\u2060//evil.example");
+    expect(shown).toContain("&lt;b&gt;USD&lt;/b&gt;");
   });
 });

@@ -5,10 +5,19 @@ import type { AddressInfo } from "node:net";
 // A small stand-in for the GitHub REST API: issue comments and issues of acme/shop (the repository
 // runBundle's runner names), in memory, over real HTTP.
 
+/** Who wrote a comment or an issue, as GitHub answers it. */
+export interface Author {
+  login: string;
+  type: "Bot" | "User";
+}
+
+/** What the workflow token writes as. */
+export const WORKFLOW_BOT: Author = { login: "github-actions[bot]", type: "Bot" };
+
 export interface StandIn {
   url: string;
-  comments: Array<{ id: number; issue: number; body: string }>;
-  issues: Array<{ number: number; title: string; body: string; labels: string[] }>;
+  comments: Array<{ id: number; issue: number; body: string; user: Author }>;
+  issues: Array<{ number: number; title: string; body: string; labels: string[]; user: Author }>;
   calls: string[];
   close(): Promise<void>;
 }
@@ -36,6 +45,9 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       req.headers.authorization !== `Bearer ${READ_ONLY_TOKEN}`
     )
       return send(401, { message: "Bad credentials" });
+    // An installation token (the workflow's) may not read the user it acts as.
+    if (url.pathname === "/user" && req.method === "GET")
+      return send(403, { message: "Resource not accessible by integration", status: "403" });
     const page = Number(url.searchParams.get("page") ?? "1");
     const perPage = Number(url.searchParams.get("per_page") ?? "30");
     const slice = <T>(items: T[]) => items.slice((page - 1) * perPage, page * perPage);
@@ -43,7 +55,7 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     if (m && req.method === "GET")
       return send(200, slice(state.comments.filter((c) => c.issue === Number(m?.[1]))));
     if (m && req.method === "POST") {
-      const comment = { id: nextId++, issue: Number(m[1]), body: body.body };
+      const comment = { id: nextId++, issue: Number(m[1]), body: body.body, user: WORKFLOW_BOT };
       state.comments.push(comment);
       return send(201, { ...comment, html_url: `https://github.example/c/${comment.id}` });
     }
@@ -59,7 +71,13 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       return send(200, slice(state.issues.filter((i) => !label || i.labels.includes(label))));
     }
     if (url.pathname === "/repos/acme/shop/issues" && req.method === "POST") {
-      const issue = { number: nextId++, title: body.title, body: body.body, labels: body.labels ?? [] };
+      const issue = {
+        number: nextId++,
+        title: body.title,
+        body: body.body,
+        labels: body.labels ?? [],
+        user: WORKFLOW_BOT,
+      };
       state.issues.push(issue);
       return send(201, issue);
     }

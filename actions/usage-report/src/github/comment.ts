@@ -79,6 +79,28 @@ async function all<T>(target: GitHubTarget, path: string): Promise<T[]> {
   }
 }
 
+/** The workflow token's identity: it may not read `/user`, and writes as this bot. */
+const WORKFLOW_BOT = "github-actions[bot]";
+
+/**
+ * Who the token writes as: a personal token's login from `/user`; the workflow token (and any
+ * installation token) is refused `/user` with 403 and writes as github-actions[bot]. Only what this
+ * identity wrote is ever edited: anyone can paste the marker into a comment of theirs.
+ */
+async function identity(target: GitHubTarget): Promise<string> {
+  try {
+    return (await github<{ login: string }>(target, "GET", "/user")).login;
+  } catch (error) {
+    if (error instanceof GitHubRefusal && error.status === 403) return WORKFLOW_BOT;
+    throw error;
+  }
+}
+
+interface Authored {
+  user?: { login?: string } | null;
+}
+const writtenBy = (login: string) => (item: Authored) => item.user?.login === login;
+
 /** Creates the report comment on the pull request, or updates the one an earlier run left. */
 export async function upsertPullRequestComment(
   target: GitHubTarget,
@@ -86,11 +108,14 @@ export async function upsertPullRequestComment(
   body: string,
 ): Promise<string> {
   const base = `/repos/${target.repository}/issues`;
-  const comments = await all<{ id: number; body?: string; html_url?: string }>(
-    target,
-    `${base}/${pullNumber}/comments`,
-  );
-  const mine = comments.find((c) => c.body?.startsWith(MARKER));
+  const [login, comments] = await Promise.all([
+    identity(target),
+    all<{ id: number; body?: string; html_url?: string } & Authored>(
+      target,
+      `${base}/${pullNumber}/comments`,
+    ),
+  ]);
+  const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(login)(c));
   const saved = mine
     ? await github<{ html_url?: string }>(target, "PATCH", `${base}/comments/${mine.id}`, { body })
     : await github<{ html_url?: string }>(target, "POST", `${base}/${pullNumber}/comments`, { body });
@@ -106,11 +131,14 @@ export async function upsertIssue(
   body: string,
 ): Promise<string> {
   const base = `/repos/${target.repository}/issues`;
-  const issues = await all<{ number: number; title: string; pull_request?: unknown }>(
-    target,
-    `${base}?state=open&labels=${encodeURIComponent(label)}`,
-  );
-  const mine = issues.find((i) => i.title === title && !i.pull_request);
+  const [login, issues] = await Promise.all([
+    identity(target),
+    all<{ number: number; title: string; pull_request?: unknown } & Authored>(
+      target,
+      `${base}?state=open&labels=${encodeURIComponent(label)}`,
+    ),
+  ]);
+  const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(login)(i));
   const saved = mine
     ? await github<{ html_url?: string; number: number }>(target, "PATCH", `${base}/${mine.number}`, { body })
     : await github<{ html_url?: string; number: number }>(target, "POST", base, {

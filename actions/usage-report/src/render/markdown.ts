@@ -43,7 +43,7 @@ function headline(r: Report): string[] {
   return [
     `## Cloud Workload Platform costs: ${escapeCell(r.period.label)}`,
     "",
-    `${isoTime(r.period.start)} to ${isoTime(r.period.end)} (UTC), by ${r.groupBy}. Amounts in ${escapeCell(r.currency)}; usage in quantities, not money.`,
+    `${isoTime(r.period.start)} to ${isoTime(r.period.end)} (UTC), by ${r.groupBy}. Amounts in ${r.currency}; usage in quantities, not money.`,
     "",
     parts.join(" · "),
     "",
@@ -103,6 +103,21 @@ export function axisLabels(labels: readonly string[]): string[] {
   return labels.map((label, i) => (i % every === 0 ? label : invisible(i)));
 }
 
+/**
+ * The report with its currencies as Markdown text: the platform's strings are shown, never acted
+ * on (labels and names are escaped where they are written).
+ */
+function shownAsText(r: Report): Report {
+  return {
+    ...r,
+    currency: escapeCell(r.currency),
+    credit: r.credit && { ...r.credit, currency: escapeCell(r.credit.currency) },
+  };
+}
+
+/** Text inside the chart's quotes: letters, digits and plain punctuation only. */
+const chartText = (text: string) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
+
 function trend(r: Report): string[] {
   if (r.trend.length === 0) return [];
   const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
@@ -112,15 +127,16 @@ function trend(r: Report): string[] {
   const numbers = values.map(Number);
   const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
   const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
-  const quote = (s: string) => `"${s.replace(/"/g, "'")}"`;
+  const quote = (s: string) => `"${s}"`;
+  const currency = chartText(r.currency);
   return [
     `### ${unit} cost`,
     "",
     "```mermaid",
     "xychart-beta",
-    `  title ${quote(`${unit} cost (${r.currency})`)}`,
-    `  x-axis [${axisLabels(labels).map(quote).join(", ")}]`,
-    `  y-axis ${quote(r.currency)} ${low} --> ${high === low ? 1 : high}`,
+    `  title ${quote(`${unit} cost (${currency})`)}`,
+    `  x-axis [${axisLabels(labels.map(chartText)).map(quote).join(", ")}]`,
+    `  y-axis ${quote(currency)} ${low} --> ${high === low ? 1 : high}`,
     `  bar [${values.join(", ")}]`,
     "```",
     "",
@@ -128,7 +144,9 @@ function trend(r: Report): string[] {
     "",
     `| ${{ hour: "Hour", day: "Day", month: "Month" }[r.granularity]} | Cost |`,
     "|---|---:|",
-    ...r.trend.map((p, i) => `| ${labels[i]} | ${formatMoney(p.total, r.currency)} |`),
+    ...r.trend.map(
+      (p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, escapeCell(r.currency))} |`,
+    ),
     "",
     "</details>",
     "",
@@ -197,7 +215,7 @@ function details(r: Report, level: DetailLevel): string[] {
       `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
       ...r.trend.map(
         (p) =>
-          `| ${bucketLabel(p.start, r.granularity)} | ${keys.map((k) => (p.rows.get(k)?.cost ?? Decimal.zero).toFixed(2)).join(" | ")} |`,
+          `| ${escapeCell(bucketLabel(p.start, r.granularity))} | ${keys.map((k) => (p.rows.get(k)?.cost ?? Decimal.zero).toFixed(2)).join(" | ")} |`,
       ),
       "",
       "</details>",
@@ -207,7 +225,8 @@ function details(r: Report, level: DetailLevel): string[] {
   return out;
 }
 
-export function renderMarkdown(r: Report, level: DetailLevel, trimmedNote?: string): string {
+export function renderMarkdown(report: Report, level: DetailLevel, trimmedNote?: string): string {
+  const r = shownAsText(report);
   // The gap's footnote mark goes in the label's cell, as a row's own mark does: after the row's
   // last pipe it would be a cell the header does not have, which GitHub drops.
   const totalRow = `| **Total (as the platform returned it)**${r.gap.isZero() ? "" : " ¹"} | **${formatMoney(r.total, r.currency)}** |${r.previousTotal ? ` ${formatMoney(r.previousTotal, r.currency)} | ${formatChange(r.change, r.changePercent, r.currency)} |` : ""} ${USAGE_COLUMNS.map(([k]) => formatQuantity(r.usage[k])).join(" | ")} |`;
@@ -220,7 +239,7 @@ export function renderMarkdown(r: Report, level: DetailLevel, trimmedNote?: stri
     totalRow,
     ...footnotes(r),
     "",
-    ...trend(r),
+    ...trend(report),
     ...credit(r),
     ...clusters(r),
     ...details(r, level),
@@ -250,5 +269,5 @@ export function fitMarkdown(r: Report, limit: number, measure: (text: string) =>
   );
   return measure(short) <= limit
     ? short
-    : `${MARKER}\n## Cloud Workload Platform costs\n\n**Total: ${formatMoney(r.total, r.currency)}**\n\n> The report is too large to show here: see report.md.\n`;
+    : `${MARKER}\n## Cloud Workload Platform costs\n\n**Total: ${formatMoney(r.total, escapeCell(r.currency))}**\n\n> The report is too large to show here: see report.md.\n`;
 }

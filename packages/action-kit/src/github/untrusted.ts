@@ -26,11 +26,29 @@ export const inert = (text: string) => text.replace(/\r\n|\r|\n/g, " ⏎ ").repl
 
 const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text safe inside HTML (`<pre>`, `<code>`). */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML[c] as string);
+/**
+ * Characters that reorder the text around them (bidirectional embeddings, overrides and isolates):
+ * shown as `�`, so a name cannot make a row read as something else.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** U+2060, a word joiner: invisible, but it ends the word a mention or a reference must be. */
+const JOIN = "\u2060";
 
-/** Text safe in a Markdown table cell: HTML escaped, Markdown punctuation as entities, one line. */
+/** Text safe inside HTML (`<pre>`, `<code>`): no tag, no entity, no reordering. */
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => HTML[c] as string).replace(BIDI, "\ufffd");
+
+/**
+ * Text shown as text in Markdown (a table cell, a heading), in one line: nothing in it is HTML or
+ * Markdown (each such character an entity), and nothing GitHub would make live: no @mention that
+ * pings a team (`@org/team`), no issue reference (`#12`), no link (`https://`, `www.`); a word
+ * joiner breaks each.
+ */
 export const escapeCell = (text: string) =>
-  escapeHtml(text)
-    .replace(/[|`*_[\]\\#~!]/g, (c) => `&#${c.charCodeAt(0)};`)
+  text
+    .replace(/[@#](?=[\p{L}\p{N}_-])/gu, `$&${JOIN}`)
+    .replace(/\b(www)\./gi, `$1${JOIN}.`)
+    .replace(/:\/\//g, `:${JOIN}//`)
+    .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
+    .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
