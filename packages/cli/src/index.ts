@@ -1,12 +1,16 @@
 import { CommanderError } from "commander";
 import { program } from "./program.js";
+import { printJsonRefusal } from "./terminal.js";
 
 try {
   await program((code) => {
     process.exitCode = code;
   }).parseAsync(process.argv);
 } catch (error) {
-  // Commander has printed what it refused (or the help); the exit code is what is left to give.
+  // Commander has printed what it refused (or the help) on stderr; the exit code is what is left
+  // to give, and with --json the refusal as the one JSON object on stdout.
   if (!(error instanceof CommanderError)) throw error;
   process.exitCode = error.exitCode;
+  if (error.exitCode !== 0 && process.argv.includes("--json"))
+    printJsonRefusal(error.message.replace(/^error: /, ""));
 }

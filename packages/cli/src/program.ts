@@ -34,6 +34,9 @@ async function runOperation(
   const operation = OPERATIONS[name];
   if (!operation) throw new Error(`no operation ${name}`);
   const cancel = onCancel();
+  // A reader that went away (`cwp trigger-build ... | head -1`) is a cancel: the started work is
+  // aborted (unless abort-on-cancel is off) and the run ends quietly, not with an EPIPE trace.
+  process.stdout.on("error", () => cancel.cancel("the terminal's reader closed stdout"));
   const terminal = new TerminalHost({ json: flags.json === true });
   useHost(terminal);
   const raw = (input: string) => {

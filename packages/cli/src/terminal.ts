@@ -1,4 +1,5 @@
 import type { FailureKind, Host, LogRecord, OutputValue, Report } from "@cwp/action-kit/engine";
+import { EXIT_CODES } from "./exit-codes.js";
 
 // A terminal (or another CI system's log) as the engine's host: status lines, a live progress
 // line on a TTY, logs with their timestamps, and the report as a table at the end; with --json,
@@ -132,9 +133,27 @@ export class TerminalHost implements Host {
     for (const line of markdown.split("\n")) this.#write(this.#out, safeText(line));
   }
 
-  /** Ends the run's output: the progress line cleared; with --json, the outputs on stdout. */
+  /**
+   * Ends the run's output: the progress line cleared; with --json, the outputs on stdout, and how
+   * the run failed if it did (`error`).
+   */
   finish(stdout: Stream = process.stdout): void {
     if (this.#progress && this.#out.isTTY) this.#out.write("\r\x1b[2K");
-    if (this.#json) stdout.write(`${JSON.stringify(this.outputValues)}\n`);
+    if (this.#json)
+      stdout.write(
+        `${JSON.stringify(this.failure ? { ...this.outputValues, error: jsonError(this.failure.kind, this.failure.message) } : this.outputValues)}\n`,
+      );
   }
+}
+
+/** How a failure reads in --json: its kind, the exit code it gives, and the message. */
+export const jsonError = (kind: FailureKind, message: string) => ({
+  kind,
+  exitCode: EXIT_CODES[kind],
+  message,
+});
+
+/** A refusal before any operation ran (an unknown flag): the one JSON object --json promises. */
+export function printJsonRefusal(message: string, stdout: Stream = process.stdout): void {
+  stdout.write(`${JSON.stringify({ error: jsonError("input", message) })}\n`);
 }

@@ -242,6 +242,37 @@ describe("cwp: exit codes and secrets", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  it("takes a reader that closes stdout (| head -1) as a cancel: the build aborted, no EPIPE trace", async () => {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    const result = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
+    expect(result.code).toBe(EXIT_CODES.cancelled);
+    expect(result.stderr).not.toMatch(/EPIPE| {4}at /);
+    expect(result.stderr).toMatch(/aborted on the platform/);
+    const aborts = (await platform.requests()).filter((r) => r.method === "DELETE");
+    expect(aborts).toHaveLength(1);
+  });
+
+  it("with --json, every failure is one JSON object on stdout: an unknown flag, bad input, failed work", async () => {
+    const unknown = await cwp([...build, "--brnach", "main", "--json"]);
+    expect(unknown.code).toBe(EXIT_CODES.input);
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      error: {
+        kind: "input",
+        exitCode: EXIT_CODES.input,
+        message: "unknown option '--brnach'\n(Did you mean --branch?)",
+      },
+    });
+    const bad = await cwp([...build, "--sha", "abc", "--json"]);
+    expect(bad.code).toBe(EXIT_CODES.input);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ kind: "input", exitCode: EXIT_CODES.input });
+    expect(JSON.parse(bad.stdout).error.message).toContain("--sha");
+    await platform.control("POST", "outcomes", { kind: "build", succeed: false, durationSeconds: 5 });
+    const failed = await cwp([...build, "--json"]);
+    expect(failed.code).toBe(EXIT_CODES.failed);
+    const object = JSON.parse(failed.stdout);
+    expect(object).toMatchObject({ concluded: true, success: false, error: { kind: "failed", exitCode: 1 } });
+  });
+
   it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
     const result = await cwp(build, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
     expect(result.code).toBe(EXIT_CODES.input);

@@ -19,6 +19,8 @@ export async function runCli(
   options: {
     env?: Record<string, string>;
     cancelWhen?: (printed: string) => boolean;
+    /** Closes the reading end of stdout once this holds, as `| head -1` does after its line. */
+    closeStdoutWhen?: (stdout: string) => boolean;
     /** The Node to run it with; default this one. */
     node?: string;
   } = {},
@@ -39,6 +41,7 @@ export async function runCli(
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk;
     check();
+    if (options.closeStdoutWhen?.(stdout)) child.stdout.destroy();
   });
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk;

@@ -14,6 +14,8 @@ export interface Cancellation {
   startSignal: AbortSignal;
   /** When the cancel came (epoch ms), if it did. */
   readonly cancelledAt: number | undefined;
+  /** Cancels as a signal would, for another reason (a terminal's reader went away). */
+  cancel(reason: string): void;
   dispose(): void;
 }
 
@@ -26,28 +28,30 @@ export function onCancel(): Cancellation {
   const start = new AbortController();
   let cancelledAt: number | undefined;
   let grace: NodeJS.Timeout | undefined;
-  const cancel = (signal: NodeJS.Signals) => {
+  const cancel = (reason: string) => {
     if (controller.signal.aborted) return;
     cancelledAt = Date.now();
-    controller.abort(new Error(`received ${signal}`));
+    controller.abort(new Error(reason));
     grace = setTimeout(
-      () => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of ${signal}`)),
+      () => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of the cancel (${reason})`)),
       START_GRACE_MS,
     );
     grace.unref();
   };
-  process.on("SIGINT", cancel);
-  process.on("SIGTERM", cancel);
+  const onSignal = (signal: NodeJS.Signals) => cancel(`received ${signal}`);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   return {
     signal: controller.signal,
     startSignal: start.signal,
     get cancelledAt() {
       return cancelledAt;
     },
+    cancel,
     dispose: () => {
       clearTimeout(grace);
-      process.off("SIGINT", cancel);
-      process.off("SIGTERM", cancel);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
     },
   };
 }
