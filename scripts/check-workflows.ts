@@ -45,7 +45,9 @@ function readmes(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory())
-      return ["node_modules", "dist", ".git", ".turbo", ".changeset"].includes(entry.name) ? [] : readmes(path);
+      return ["node_modules", "dist", ".git", ".turbo", ".changeset"].includes(entry.name)
+        ? []
+        : readmes(path);
     return entry.name.endsWith(".md") ? [path] : [];
   });
 }
@@ -62,7 +64,9 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
       if (!OUTDATED.test(r.message)) problems.push(`${path}:${r.line}:${r.column} ${r.kind}: ${r.message}`);
     const workflow = parse(text) as Workflow;
     for (const script of expandingRuns(workflow))
-      problems.push(`${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`);
+      problems.push(
+        `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
+      );
     const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
     if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
@@ -91,7 +95,9 @@ for (const path of readmes(".")) {
       continue;
     }
     for (const script of expandingRuns(doc))
-      problems.push(`${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`);
+      problems.push(
+        `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
+      );
   }
 }
 if (problems.length > 0) {

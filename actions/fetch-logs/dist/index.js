@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1884);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6914);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1884:
+/***/ 6914:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45665,598 +45665,6 @@ class LogPump {
     }
 }
 //# sourceMappingURL=log-pump.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
-// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
-// the response status and the response's error body only.
-class CwpError extends Error {
-    name = "CwpError";
-    method;
-    path;
-    status;
-    /** The platform's error id, worth quoting to its support. */
-    errorId;
-    /** For validation errors: field path to a list of messages. */
-    details;
-    outcomeUnknown;
-    constructor(message, init) {
-        super(message, init.cause === undefined ? undefined : { cause: init.cause });
-        this.method = init.method;
-        this.path = init.path;
-        this.status = init.status;
-        this.errorId = init.errorId;
-        this.details = init.details;
-        this.outcomeUnknown = init.outcomeUnknown ?? false;
-    }
-    toJSON() {
-        return {
-            name: this.name,
-            message: this.message,
-            method: this.method,
-            path: this.path,
-            status: this.status,
-            errorId: this.errorId,
-            details: this.details,
-            outcomeUnknown: this.outcomeUnknown,
-        };
-    }
-}
-/** 400 from the platform, or a request this client refused to send (`status` undefined). */
-class ValidationError extends CwpError {
-    name = "ValidationError";
-}
-/** A request that failed the spec's rules before anything was sent. */
-class RequestValidationError extends ValidationError {
-    name = "RequestValidationError";
-}
-class AuthenticationError extends CwpError {
-    name = "AuthenticationError";
-}
-class PermissionError extends CwpError {
-    name = "PermissionError";
-}
-class NotFoundError extends CwpError {
-    name = "NotFoundError";
-}
-class ConflictError extends CwpError {
-    name = "ConflictError";
-}
-class RateLimitError extends CwpError {
-    name = "RateLimitError";
-    /** When the rate-limit window resets (epoch milliseconds), if known. */
-    resetAt;
-}
-class ServerError extends CwpError {
-    name = "ServerError";
-}
-/** Any other unexpected HTTP status. */
-class ApiError extends CwpError {
-    name = "ApiError";
-}
-/** The response did not have the shape the spec gives. */
-class UnexpectedResponseError extends CwpError {
-    name = "UnexpectedResponseError";
-}
-/** No response: the connection failed, was refused or was reset. */
-class ConnectionError extends CwpError {
-    name = "ConnectionError";
-}
-/** No response in time (per-attempt timeout or the caller's deadline). */
-class TimeoutError extends CwpError {
-    name = "TimeoutError";
-}
-/** The caller's AbortSignal fired. */
-class AbortedError extends CwpError {
-    name = "AbortedError";
-}
-const byStatus = {
-    400: ValidationError,
-    401: AuthenticationError,
-    403: PermissionError,
-    404: NotFoundError,
-    409: ConflictError,
-    429: RateLimitError,
-};
-function errorClassForStatus(status) {
-    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
-}
-//# sourceMappingURL=errors.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/waiting/schedule.js
-const MIN_HISTORY = 3;
-/** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
-const EARLY_CHECKS = 1;
-/** The planned polls cover at least this far either side of the median. */
-const SPREAD = 0.2;
-/** Cells the window is cut into to place the polls; the narrowest kernel, of the median. */
-const GRID = 400;
-const MIN_BANDWIDTH = 0.005;
-/** The least poll density, as a share of the highest. */
-const FLOOR = 0.03;
-/**
- * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
- * so short work is noticed quickly and long work does not cost a request every second. With
- * history: an early check, then polls gathered where the earlier runs ended (covering at least
- * 20% either side of their median); past the plan (work slower than ever before), the backoff.
- */
-class PollSchedule {
-    startedAt;
-    #initial;
-    #max;
-    /** Planned poll times, ms after the start, ascending. */
-    #plan;
-    #interval;
-    #first = true;
-    constructor(options, startedAt) {
-        this.startedAt = startedAt;
-        this.#initial = options.initialIntervalMs ?? 1_000;
-        this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
-        this.#interval = this.#initial;
-        const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
-        if (history.length >= MIN_HISTORY) {
-            // One request read the history; the rest are polls, none needed right after the start.
-            this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
-        }
-        else
-            this.#plan = [];
-    }
-    /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
-    next(now) {
-        const elapsed = now - this.startedAt;
-        if (this.#first) {
-            this.#first = false;
-            // The start's answer already showed the first status: with a plan, nothing to see before it.
-            if (this.#plan.length === 0)
-                return 0;
-        }
-        const planned = this.#plan.find((at) => at > elapsed + this.#initial / 2);
-        if (planned !== undefined)
-            return planned - elapsed;
-        const wait = this.#interval;
-        this.#interval = Math.min(this.#max, this.#interval * 1.5);
-        return wait;
-    }
-}
-/**
- * Poll times (ms after the start) for work that took `history` (ascending) before: `polls` in all. With n polls, the mean delay between the conclusion and the
- * poll that sees it is smallest when the polls' density follows the square root of the durations'
- * density; that density is estimated from the history (a Gaussian kernel), with a floor so the
- * window's thin ends still get polls.
- */
-function planFromHistory(history, polls) {
-    const median = quantile(history, 0.5);
-    const lo = Math.min(history[0], median * (1 - SPREAD));
-    const hi = Math.max(history.at(-1), median * (1 + SPREAD));
-    const mean = history.reduce((a, b) => a + b, 0) / history.length;
-    const sd = Math.sqrt(history.reduce((a, d) => a + (d - mean) ** 2, 0) / history.length);
-    const bandwidth = Math.max(median * MIN_BANDWIDTH, 1.06 * sd * history.length ** -0.2);
-    const step = (hi - lo) / GRID;
-    const root = Array.from({ length: GRID }, (_, j) => {
-        const x = lo + (j + 0.5) * step;
-        return Math.sqrt(history.reduce((a, d) => a + Math.exp(-0.5 * ((x - d) / bandwidth) ** 2), 0));
-    });
-    const floor = Math.max(...root) * FLOOR;
-    const weights = root.map((w) => w + floor);
-    const total = weights.reduce((a, b) => a + b, 0);
-    const inWindow = Math.max(1, polls - EARLY_CHECKS);
-    const window = [];
-    let cumulative = 0;
-    for (const [j, w] of weights.entries()) {
-        cumulative += w;
-        // Each poll closes a cell holding an equal share of the weight; the last one closes at `hi`.
-        while (window.length < inWindow && cumulative >= (total * (window.length + 1)) / inWindow - 1e-9)
-            window.push(lo + (j + 1) * step);
-    }
-    const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (lo * (i + 1)) / (EARLY_CHECKS + 1));
-    return [...early, ...window];
-}
-/** The p-quantile of ascending values, interpolating linearly between them. */
-function quantile(sorted, p) {
-    const position = p * (sorted.length - 1);
-    const below = Math.floor(position);
-    const low = sorted[below];
-    const high = sorted[Math.min(sorted.length - 1, below + 1)];
-    return low + (high - low) * (position - below);
-}
-//# sourceMappingURL=schedule.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
-
-
-/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
-class WaitTimeoutError extends TimeoutError {
-    last;
-    name = "WaitTimeoutError";
-    constructor(message, last, init) {
-        super(message, init);
-        this.last = last;
-    }
-}
-/** Errors a poll can see and still try again: the work is still running remotely. */
-const isTransient = (error) => error instanceof CwpError &&
-    !(error instanceof AbortedError) &&
-    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
-/**
- * Polls until the work concludes, when the schedule says (see `PollSchedule`), and slower when
- * the rate-limit budget runs low, so a long wait never drains the account's budget.
- */
-async function pollUntilConcluded(spec, options = {}) {
-    const { clock } = spec;
-    const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
-    const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
-    let last;
-    let lastStatus;
-    let polled = false;
-    for (;;) {
-        if (options.signal?.aborted)
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
-        const now = clock.now();
-        const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
-        if (polled && wait <= 0) {
-            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
-        }
-        try {
-            await clock.sleep(wait, options.signal);
-        }
-        catch (cause) {
-            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
-        }
-        polled = true;
-        try {
-            last = await spec.read(deadline, options.signal);
-            const conclusion = spec.conclude(last);
-            if (conclusion.status !== lastStatus) {
-                lastStatus = conclusion.status;
-                options.onStatus?.(conclusion.status, last);
-            }
-            options.onPoll?.(last);
-            if (conclusion.concluded)
-                return last;
-        }
-        catch (error) {
-            if (error instanceof AbortedError || options.signal?.aborted) {
-                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
-            }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
-            if (!isTransient(error))
-                throw error;
-        }
-    }
-}
-//# sourceMappingURL=poll.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
-
-/**
- * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
- * value, `.` or `..` would address another resource (URL encoding leaves dots as they are, and a
- * dot segment is resolved away), so it is refused before anything is sent.
- */
-function path_path(strings, ...values) {
-    const template = strings.join("{}");
-    return strings.reduce((out, part, i) => {
-        if (i >= values.length)
-            return out + part;
-        const value = String(values[i]);
-        const wrong = value === "" ? "is empty" : value === "." || value === ".." ? `is "${value}"` : undefined;
-        if (wrong) {
-            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} ${wrong}`, {
-                method: "",
-                path: template,
-                details: { [`path.${i + 1}`]: ["must not be empty, . or .."] },
-            });
-        }
-        return out + part + encodeURIComponent(value);
-    }, "");
-}
-/**
- * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
- * list, or a path the caller twinned itself) are left as they are.
- */
-function twinPath(specPath, teamId) {
-    if (!teamId ||
-        specPath === "/v1/teams" ||
-        specPath.startsWith("/v1/teams/") ||
-        !specPath.startsWith("/v1/")) {
-        return specPath;
-    }
-    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
-}
-//# sourceMappingURL=path.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/in-place-check.js
-const defOf = (schema) => schema._zod.def;
-/** A def with exactly these members and no others (a member zod adds for a check or a transform declines). */
-const only = (def, ...members) => Object.keys(def).every((key) => key === "type" || members.includes(key));
-const noChecks = (def) => only(def, "checks") && (!Array.isArray(def.checks) || def.checks.length === 0);
-const compiled = new WeakMap();
-/** The in-place check of `schema`, or undefined when its parse may return something else than its input. */
-function inPlaceCheck(schema) {
-    return compile(schema) ?? undefined;
-}
-function compile(schema) {
-    const known = compiled.get(schema);
-    if (known !== undefined)
-        return known;
-    // A schema that refers to itself declines (null while it is being built).
-    compiled.set(schema, null);
-    const check = build(schema);
-    compiled.set(schema, check);
-    return check;
-}
-/**
- * Each object and array schema gets a function of its own, generated like zod's own fast path: one
- * function serving every shape would see all of them at each property read and be several times
- * slower. Strings, numbers and the like are tested inline; other schemas are called (`s[i]`).
- */
-function build(schema) {
-    const def = defOf(schema);
-    const subs = [];
-    let body;
-    switch (def.type) {
-        case "object":
-            body = objectBody(def, subs);
-            break;
-        case "array": {
-            const element = only(def, "element") ? test(def.element, "x", subs) : null;
-            body =
-                element &&
-                    `if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${element})) return false; }
-        return true;`;
-            break;
-        }
-        case "union": {
-            const options = only(def, "options")
-                ? def.options.map((o) => test(o, "v", subs))
-                : [null];
-            body = options.includes(null) ? null : `return ${options.map((o) => `(${o})`).join(" || ")};`;
-            break;
-        }
-        case "enum":
-        case "literal": {
-            const values = only(def, "entries")
-                ? new Set(Object.values(def.entries))
-                : only(def, "values")
-                    ? new Set(def.values)
-                    : null;
-            return values && ((v) => values.has(v));
-        }
-        default: {
-            const inline = test(schema, "v", subs);
-            body = inline && `return ${inline};`;
-        }
-    }
-    if (body === null)
-        return null;
-    try {
-        return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs);
-    }
-    catch {
-        // Code generation refused (node --disallow-code-generation-from-strings): zod parses instead.
-        return null;
-    }
-}
-/** A JavaScript expression true when `x` passes `schema`; null when the schema has no in-place check. */
-function test(schema, x, subs) {
-    const def = defOf(schema);
-    switch (def.type) {
-        case "string":
-            return noChecks(def) ? `typeof ${x} === "string"` : null;
-        case "number":
-            return noChecks(def) ? `(typeof ${x} === "number" && Number.isFinite(${x}))` : null;
-        case "boolean":
-            return noChecks(def) ? `typeof ${x} === "boolean"` : null;
-        case "null":
-            return only(def) ? `${x} === null` : null;
-        case "unknown":
-        case "any":
-            return only(def) ? "true" : null;
-        case "optional":
-        case "nullable": {
-            const inner = only(def, "innerType") ? test(def.innerType, x, subs) : null;
-            return inner && `(${x} === ${def.type === "optional" ? "undefined" : "null"} || ${inner})`;
-        }
-        case "object":
-        case "array":
-        case "union":
-        case "enum":
-        case "literal": {
-            const check = compile(schema);
-            if (!check)
-                return null;
-            subs.push(check);
-            return `s[${subs.length - 1}](${x})`;
-        }
-        default:
-            return null;
-    }
-}
-/** Tolerant objects (unknown members kept as they are) and strict ones; `z.object` strips, so declines. */
-function objectBody(def, subs) {
-    if (!only(def, "shape", "catchall") || def.catchall === undefined)
-        return null;
-    const rest = defOf(def.catchall).type;
-    if (rest !== "unknown" && rest !== "never")
-        return null;
-    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
-    const keys = [];
-    for (const [key, schema] of Object.entries(def.shape)) {
-        const member = test(schema, "x", subs);
-        // Zod lets a member be absent only when its schema is optional in and out (`.optional()`);
-        // `z.unknown()` and the like must still be present.
-        const { optin, optout } = schema._zod;
-        if (member === null || (optin !== undefined && optout !== "optional"))
-            return null;
-        const k = JSON.stringify(key);
-        keys.push(k);
-        lines.push(`if (${k} in v) { const x = v[${k}]; if (!(${member})) return false; }${optin === undefined ? " else return false;" : ""}`);
-    }
-    const unknown = keys.map((k) => `key !== ${k}`).join(" && ") || "true";
-    if (rest === "never")
-        lines.push(`for (const key of Object.keys(v)) if (${unknown}) return false;`);
-    lines.push("return true;");
-    return lines.join("\n");
-}
-//# sourceMappingURL=in-place-check.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
-
-
-/** Zod issues as the platform writes validation details: field path to a list of messages. */
-function issuesToDetails(issues, prefix = "") {
-    const details = {};
-    for (const issue of issues) {
-        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
-        let message = issue.message;
-        if (issue.code === "unrecognized_keys")
-            message = `unknown field(s) ${issue.keys.join(", ")}`;
-        details[field] = [...(details[field] ?? []), message];
-    }
-    return details;
-}
-function describe(details) {
-    return Object.entries(details)
-        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
-        .join("; ");
-}
-/**
- * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
- * names every field and leaves the process without a request.
- */
-function validateRequest(schema, value, where) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const details = issuesToDetails(result.error.issues, where.part);
-    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${describe(details)}`, {
-        method: where.method,
-        path: where.path,
-        details,
-    });
-}
-/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
-function parseResponse(schema, value, where) {
-    if (inPlaceCheck(schema)?.(value))
-        return value;
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const { field, ...at } = where;
-    const details = issuesToDetails(result.error.issues, field);
-    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${describe(details)}`, { ...at, details });
-}
-/** JSON text of a response (or of one element of it, read as it arrived), parsed. */
-function parseJsonText(text, where) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that is not JSON${where.field ? ` (at ${where.field})` : ""}`, { method: where.method, path: where.path, status: where.status });
-    }
-}
-//# sourceMappingURL=validate.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
-
-
-
-
-/** `options` with a second signal that also stops the call (a reader's own stop). */
-function withSignal(options, signal) {
-    const signals = [options?.signal, signal].filter((s) => s !== undefined);
-    return { ...options, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
-}
-/** What every resource shares: the transport, the client's team, and checked calls. */
-class Core {
-    transport;
-    teamId;
-    deadline;
-    constructor(transport, teamId, 
-    /** The deadline of every call that brings none of its own. */
-    deadline = undefined) {
-        this.transport = transport;
-        this.teamId = teamId;
-        this.deadline = deadline;
-    }
-    async call(op, options) {
-        return (await this.exchange(op, options)).body;
-    }
-    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
-    async exchange(op, options) {
-        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
-        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
-        try {
-            return await this.#exchange(op, fullPath, options);
-        }
-        catch (error) {
-            // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
-            if (!(error instanceof UnexpectedResponseError) || op.method === "GET")
-                throw error;
-            const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
-            throw new UnexpectedResponseError(`${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`, { ...error, outcomeUnknown: true, cause: error });
-        }
-    }
-    async #exchange(op, fullPath, options) {
-        const response = await this.transport.send({
-            method: op.method,
-            path: fullPath,
-            query: op.query,
-            body: op.body,
-            safety: op.safety,
-            checkHint: op.checkHint,
-            signal: options?.signal,
-            deadline: options?.deadline ?? this.deadline,
-            urgent: options?.urgent,
-            readBody: op.readBody,
-        });
-        const body = parseResponse(op.response, response.body ?? {}, {
-            method: op.method,
-            path: fullPath,
-            status: response.status,
-        });
-        return { body, headers: response.headers };
-    }
-    /**
-     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
-     * signal, slowing down when the rate-limit budget runs low.
-     */
-    waitUntil(what, at, read, conclude, options = {}) {
-        return pollUntilConcluded({
-            what,
-            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
-            conclude,
-            rateLimit: this.transport.rateLimit,
-            clock: this.transport.clock,
-            where: { method: "GET", path: at },
-        }, options);
-    }
-    /** Validates a body or query against a strict request schema; throws before anything is sent. */
-    check(schema, value, method, at, part) {
-        return validateRequest(schema, value, { method, path: at, part });
-    }
-}
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
-/**
- * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop).
- */
-async function* cursorPages(fetchPage, pageSize, firstCursor) {
-    let cursor = firstCursor;
-    for (;;) {
-        const page = await fetchPage(cursor);
-        yield page;
-        const next = page.pagination.cursor;
-        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
-            return;
-        cursor = next;
-    }
-}
-/** Every item of a cursor list, across all its pages. */
-async function* cursorItems(pages) {
-    for await (const page of pages)
-        yield* page.items;
-}
-const DEFAULT_PAGE_SIZE = 50;
-/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
-function iterateItems(list, query) {
-    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
-}
-//# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/util.js
 
 // functions
@@ -52010,7 +51418,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function api_describe(description) {
+function describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -55737,7 +55145,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = api_describe;
+const schemas_describe = describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -55860,6 +55268,633 @@ const emptyData = looseObject({});
 /** Any JSON object body, kept whole: for `client.request`. */
 const looseBody = looseObject({});
 //# sourceMappingURL=shared.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/output-kinds.js
+
+const output_kinds_text = (pattern, is) => ({
+    default: "",
+    type: "string",
+    shape: { pattern, is },
+});
+/**
+ * An image reference: a registry host (with an optional port), a path, and a tag and/or a digest,
+ * as Docker's reference grammar has them.
+ */
+const IMAGE = /^[A-Za-z0-9.-]+(:\d+)?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)+(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
+/**
+ * A branch name as git allows it, less the characters a shell or a template would act on
+ * (spaces, quotes, `$`, `` ` ``, `;`, `&`, `|`, `<`, `>`, parentheses and braces) and never `..`.
+ */
+const BRANCH = /^(?!.*\.\.)(?![-./])[A-Za-z0-9._/@#+=,%-]{1,255}$/;
+const OUTPUT = {
+    /** `true` or `false`. */
+    flag: { default: "false", type: "boolean" },
+    /** A count this step made. */
+    count: { default: "0", type: "number" },
+    /** A path or other text this step made itself. */
+    ours: { default: "", type: "string" },
+    id: output_kinds_text(ID_PATTERN, "an id (letters and digits in groups joined by hyphens)"),
+    status: output_kinds_text(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "a status (one word)"),
+    image: output_kinds_text(IMAGE, "an image reference (host/path:tag or @sha256:digest)"),
+    sha: output_kinds_text(/^[0-9a-f]{7,64}$/, "a commit sha"),
+    branch: output_kinds_text(BRANCH, "a branch name"),
+    version: output_kinds_text(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/, "a version"),
+    time: output_kinds_text(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/, "a timestamp"),
+    number: output_kinds_text(/^-?\d+(\.\d+)?$/, "a number"),
+    currency: output_kinds_text(/^[A-Z]{3}$/, "a currency code (three capital letters)"),
+};
+//# sourceMappingURL=output-kinds.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
+// Errors by meaning. None of them ever holds the token: they are built from the method, the path,
+// the response status and the response's error body only.
+class CwpError extends Error {
+    name = "CwpError";
+    method;
+    path;
+    status;
+    /** The platform's error id, worth quoting to its support. */
+    errorId;
+    /** For validation errors: field path to a list of messages. */
+    details;
+    outcomeUnknown;
+    constructor(message, init) {
+        super(message, init.cause === undefined ? undefined : { cause: init.cause });
+        this.method = init.method;
+        this.path = init.path;
+        this.status = init.status;
+        this.errorId = init.errorId;
+        this.details = init.details;
+        this.outcomeUnknown = init.outcomeUnknown ?? false;
+    }
+    toJSON() {
+        return {
+            name: this.name,
+            message: this.message,
+            method: this.method,
+            path: this.path,
+            status: this.status,
+            errorId: this.errorId,
+            details: this.details,
+            outcomeUnknown: this.outcomeUnknown,
+        };
+    }
+}
+/** 400 from the platform, or a request this client refused to send (`status` undefined). */
+class ValidationError extends CwpError {
+    name = "ValidationError";
+}
+/** A request that failed the spec's rules before anything was sent. */
+class RequestValidationError extends ValidationError {
+    name = "RequestValidationError";
+}
+class AuthenticationError extends CwpError {
+    name = "AuthenticationError";
+}
+class PermissionError extends CwpError {
+    name = "PermissionError";
+}
+class NotFoundError extends CwpError {
+    name = "NotFoundError";
+}
+class ConflictError extends CwpError {
+    name = "ConflictError";
+}
+class RateLimitError extends CwpError {
+    name = "RateLimitError";
+    /** When the rate-limit window resets (epoch milliseconds), if known. */
+    resetAt;
+}
+class ServerError extends CwpError {
+    name = "ServerError";
+}
+/** Any other unexpected HTTP status. */
+class ApiError extends CwpError {
+    name = "ApiError";
+}
+/** The response did not have the shape the spec gives. */
+class UnexpectedResponseError extends CwpError {
+    name = "UnexpectedResponseError";
+}
+/** No response: the connection failed, was refused or was reset. */
+class ConnectionError extends CwpError {
+    name = "ConnectionError";
+}
+/** No response in time (per-attempt timeout or the caller's deadline). */
+class TimeoutError extends CwpError {
+    name = "TimeoutError";
+}
+/** The caller's AbortSignal fired. */
+class AbortedError extends CwpError {
+    name = "AbortedError";
+}
+const byStatus = {
+    400: ValidationError,
+    401: AuthenticationError,
+    403: PermissionError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitError,
+};
+function errorClassForStatus(status) {
+    return byStatus[status] ?? (status >= 500 ? ServerError : ApiError);
+}
+//# sourceMappingURL=errors.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/schedule.js
+const MIN_HISTORY = 3;
+/** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
+const EARLY_CHECKS = 1;
+/** The planned polls cover at least this far either side of the median. */
+const SPREAD = 0.2;
+/** Cells the window is cut into to place the polls; the narrowest kernel, of the median. */
+const GRID = 400;
+const MIN_BANDWIDTH = 0.005;
+/** The least poll density, as a share of the highest. */
+const FLOOR = 0.03;
+/**
+ * When to poll next. Without history: soon at first, then backing off by half each time to a cap,
+ * so short work is noticed quickly and long work does not cost a request every second. With
+ * history: an early check, then polls gathered where the earlier runs ended (covering at least
+ * 20% either side of their median); past the plan (work slower than ever before), the backoff.
+ */
+class PollSchedule {
+    startedAt;
+    #initial;
+    #max;
+    /** Planned poll times, ms after the start, ascending. */
+    #plan;
+    #interval;
+    #first = true;
+    constructor(options, startedAt) {
+        this.startedAt = startedAt;
+        this.#initial = options.initialIntervalMs ?? 1_000;
+        this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
+        this.#interval = this.#initial;
+        const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
+        if (history.length >= MIN_HISTORY) {
+            // One request read the history; the rest are polls, none needed right after the start.
+            this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
+        }
+        else
+            this.#plan = [];
+    }
+    /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
+    next(now) {
+        const elapsed = now - this.startedAt;
+        if (this.#first) {
+            this.#first = false;
+            // The start's answer already showed the first status: with a plan, nothing to see before it.
+            if (this.#plan.length === 0)
+                return 0;
+        }
+        const planned = this.#plan.find((at) => at > elapsed + this.#initial / 2);
+        if (planned !== undefined)
+            return planned - elapsed;
+        const wait = this.#interval;
+        this.#interval = Math.min(this.#max, this.#interval * 1.5);
+        return wait;
+    }
+}
+/**
+ * Poll times (ms after the start) for work that took `history` (ascending) before: `polls` in all. With n polls, the mean delay between the conclusion and the
+ * poll that sees it is smallest when the polls' density follows the square root of the durations'
+ * density; that density is estimated from the history (a Gaussian kernel), with a floor so the
+ * window's thin ends still get polls.
+ */
+function planFromHistory(history, polls) {
+    const median = quantile(history, 0.5);
+    const lo = Math.min(history[0], median * (1 - SPREAD));
+    const hi = Math.max(history.at(-1), median * (1 + SPREAD));
+    const mean = history.reduce((a, b) => a + b, 0) / history.length;
+    const sd = Math.sqrt(history.reduce((a, d) => a + (d - mean) ** 2, 0) / history.length);
+    const bandwidth = Math.max(median * MIN_BANDWIDTH, 1.06 * sd * history.length ** -0.2);
+    const step = (hi - lo) / GRID;
+    const root = Array.from({ length: GRID }, (_, j) => {
+        const x = lo + (j + 0.5) * step;
+        return Math.sqrt(history.reduce((a, d) => a + Math.exp(-0.5 * ((x - d) / bandwidth) ** 2), 0));
+    });
+    const floor = Math.max(...root) * FLOOR;
+    const weights = root.map((w) => w + floor);
+    const total = weights.reduce((a, b) => a + b, 0);
+    const inWindow = Math.max(1, polls - EARLY_CHECKS);
+    const window = [];
+    let cumulative = 0;
+    for (const [j, w] of weights.entries()) {
+        cumulative += w;
+        // Each poll closes a cell holding an equal share of the weight; the last one closes at `hi`.
+        while (window.length < inWindow && cumulative >= (total * (window.length + 1)) / inWindow - 1e-9)
+            window.push(lo + (j + 1) * step);
+    }
+    const early = Array.from({ length: EARLY_CHECKS }, (_, i) => (lo * (i + 1)) / (EARLY_CHECKS + 1));
+    return [...early, ...window];
+}
+/** The p-quantile of ascending values, interpolating linearly between them. */
+function quantile(sorted, p) {
+    const position = p * (sorted.length - 1);
+    const below = Math.floor(position);
+    const low = sorted[below];
+    const high = sorted[Math.min(sorted.length - 1, below + 1)];
+    return low + (high - low) * (position - below);
+}
+//# sourceMappingURL=schedule.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
+
+
+/** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
+class WaitTimeoutError extends TimeoutError {
+    last;
+    name = "WaitTimeoutError";
+    constructor(message, last, init) {
+        super(message, init);
+        this.last = last;
+    }
+}
+/** Errors a poll can see and still try again: the work is still running remotely. */
+const isTransient = (error) => error instanceof CwpError &&
+    !(error instanceof AbortedError) &&
+    (error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500);
+/**
+ * Polls until the work concludes, when the schedule says (see `PollSchedule`), and slower when
+ * the rate-limit budget runs low, so a long wait never drains the account's budget.
+ */
+async function pollUntilConcluded(spec, options = {}) {
+    const { clock } = spec;
+    const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
+    const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
+    let last;
+    let lastStatus;
+    let polled = false;
+    for (;;) {
+        if (options.signal?.aborted)
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
+        const now = clock.now();
+        const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
+        if (polled && wait <= 0) {
+            throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
+        }
+        try {
+            await clock.sleep(wait, options.signal);
+        }
+        catch (cause) {
+            throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause });
+        }
+        polled = true;
+        try {
+            last = await spec.read(deadline, options.signal);
+            const conclusion = spec.conclude(last);
+            if (conclusion.status !== lastStatus) {
+                lastStatus = conclusion.status;
+                options.onStatus?.(conclusion.status, last);
+            }
+            options.onPoll?.(last);
+            if (conclusion.concluded)
+                return last;
+        }
+        catch (error) {
+            if (error instanceof AbortedError || options.signal?.aborted) {
+                throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
+            }
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+            if (!isTransient(error))
+                throw error;
+        }
+    }
+}
+//# sourceMappingURL=poll.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
+
+/**
+ * Builds a request path, URL-encoding every interpolated value: path`/v1/projects/${id}`. An empty
+ * value, `.` or `..` would address another resource (URL encoding leaves dots as they are, and a
+ * dot segment is resolved away), so it is refused before anything is sent.
+ */
+function path_path(strings, ...values) {
+    const template = strings.join("{}");
+    return strings.reduce((out, part, i) => {
+        if (i >= values.length)
+            return out + part;
+        const value = String(values[i]);
+        const wrong = value === "" ? "is empty" : value === "." || value === ".." ? `is "${value}"` : undefined;
+        if (wrong) {
+            throw new RequestValidationError(`Invalid request to ${template}, nothing was sent: path parameter ${i + 1} ${wrong}`, {
+                method: "",
+                path: template,
+                details: { [`path.${i + 1}`]: ["must not be empty, . or .."] },
+            });
+        }
+        return out + part + encodeURIComponent(value);
+    }, "");
+}
+/**
+ * The `/v1/teams/{teamId}/...` twin of a spec path. Paths already under `/v1/teams` (the teams
+ * list, or a path the caller twinned itself) are left as they are.
+ */
+function twinPath(specPath, teamId) {
+    if (!teamId ||
+        specPath === "/v1/teams" ||
+        specPath.startsWith("/v1/teams/") ||
+        !specPath.startsWith("/v1/")) {
+        return specPath;
+    }
+    return `/v1/teams/${encodeURIComponent(teamId)}/${specPath.slice("/v1/".length)}`;
+}
+//# sourceMappingURL=path.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/in-place-check.js
+const defOf = (schema) => schema._zod.def;
+/** A def with exactly these members and no others (a member zod adds for a check or a transform declines). */
+const only = (def, ...members) => Object.keys(def).every((key) => key === "type" || members.includes(key));
+const noChecks = (def) => only(def, "checks") && (!Array.isArray(def.checks) || def.checks.length === 0);
+const compiled = new WeakMap();
+/** The in-place check of `schema`, or undefined when its parse may return something else than its input. */
+function inPlaceCheck(schema) {
+    return compile(schema) ?? undefined;
+}
+function compile(schema) {
+    const known = compiled.get(schema);
+    if (known !== undefined)
+        return known;
+    // A schema that refers to itself declines (null while it is being built).
+    compiled.set(schema, null);
+    const check = build(schema);
+    compiled.set(schema, check);
+    return check;
+}
+/**
+ * Each object and array schema gets a function of its own, generated like zod's own fast path: one
+ * function serving every shape would see all of them at each property read and be several times
+ * slower. Strings, numbers and the like are tested inline; other schemas are called (`s[i]`).
+ */
+function build(schema) {
+    const def = defOf(schema);
+    const subs = [];
+    let body;
+    switch (def.type) {
+        case "object":
+            body = objectBody(def, subs);
+            break;
+        case "array": {
+            const element = only(def, "element") ? test(def.element, "x", subs) : null;
+            body =
+                element &&
+                    `if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${element})) return false; }
+        return true;`;
+            break;
+        }
+        case "union": {
+            const options = only(def, "options")
+                ? def.options.map((o) => test(o, "v", subs))
+                : [null];
+            body = options.includes(null) ? null : `return ${options.map((o) => `(${o})`).join(" || ")};`;
+            break;
+        }
+        case "enum":
+        case "literal": {
+            const values = only(def, "entries")
+                ? new Set(Object.values(def.entries))
+                : only(def, "values")
+                    ? new Set(def.values)
+                    : null;
+            return values && ((v) => values.has(v));
+        }
+        default: {
+            const inline = test(schema, "v", subs);
+            body = inline && `return ${inline};`;
+        }
+    }
+    if (body === null)
+        return null;
+    try {
+        return new Function("s", `"use strict"; return function check(v) { ${body} };`)(subs);
+    }
+    catch {
+        // Code generation refused (node --disallow-code-generation-from-strings): zod parses instead.
+        return null;
+    }
+}
+/** A JavaScript expression true when `x` passes `schema`; null when the schema has no in-place check. */
+function test(schema, x, subs) {
+    const def = defOf(schema);
+    switch (def.type) {
+        case "string":
+            return noChecks(def) ? `typeof ${x} === "string"` : null;
+        case "number":
+            return noChecks(def) ? `(typeof ${x} === "number" && Number.isFinite(${x}))` : null;
+        case "boolean":
+            return noChecks(def) ? `typeof ${x} === "boolean"` : null;
+        case "null":
+            return only(def) ? `${x} === null` : null;
+        case "unknown":
+        case "any":
+            return only(def) ? "true" : null;
+        case "optional":
+        case "nullable": {
+            const inner = only(def, "innerType") ? test(def.innerType, x, subs) : null;
+            return inner && `(${x} === ${def.type === "optional" ? "undefined" : "null"} || ${inner})`;
+        }
+        case "object":
+        case "array":
+        case "union":
+        case "enum":
+        case "literal": {
+            const check = compile(schema);
+            if (!check)
+                return null;
+            subs.push(check);
+            return `s[${subs.length - 1}](${x})`;
+        }
+        default:
+            return null;
+    }
+}
+/** Tolerant objects (unknown members kept as they are) and strict ones; `z.object` strips, so declines. */
+function objectBody(def, subs) {
+    if (!only(def, "shape", "catchall") || def.catchall === undefined)
+        return null;
+    const rest = defOf(def.catchall).type;
+    if (rest !== "unknown" && rest !== "never")
+        return null;
+    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
+    const keys = [];
+    for (const [key, schema] of Object.entries(def.shape)) {
+        const member = test(schema, "x", subs);
+        // Zod lets a member be absent only when its schema is optional in and out (`.optional()`);
+        // `z.unknown()` and the like must still be present.
+        const { optin, optout } = schema._zod;
+        if (member === null || (optin !== undefined && optout !== "optional"))
+            return null;
+        const k = JSON.stringify(key);
+        keys.push(k);
+        lines.push(`if (${k} in v) { const x = v[${k}]; if (!(${member})) return false; }${optin === undefined ? " else return false;" : ""}`);
+    }
+    const unknown = keys.map((k) => `key !== ${k}`).join(" && ") || "true";
+    if (rest === "never")
+        lines.push(`for (const key of Object.keys(v)) if (${unknown}) return false;`);
+    lines.push("return true;");
+    return lines.join("\n");
+}
+//# sourceMappingURL=in-place-check.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/validate.js
+
+
+/** Zod issues as the platform writes validation details: field path to a list of messages. */
+function issuesToDetails(issues, prefix = "") {
+    const details = {};
+    for (const issue of issues) {
+        const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(body)";
+        let message = issue.message;
+        if (issue.code === "unrecognized_keys")
+            message = `unknown field(s) ${issue.keys.join(", ")}`;
+        details[field] = [...(details[field] ?? []), message];
+    }
+    return details;
+}
+function validate_describe(details) {
+    return Object.entries(details)
+        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
+        .join("; ");
+}
+/**
+ * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
+ * names every field and leaves the process without a request.
+ */
+function validateRequest(schema, value, where) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const details = issuesToDetails(result.error.issues, where.part);
+    throw new RequestValidationError(`Invalid request ${where.method} ${where.path}, nothing was sent: ${validate_describe(details)}`, {
+        method: where.method,
+        path: where.path,
+        details,
+    });
+}
+/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+function parseResponse(schema, value, where) {
+    if (inPlaceCheck(schema)?.(value))
+        return value;
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const { field, ...at } = where;
+    const details = issuesToDetails(result.error.issues, field);
+    throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that does not match the API: ${validate_describe(details)}`, { ...at, details });
+}
+/** JSON text of a response (or of one element of it, read as it arrived), parsed. */
+function parseJsonText(text, where) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new UnexpectedResponseError(`${where.method} ${where.path} answered ${where.status} with a body that is not JSON${where.field ? ` (at ${where.field})` : ""}`, { method: where.method, path: where.path, status: where.status });
+    }
+}
+//# sourceMappingURL=validate.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/core.js
+
+
+
+
+/** `options` with a second signal that also stops the call (a reader's own stop). */
+function withSignal(options, signal) {
+    const signals = [options?.signal, signal].filter((s) => s !== undefined);
+    return { ...options, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
+}
+/** What every resource shares: the transport, the client's team, and checked calls. */
+class Core {
+    transport;
+    teamId;
+    deadline;
+    constructor(transport, teamId, 
+    /** The deadline of every call that brings none of its own. */
+    deadline = undefined) {
+        this.transport = transport;
+        this.teamId = teamId;
+        this.deadline = deadline;
+    }
+    async call(op, options) {
+        return (await this.exchange(op, options)).body;
+    }
+    /** Like `call`, also giving the response headers (the server's `date`, for instance). */
+    async exchange(op, options) {
+        const teamId = options?.teamId === undefined ? this.teamId : options.teamId;
+        const fullPath = op.twin === false ? op.path : twinPath(op.path, teamId);
+        try {
+            return await this.#exchange(op, fullPath, options);
+        }
+        catch (error) {
+            // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
+            if (!(error instanceof UnexpectedResponseError) || op.method === "GET")
+                throw error;
+            const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
+            throw new UnexpectedResponseError(`${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`, { ...error, outcomeUnknown: true, cause: error });
+        }
+    }
+    async #exchange(op, fullPath, options) {
+        const response = await this.transport.send({
+            method: op.method,
+            path: fullPath,
+            query: op.query,
+            body: op.body,
+            safety: op.safety,
+            checkHint: op.checkHint,
+            signal: options?.signal,
+            deadline: options?.deadline ?? this.deadline,
+            urgent: options?.urgent,
+            readBody: op.readBody,
+        });
+        const body = parseResponse(op.response, response.body ?? {}, {
+            method: op.method,
+            path: fullPath,
+            status: response.status,
+        });
+        return { body, headers: response.headers };
+    }
+    /**
+     * Polls `read` until `conclude` says the work has concluded, within the wait's deadline and
+     * signal, slowing down when the rate-limit budget runs low.
+     */
+    waitUntil(what, at, read, conclude, options = {}) {
+        return pollUntilConcluded({
+            what,
+            read: (deadline, signal) => read({ teamId: options.teamId, deadline, signal }),
+            conclude,
+            rateLimit: this.transport.rateLimit,
+            clock: this.transport.clock,
+            where: { method: "GET", path: at },
+        }, options);
+    }
+    /** Validates a body or query against a strict request schema; throws before anything is sent. */
+    check(schema, value, method, at, part) {
+        return validateRequest(schema, value, { method, path: at, part });
+    }
+}
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
+/**
+ * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
+ * shorter than the page size (a platform that forgets to say it is done still ends the loop).
+ */
+async function* cursorPages(fetchPage, pageSize, firstCursor) {
+    let cursor = firstCursor;
+    for (;;) {
+        const page = await fetchPage(cursor);
+        yield page;
+        const next = page.pagination.cursor;
+        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
+            return;
+        cursor = next;
+    }
+}
+/** Every item of a cursor list, across all its pages. */
+async function* cursorItems(pages) {
+    for await (const page of pages)
+        yield* page.items;
+}
+const DEFAULT_PAGE_SIZE = 50;
+/** Every item of a cursor list operation, across all its pages, from the query's first page on. */
+function iterateItems(list, query) {
+    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
+}
+//# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/addons.js
 
 
@@ -59363,6 +59398,10 @@ function connection(config) {
     const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
     if (!token)
         throw new input_error_InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
+    // It travels as a header: a line break or a character outside Latin-1 cannot, and the request
+    // would fail after the step had begun, as an outcome it could not know.
+    if (!HEADER_VALUE.test(token))
+        throw new input_error_InputError("api-token", "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)");
     const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
     if (!baseUrl)
         throw new input_error_InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
@@ -59378,8 +59417,20 @@ function connection(config) {
     // Paths are appended to it: a query or a fragment would swallow them.
     if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
         throw new input_error_InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
-    return { token, baseUrl: baseUrl.replace(/\/+$/, ""), teamId: config["team-id"] };
+    return {
+        token,
+        baseUrl: baseUrl.replace(/\/+$/, ""),
+        teamId: config["team-id"],
+        unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
+    };
 }
+/** Visible Latin-1 characters, spaces and tabs: what an HTTP header value may hold. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
+/** This machine: `localhost` (and names under it), 127.0.0.0/8 and `[::1]`. */
+const isLoopback = (hostname) => hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === "[::1]";
 //# sourceMappingURL=shared.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/cancellation.js
 /** How long a start-work request may go on after a cancel, so its answer says what to abort. */
@@ -59395,26 +59446,28 @@ function onCancel() {
     const start = new AbortController();
     let cancelledAt;
     let grace;
-    const cancel = (signal) => {
+    const cancel = (reason) => {
         if (controller.signal.aborted)
             return;
         cancelledAt = Date.now();
-        controller.abort(new Error(`received ${signal}`));
-        grace = setTimeout(() => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of ${signal}`)), START_GRACE_MS);
+        controller.abort(new Error(reason));
+        grace = setTimeout(() => start.abort(new Error(`no answer within ${START_GRACE_MS} ms of the cancel (${reason})`)), START_GRACE_MS);
         grace.unref();
     };
-    process.on("SIGINT", cancel);
-    process.on("SIGTERM", cancel);
+    const onSignal = (signal) => cancel(`received ${signal}`);
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
     return {
         signal: controller.signal,
         startSignal: start.signal,
         get cancelledAt() {
             return cancelledAt;
         },
+        cancel,
         dispose: () => {
             clearTimeout(grace);
-            process.off("SIGINT", cancel);
-            process.off("SIGTERM", cancel);
+            process.off("SIGINT", onSignal);
+            process.off("SIGTERM", onSignal);
         },
     };
 }
@@ -59461,35 +59514,43 @@ async function recentDurations(what, read) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/outputs.js
 
 /**
- * Step outputs: every one written at the start with its default, so a step that fails early still
- * has them all, then updated as facts become known. Each output keeps the type of its default
- * (`"false"` a boolean, `"0"` a number, else text), so a terminal's JSON carries true types.
+ * Step outputs: every one written at the start with its kind's default, so a step that fails early
+ * still has them all, then updated as facts become known. A value of platform text that does not
+ * have its kind's shape is not set (the output is left empty), and a warning names the output, never
+ * the value.
  */
 class Outputs {
-    #types;
-    constructor(defaults) {
-        this.#types = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [
-            name,
-            value === "true" || value === "false"
-                ? "boolean"
-                : /^-?\d+(\.\d+)?$/.test(value)
-                    ? "number"
-                    : "string",
-        ]));
-        this.set(defaults);
+    #kinds;
+    #refused = new Set();
+    constructor(kinds) {
+        this.#kinds = kinds;
+        const defaults = Object.entries(kinds).map(([name, kind]) => [name, kind.default]);
+        this.set(Object.fromEntries(defaults));
     }
     set(values) {
         const typed = {};
         for (const [name, value] of Object.entries(values)) {
             if (value === undefined)
                 continue;
-            const type = this.#types[name] ?? "string";
+            const kind = this.#kinds[name];
+            if (!kind)
+                throw new Error(`output ${name} is not declared`);
+            const text = String(value);
+            if (kind.shape && text !== "" && !kind.shape.pattern.test(text)) {
+                // Once per output: a wait sets the same outputs on every status change.
+                if (!this.#refused.has(name))
+                    warn(`The platform's value for output ${name} is not ${kind.shape.is}: the output is not set.`);
+                this.#refused.add(name);
+                // Empty, not the last good value: a status of an earlier poll would say what is not so.
+                typed[name] = kind.default;
+                continue;
+            }
             typed[name] =
-                type === "boolean"
+                kind.type === "boolean"
                     ? value === true || value === "true"
-                    : type === "number"
+                    : kind.type === "number"
                         ? Number(value)
-                        : String(value);
+                        : text;
         }
         if (Object.keys(typed).length > 0)
             host().outputs(typed);
@@ -59540,6 +59601,8 @@ cancel = onCancel()) {
         action.validate?.(config);
         const conn = connection(config);
         mask(conn.token);
+        if (conn.unencrypted)
+            warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
         const started = Date.now();
         // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
         client = createClient({
@@ -59820,6 +59883,7 @@ async function outputFile(path, input) {
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -62801,11 +62865,27 @@ function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
  */
 const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
 const HTML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-/** Text safe inside HTML (`<pre>`, `<code>`). */
-const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => HTML[c]);
-/** Text safe in a Markdown table cell: HTML escaped, Markdown punctuation as entities, one line. */
-const escapeCell = (text) => escapeHtml(text)
-    .replace(/[|`*_[\]\\#~!]/g, (c) => `&#${c.charCodeAt(0)};`)
+/**
+ * Characters that reorder the text around them (bidirectional embeddings, overrides and isolates):
+ * shown as `�`, so a name cannot make a row read as something else.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** U+2060, a word joiner: invisible, but it ends the word a mention or a reference must be. */
+const JOIN = "\u2060";
+/** Text safe inside HTML (`<pre>`, `<code>`): no tag, no entity, no reordering. */
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => HTML[c]).replace(BIDI, "\ufffd");
+/**
+ * Text shown as text in Markdown (a table cell, a heading), in one line: nothing in it is HTML or
+ * Markdown (each such character an entity), and nothing GitHub would make live: no @mention that
+ * pings a team (`@org/team`), no issue reference (`#12`), no link (`https://`, `www.`); a word
+ * joiner breaks each.
+ */
+const escapeCell = (text) => text
+    .replace(/[@#](?=[\p{L}\p{N}_-])/gu, `$&${JOIN}`)
+    .replace(/\b(www)\./gi, `$1${JOIN}.`)
+    .replace(/:\/\//g, `:${JOIN}//`)
+    .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
+    .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
 //# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
@@ -63069,7 +63149,13 @@ const definition = defineAction({
         print: booleanInput(true),
         "fail-on-regex": optionalText(),
     },
-    outputs: { file: "", lines: "0", "first-timestamp": "", "last-timestamp": "", matched: "false" },
+    outputs: {
+        file: OUTPUT.ours,
+        lines: OUTPUT.count,
+        "first-timestamp": OUTPUT.time,
+        "last-timestamp": OUTPUT.time,
+        matched: OUTPUT.flag,
+    },
     validate(config) {
         if ((config["line-limit"] ?? 0) > MAX_LINES)
             throw new input_error_InputError("line-limit", `must be at most ${MAX_LINES}`);
