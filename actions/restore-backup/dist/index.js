@@ -58733,7 +58733,7 @@ class Transport {
                     throw error;
                 }
             }
-            const text = await res.body.text();
+            const text = await readCapped(res.body, res.headers, { ...base, status: res.statusCode });
             return {
                 kind: "response",
                 response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
@@ -58883,14 +58883,20 @@ class Transport {
         return text.split(this.#options.token).join("***");
     }
     /** Any JSON value with the token redacted from every string in it, keys included. */
-    #redactDeep(value) {
+    /**
+     * Error details with the token redacted, to a bounded depth: an error body nested 100,000 deep
+     * would otherwise end the process with "Maximum call stack size exceeded".
+     */
+    #redactDeep(value, depth = 0) {
         if (typeof value === "string")
             return this.#redact(value);
+        if (typeof value !== "object" || value === null)
+            return value;
+        if (depth >= MAX_DETAIL_DEPTH)
+            return `(nested deeper than ${MAX_DETAIL_DEPTH} levels)`;
         if (Array.isArray(value))
-            return value.map((v) => this.#redactDeep(v));
-        if (typeof value === "object" && value !== null)
-            return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.#redact(k), this.#redactDeep(v)]));
-        return value;
+            return value.map((v) => this.#redactDeep(v, depth + 1));
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.#redact(k), this.#redactDeep(v, depth + 1)]));
     }
     /** Keeps a network error's code and message for debugging, without anything that could carry the token. */
     #redactedCause(cause) {
@@ -58907,6 +58913,34 @@ class Transport {
             await this.#dispatcher.close();
     }
 }
+/**
+ * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
+ * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
+ * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
+/** The body as text, read until `MAX_ANSWER_BYTES` at most. */
+async function readCapped(body, headers, at) {
+    const tooLarge = (size) => {
+        body.destroy();
+        return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
+    };
+    const declared = Number(headers["content-length"] ?? Number.NaN);
+    if (declared > MAX_ANSWER_BYTES)
+        throw tooLarge(megabytes(declared));
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (size > MAX_ANSWER_BYTES)
+            throw tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`);
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+}
+/** How deep error details are kept; the spec's are two levels (field, then messages). */
+const MAX_DETAIL_DEPTH = 16;
 function describeDetails(details) {
     if (typeof details !== "object" || details === null || Array.isArray(details))
         return "";
