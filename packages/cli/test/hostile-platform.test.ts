@@ -75,7 +75,9 @@ describe("cwp against a hostile platform", () => {
     answer = "endless";
     const result = await upgrade();
     expect(result.code).toBe(EXIT_CODES.failed);
-    expect(result.stderr).toMatch(/GET \/v1\/projects\/p1\/addons\/db answered 200 with an answer too large \(over 32 MB/);
+    expect(result.stderr).toMatch(
+      /GET \/v1\/projects\/p1\/addons\/db answered 200 with an answer too large \(over 32 MB/,
+    );
     expect(result.peakMb).toBeLessThan(400);
   });
 
