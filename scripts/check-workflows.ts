@@ -40,6 +40,13 @@ function expandingRuns(node: unknown): string[] {
   );
 }
 
+/** A problem for each such script of the document at `path`, quoting its first line. */
+const expansionProblems = (path: string, doc: unknown) =>
+  expandingRuns(doc).map(
+    (script) =>
+      `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
+  );
+
 /** The Markdown files a user reads, outside dependencies and build output. */
 function readmes(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -63,10 +70,7 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
     for (const r of lint(text, path))
       if (!OUTDATED.test(r.message)) problems.push(`${path}:${r.line}:${r.column} ${r.kind}: ${r.message}`);
     const workflow = parse(text) as Workflow;
-    for (const script of expandingRuns(workflow))
-      problems.push(
-        `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
-      );
+    problems.push(...expansionProblems(path, workflow));
     const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
     if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
@@ -94,10 +98,7 @@ for (const path of readmes(".")) {
       problems.push(`${path}: a YAML example does not parse: ${(error as Error).message.split("\n")[0]}`);
       continue;
     }
-    for (const script of expandingRuns(doc))
-      problems.push(
-        `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
-      );
+    problems.push(...expansionProblems(path, doc));
   }
 }
 if (problems.length > 0) {

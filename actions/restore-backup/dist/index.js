@@ -58882,9 +58882,8 @@ class Transport {
     #redact(text) {
         return text.split(this.#options.token).join("***");
     }
-    /** Any JSON value with the token redacted from every string in it, keys included. */
     /**
-     * Error details with the token redacted, to a bounded depth: an error body nested 100,000 deep
+     * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
      * would otherwise end the process with "Maximum call stack size exceeded".
      */
     #redactDeep(value, depth = 0) {

@@ -58954,9 +58954,8 @@ class Transport {
     #redact(text) {
         return text.split(this.#options.token).join("***");
     }
-    /** Any JSON value with the token redacted from every string in it, keys included. */
     /**
-     * Error details with the token redacted, to a bounded depth: an error body nested 100,000 deep
+     * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
      * would otherwise end the process with "Maximum call stack size exceeded".
      */
     #redactDeep(value, depth = 0) {
@@ -63387,7 +63386,8 @@ function shownAsText(r) {
 }
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
-function trend(r) {
+/** The trend, `r` already shown as text; the chart keeps its own characters of the platform's currency. */
+function trend(r, platformCurrency) {
     if (r.trend.length === 0)
         return [];
     const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
@@ -63398,7 +63398,7 @@ function trend(r) {
     const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
     const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
     const quote = (s) => `"${s}"`;
-    const currency = chartText(r.currency);
+    const currency = chartText(platformCurrency);
     return [
         `### ${unit} cost`,
         "",
@@ -63414,7 +63414,7 @@ function trend(r) {
         "",
         `| ${{ hour: "Hour", day: "Day", month: "Month" }[r.granularity]} | Cost |`,
         "|---|---:|",
-        ...r.trend.map((p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, escapeCell(r.currency))} |`),
+        ...r.trend.map((p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, r.currency)} |`),
         "",
         "</details>",
         "",
@@ -63485,7 +63485,7 @@ function renderMarkdown(report, level, trimmedNote) {
         totalRow,
         ...footnotes(r),
         "",
-        ...trend(report),
+        ...trend(r, report.currency),
         ...credit(r),
         ...clusters(r),
         ...details(r, level),
@@ -63595,7 +63595,7 @@ async function identity(target) {
         throw error;
     }
 }
-const writtenBy = (login) => (item) => item.user?.login === login;
+const writtenBy = (item, login) => item.user?.login === login;
 /** Creates the report comment on the pull request, or updates the one an earlier run left. */
 async function upsertPullRequestComment(target, pullNumber, body) {
     const base = `/repos/${target.repository}/issues`;
@@ -63603,7 +63603,7 @@ async function upsertPullRequestComment(target, pullNumber, body) {
         identity(target),
         comment_all(target, `${base}/${pullNumber}/comments`),
     ]);
-    const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(login)(c));
+    const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
     const saved = mine
         ? await github(target, "PATCH", `${base}/comments/${mine.id}`, { body })
         : await github(target, "POST", `${base}/${pullNumber}/comments`, { body });
@@ -63617,7 +63617,7 @@ async function upsertIssue(target, title, label, body) {
         identity(target),
         comment_all(target, `${base}?state=open&labels=${encodeURIComponent(label)}`),
     ]);
-    const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(login)(i));
+    const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
     const saved = mine
         ? await github(target, "PATCH", `${base}/${mine.number}`, { body })
         : await github(target, "POST", base, {

@@ -5,6 +5,7 @@ import type { VirtualClock } from "./clock.js";
 import { type Faults, faultSchema } from "./faults.js";
 import { ApiFailure, readJsonBody } from "./http.js";
 import { notificationView } from "./notifications/store.js";
+import type { RequestLog } from "./request-log.js";
 import { applySettings, type Settings, settingsSchema } from "./settings.js";
 import { detailsOf } from "./validate.js";
 import { type Outcomes, outcomeSchema } from "./work/outcomes.js";
@@ -13,20 +14,6 @@ import type { World } from "./world.js";
 // /_emulator/*: what tests and demos use to see and steer the emulator. No token needed; the
 // emulator binds to 127.0.0.1 unless told otherwise.
 
-/** By default the request log keeps the last this many requests: a long-running emulator does not grow. */
-export const REQUEST_LOG_SIZE = 10_000;
-
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  body?: unknown;
-  status: number;
-  time: string;
-  /** Bytes of the answer (head and body) handed to the connection. */
-  bytes: number;
-}
-
 export interface ControlState {
   world(): World;
   reset(): void;
@@ -34,9 +21,7 @@ export interface ControlState {
   faults: Faults;
   outcomes: Outcomes;
   settings: Settings;
-  log: RequestLogEntry[];
-  /** The last this many of `log` are the request log. */
-  logSize: number;
+  log: RequestLog;
   /** Sends the events that became due (after the clock moved). */
   settle(): Promise<void>;
 }
@@ -143,9 +128,9 @@ export async function controlPlane(
       applySettings(state.settings, parse(settingsSchema, await readJsonBody(req)));
       return { settings: state.settings };
     case "GET /_emulator/requests":
-      return { requests: state.log.slice(-state.logSize) };
+      return { requests: state.log.entries() };
     case "DELETE /_emulator/requests":
-      state.log.length = 0;
+      state.log.clear();
       return { requests: [] };
     default:
       throw new ApiFailure(404, `no control-plane operation ${route}`);

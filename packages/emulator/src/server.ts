@@ -4,11 +4,12 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
-import { type ControlState, controlPlane, REQUEST_LOG_SIZE, type RequestLogEntry } from "./control-plane.js";
+import { type ControlState, controlPlane } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
+import { RequestLog } from "./request-log.js";
 import { match } from "./router.js";
 import { routes } from "./routes/index.js";
 import type { Settings } from "./settings.js";
@@ -70,8 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // A large organisation's billing history is summed by month before the first request, as the
   // platform's is: otherwise its first year-long read pays for it.
   if (options.scale) ledgerOf(world).warm(clock.now());
-  const log: RequestLogEntry[] = [];
-  const logSize = options.requestLogSize ?? REQUEST_LOG_SIZE;
+  const log = new RequestLog(options.requestLogSize);
   const initialSettings: Settings = { logPageCap: options.logPageCap };
   /** Counts resets: a request answered after a reset is not in the new world's log. */
   let generation = 0;
@@ -97,7 +97,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       limiter.reset();
       faults.clear();
       outcomes.clear();
-      log.length = 0;
+      log.clear();
       generation += 1;
       Object.assign(settings, initialSettings);
     },
@@ -106,7 +106,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     outcomes,
     settings,
     log,
-    logSize,
     settle,
   };
 
@@ -231,9 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (fault && answersInstead) status = await sendFault(res, fault);
     else held?.release();
     if (arrivedIn !== generation) return;
-    // The oldest tenth goes at once, not one entry a request.
-    if (log.length >= logSize * 1.1) log.splice(0, log.length - logSize);
-    log.push({
+    log.add({
       method,
       path: url.pathname,
       query: queryRecord(url.searchParams),

@@ -99,7 +99,7 @@ async function identity(target: GitHubTarget): Promise<string> {
 interface Authored {
   user?: { login?: string } | null;
 }
-const writtenBy = (login: string) => (item: Authored) => item.user?.login === login;
+const writtenBy = (item: Authored, login: string) => item.user?.login === login;
 
 /** Creates the report comment on the pull request, or updates the one an earlier run left. */
 export async function upsertPullRequestComment(
@@ -115,7 +115,7 @@ export async function upsertPullRequestComment(
       `${base}/${pullNumber}/comments`,
     ),
   ]);
-  const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(login)(c));
+  const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
   const saved = mine
     ? await github<{ html_url?: string }>(target, "PATCH", `${base}/comments/${mine.id}`, { body })
     : await github<{ html_url?: string }>(target, "POST", `${base}/${pullNumber}/comments`, { body });
@@ -138,7 +138,7 @@ export async function upsertIssue(
       `${base}?state=open&labels=${encodeURIComponent(label)}`,
     ),
   ]);
-  const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(login)(i));
+  const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
   const saved = mine
     ? await github<{ html_url?: string; number: number }>(target, "PATCH", `${base}/${mine.number}`, { body })
     : await github<{ html_url?: string; number: number }>(target, "POST", base, {

@@ -118,7 +118,8 @@ function shownAsText(r: Report): Report {
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text: string) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
 
-function trend(r: Report): string[] {
+/** The trend, `r` already shown as text; the chart keeps its own characters of the platform's currency. */
+function trend(r: Report, platformCurrency: string): string[] {
   if (r.trend.length === 0) return [];
   const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
   const values = r.trend.map((p) => p.total.toFixed(2));
@@ -128,7 +129,7 @@ function trend(r: Report): string[] {
   const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
   const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
   const quote = (s: string) => `"${s}"`;
-  const currency = chartText(r.currency);
+  const currency = chartText(platformCurrency);
   return [
     `### ${unit} cost`,
     "",
@@ -144,9 +145,7 @@ function trend(r: Report): string[] {
     "",
     `| ${{ hour: "Hour", day: "Day", month: "Month" }[r.granularity]} | Cost |`,
     "|---|---:|",
-    ...r.trend.map(
-      (p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, escapeCell(r.currency))} |`,
-    ),
+    ...r.trend.map((p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, r.currency)} |`),
     "",
     "</details>",
     "",
@@ -239,7 +238,7 @@ export function renderMarkdown(report: Report, level: DetailLevel, trimmedNote?:
     totalRow,
     ...footnotes(r),
     "",
-    ...trend(report),
+    ...trend(r, report.currency),
     ...credit(r),
     ...clusters(r),
     ...details(r, level),
