@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6418);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6167);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6418:
+/***/ 6167:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58426,45 +58426,87 @@ const VERSION = "0.1.0";
 //# sourceMappingURL=version.js.map
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/expiry-watch.js
+const watched = new Set();
+let timer;
+let wakeAt = Number.POSITIVE_INFINITY;
+function watch(item) {
+    watched.add(item);
+    if (item.expiresAt < wakeAt)
+        wakeUpAt(item.expiresAt);
+}
+function unwatch(item) {
+    watched.delete(item);
+}
+function wakeUpAt(at) {
+    clearTimeout(timer);
+    wakeAt = at;
+    timer = setTimeout(sweep, Math.max(1, Math.ceil(at - performance.now())));
+    // An attempt under way keeps the process alive by its socket; this timer must not keep it alive
+    // after the attempts it was set for have ended.
+    timer.unref();
+}
+function sweep() {
+    timer = undefined;
+    wakeAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const item of watched) {
+        if (item.expiresAt <= now) {
+            watched.delete(item);
+            item.expire();
+        }
+        else if (item.expiresAt < next)
+            next = item.expiresAt;
+    }
+    if (next !== Number.POSITIVE_INFINITY)
+        wakeUpAt(next);
+}
+//# sourceMappingURL=expiry-watch.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/attempt-signal.js
 
+
 /**
- * What stops one attempt: the caller's signal aborting, or the attempt's time running out; `clear()`
+ * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or the attempt's time running out; `clear()`
  * ends both once the attempt is over.
  *
  * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
  * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
  * than all the client's own work on a loopback request (`AbortSignal.timeout` and `AbortSignal.any`
  * a third of its throughput, an AbortController's signal about a tenth, in undici's and Node's
- * listener machinery); an emitter costs next to nothing (bench/README, client-overhead).
+ * listener machinery); an emitter costs next to nothing (bench/README, client-overhead). The time
+ * limit is kept by one timer for all attempts (`expiry-watch.ts`).
  */
-class AttemptSignal {
-    /** What undici listens to. */
-    emitter = new external_node_events_.EventEmitter();
-    #timer;
+class AttemptSignal extends external_node_events_.EventEmitter {
+    expiresAt;
     #outer;
+    /** Made only when there is a caller's signal to follow: most attempts have none. */
+    #onOuterAbort;
     #timedOut = false;
     constructor(ms, outer) {
+        super();
+        this.expiresAt = performance.now() + Math.max(1, Math.ceil(ms));
+        if (Number.isFinite(ms))
+            watch(this);
         this.#outer = outer;
-        if (Number.isFinite(ms)) {
-            this.#timer = setTimeout(() => {
-                this.#timedOut = true;
-                this.#abort();
-            }, Math.max(1, Math.ceil(ms)));
+        if (outer) {
+            this.#onOuterAbort = () => this.emit("abort");
+            outer.addEventListener("abort", this.#onOuterAbort, { once: true });
         }
-        outer?.addEventListener("abort", this.#abort, { once: true });
     }
     /** Whether the attempt's time ran out (rather than the caller aborting). */
     get timedOut() {
         return this.#timedOut;
     }
-    clear() {
-        clearTimeout(this.#timer);
-        this.#outer?.removeEventListener("abort", this.#abort);
+    expire() {
+        this.#timedOut = true;
+        this.emit("abort");
     }
-    #abort = () => {
-        this.emitter.emit("abort");
-    };
+    clear() {
+        unwatch(this);
+        if (this.#onOuterAbort)
+            this.#outer?.removeEventListener("abort", this.#onOuterAbort);
+    }
 }
 //# sourceMappingURL=attempt-signal.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/classify.js
@@ -58646,7 +58688,52 @@ class RateLimitBudget {
     }
 }
 //# sourceMappingURL=rate-limit.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/read-capped.js
+
+/**
+ * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
+ * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
+ * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
+/**
+ * The body as text, read until `MAX_ANSWER_BYTES` at most.
+ *
+ * An answer without a declared length (chunked) is counted from its `data` events: reading it with
+ * `for await` cost the client a tenth of its loopback throughput (an async iterator, its promises
+ * and end-of-stream watch per answer, bench/README).
+ */
+function readCapped(body, headers, at) {
+    const tooLarge = (size) => {
+        body.destroy();
+        return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
+    };
+    const declared = Number(headers["content-length"] ?? Number.NaN);
+    if (declared > MAX_ANSWER_BYTES)
+        return Promise.reject(tooLarge(megabytes(declared)));
+    // A declared length bounds the body (HTTP ends it there): read it whole, undici's way.
+    if (declared >= 0)
+        return body.text();
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        body.on("data", (chunk) => {
+            size += chunk.byteLength;
+            if (size > MAX_ANSWER_BYTES)
+                reject(tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`));
+            else
+                chunks.push(chunk);
+        });
+        body.once("end", () => 
+        // Most answers arrive in one chunk: copying it into a new buffer first was a fifth of the read.
+        resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString("utf8")));
+        body.once("error", reject);
+    });
+}
+//# sourceMappingURL=read-capped.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/transport.js
+
 
 
 
@@ -58787,7 +58874,7 @@ class Transport {
                 headers,
                 body,
                 dispatcher: this.#dispatcher,
-                signal: attempt.emitter,
+                signal: attempt,
                 headersTimeout: timeout,
                 bodyTimeout: timeout,
             });
@@ -58981,36 +59068,6 @@ class Transport {
         if (this.#ownsDispatcher)
             await this.#dispatcher.close();
     }
-}
-/**
- * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
- * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
- * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
- */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
-/** The body as text, read until `MAX_ANSWER_BYTES` at most. */
-async function readCapped(body, headers, at) {
-    const tooLarge = (size) => {
-        body.destroy();
-        return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
-    };
-    const declared = Number(headers["content-length"] ?? Number.NaN);
-    if (declared > MAX_ANSWER_BYTES)
-        throw tooLarge(megabytes(declared));
-    // A declared length bounds the body (HTTP ends it there): read it whole, the fast way. Only an
-    // answer without one (chunked) is counted as it arrives.
-    if (declared >= 0)
-        return body.text();
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        size += chunk.byteLength;
-        if (size > MAX_ANSWER_BYTES)
-            throw tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`);
-        chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString("utf8");
 }
 /** How deep error details are kept; the spec's are two levels (field, then messages). */
 const MAX_DETAIL_DEPTH = 16;

@@ -47,6 +47,24 @@ describe("reads and other idempotent requests", () => {
     expect(Date.now() - startedAt).toBeLessThan(1_500);
     await quick.close();
   });
+
+  it("each attempt keeps its own time limit while others with longer ones are under way", async () => {
+    // All attempts share one timer (expiry-watch.ts): a short limit set while a long one is
+    // waited on must still end its attempt on time, and the long one must not end with it.
+    const patient = createClient({ baseUrl: t.server.url, token: TOKEN, timeoutMs: 3_000, maxRetries: 0 });
+    const quick = createClient({ baseUrl: t.server.url, token: TOKEN, timeoutMs: 200, maxRetries: 0 });
+    t.server.on("GET", "/v1/projects", (_req, n) =>
+      n === 1 ? { delayMs: 1_500, body: projects } : { delayMs: 5_000 },
+    );
+    const startedAt = Date.now();
+    const long = patient.projects.list();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const short = await quick.projects.list().catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    await expect(long).resolves.toMatchObject({ items: projects.data.projects });
+    await Promise.all([patient.close(), quick.close()]);
+  });
 });
 
 describe("requests that start work", () => {

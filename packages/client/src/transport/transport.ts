@@ -16,6 +16,7 @@ import {
   UnexpectedResponseError,
 } from "./errors.js";
 import { RateLimitBudget } from "./rate-limit.js";
+import { readCapped } from "./read-capped.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue =
@@ -223,7 +224,7 @@ export class Transport {
         headers,
         body,
         dispatcher: this.#dispatcher,
-        signal: attempt.emitter,
+        signal: attempt,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
@@ -447,43 +448,6 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
-}
-
-/**
- * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
- * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
- * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
- */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
-
-/** The body as text, read until `MAX_ANSWER_BYTES` at most. */
-async function readCapped(
-  body: AsyncIterable<Uint8Array> & { destroy(): unknown; text(): Promise<string> },
-  headers: IncomingHttpHeaders,
-  at: CwpErrorInit & { status: number },
-): Promise<string> {
-  const tooLarge = (size: string) => {
-    body.destroy();
-    return new UnexpectedResponseError(
-      `${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`,
-      at,
-    );
-  };
-  const declared = Number(headers["content-length"] ?? Number.NaN);
-  if (declared > MAX_ANSWER_BYTES) throw tooLarge(megabytes(declared));
-  // A declared length bounds the body (HTTP ends it there): read it whole, the fast way. Only an
-  // answer without one (chunked) is counted as it arrives.
-  if (declared >= 0) return body.text();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** How deep error details are kept; the spec's are two levels (field, then messages). */
