@@ -17,15 +17,17 @@ import {
   runAction,
 } from "@cwp/action-kit";
 import { type LogLine, logRangePages } from "@cwp/client";
+import { linePattern } from "./line-pattern.js";
 import { logSource } from "./sources.js";
 import { timeRange } from "./time-range.js";
 
 const MAX_LINES = 1_000_000;
 
-function regexInput(value: string | undefined, input: string): RegExp | undefined {
-  if (value === undefined) return undefined;
+/** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
+function platformPattern(value: string | undefined, input: string): void {
+  if (value === undefined) return;
   try {
-    return new RegExp(value);
+    new RegExp(value);
   } catch {
     throw new InputError(input, "must be a valid regular expression");
   }
@@ -69,9 +71,9 @@ export const definition = defineAction({
   validate(config) {
     if ((config["line-limit"] ?? 0) > MAX_LINES)
       throw new InputError("line-limit", `must be at most ${MAX_LINES}`);
-    regexInput(config["regex-includes"], "regex-includes");
-    regexInput(config["regex-not-includes"], "regex-not-includes");
-    regexInput(config["fail-on-regex"], "fail-on-regex");
+    platformPattern(config["regex-includes"], "regex-includes");
+    platformPattern(config["regex-not-includes"], "regex-not-includes");
+    linePattern(config["fail-on-regex"], "fail-on-regex");
   },
   async start({ config, client, signal }) {
     const format = config.format ?? "text";
@@ -88,7 +90,7 @@ export const definition = defineAction({
       noTime && source.ownRange
         ? await source.ownRange()
         : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
-    const gate = regexInput(config["fail-on-regex"], "fail-on-regex");
+    const gate = linePattern(config["fail-on-regex"], "fail-on-regex");
     const limit = config["line-limit"] ?? 10_000;
     let count = 0;
     let first: string | undefined;
@@ -109,7 +111,7 @@ export const definition = defineAction({
       const lines = page.slice(0, limit - count);
       for (const line of lines) {
         if (!out.write(record(line, format))) await Promise.race([once(out, "drain"), failed]);
-        if (gate && !firstMatch && gate.test(lineText(line))) firstMatch = line;
+        if (gate && !firstMatch && gate(lineText(line))) firstMatch = line;
       }
       if (config.print)
         host().logLines(

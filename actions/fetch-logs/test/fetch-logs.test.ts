@@ -151,6 +151,54 @@ describe("fetch-logs", () => {
     expect((await readFile(out, "utf8")).length).toBeGreaterThan(0);
   });
 
+  it("runs fail-on-regex in linear time: a pattern that backtracks for ever in JavaScript ends at once", async () => {
+    await platform.reset();
+    // `(a+)+$` against forty a's and a '!' takes JavaScript's engine longer than any step may run.
+    const lines = ["a".repeat(40).concat("!"), "b".repeat(30), "done."];
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: lines });
+    const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: "main" }),
+    });
+    const { data } = (await build.json()) as { data: { id: string } };
+    await platform.control("POST", "clock", { advanceSeconds: 5 });
+    const gated = (pattern: string) =>
+      runBundle(actionDir, {
+        inputs: {
+          ...base(),
+          "service-id": "web",
+          "build-id": data.id,
+          "fail-on-regex": pattern,
+          "output-file": file("linear.log"),
+          print: "false",
+        },
+      });
+    const startedAt = Date.now();
+    const passed = await gated("(a+)+$");
+    expect(passed.code, passed.stdout).toBe(0);
+    expect(passed.outputs).toMatchObject({ matched: "false", lines: String(lines.length) });
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+    const failed = await gated("^(a|aa)+!$");
+    expect(failed.code, failed.stdout).toBe(1);
+    expect(failed.outputs.matched).toBe("true");
+  });
+
+  it("refuses a fail-on-regex that needs backtracking (a backreference, lookaround), naming it, before any request", async () => {
+    await platform.reset();
+    for (const pattern of ["(a)\\1", "error(?!s)"]) {
+      const before = (await platform.requests()).length;
+      const result = await runBundle(actionDir, {
+        inputs: { ...base(), "service-id": "web", "fail-on-regex": pattern, print: "false" },
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(
+        /::error::.*fail-on-regex.*must be a regular expression in RE2 syntax, which matches in linear time/,
+      );
+      expect((await platform.requests()).length).toBe(before);
+    }
+  });
+
   it("reads a build's logs and prints hostile lines only inside a stop-commands block", async () => {
     await platform.reset();
     const hostile = [
