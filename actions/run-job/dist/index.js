@@ -59246,6 +59246,27 @@ function repeatedKey(text) {
     }
     return undefined;
 }
+/**
+ * How deep an object given as an input may nest. Deeper ones are refused when parsed: sending one
+ * (`JSON.stringify`) or checking it would recurse past the stack and end the step with "Maximum
+ * call stack size exceeded", far from the input that caused it.
+ */
+const MAX_INPUT_DEPTH = 64;
+/** Whether `value` nests deeper than `MAX_INPUT_DEPTH`; walked without recursion, for the same reason. */
+function tooDeep(value) {
+    const stack = [[value, 0]];
+    for (let entry = stack.pop(); entry; entry = stack.pop()) {
+        const [node, depth] = entry;
+        if (node === null || typeof node !== "object")
+            continue;
+        if (depth >= MAX_INPUT_DEPTH)
+            return true;
+        for (const child of Object.values(node))
+            stack.push([child, depth + 1]);
+    }
+    return false;
+}
+const TOO_DEEP = `it nests deeper than ${MAX_INPUT_DEPTH} levels`;
 function jsonObject(text) {
     let value;
     try {
@@ -59256,6 +59277,8 @@ function jsonObject(text) {
     }
     if (value === null || typeof value !== "object" || Array.isArray(value))
         return "the JSON must be an object";
+    if (tooDeep(value))
+        return TOO_DEEP;
     const twice = repeatedKey(text);
     if (twice !== undefined)
         return `key ${twice} is given twice`;
@@ -59315,10 +59338,20 @@ const objectSchema = () => z.string().transform((s, ctx) => {
     try {
         // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
         const value = parseYaml(v, { schema: "failsafe" });
-        if (value !== null && typeof value === "object" && !Array.isArray(value))
-            return value;
+        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+            if (!tooDeep(value))
+                return value;
+            ctx.addIssue({ code: "custom", message: TOO_DEEP });
+            return z.NEVER;
+        }
     }
-    catch { }
+    catch (error) {
+        // The YAML parser recurses: a flow collection thousands deep overflows it.
+        if (String(error).includes("Maximum call stack size exceeded")) {
+            ctx.addIssue({ code: "custom", message: TOO_DEEP });
+            return z.NEVER;
+        }
+    }
     ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
     return z.NEVER;
 });

@@ -20,6 +20,10 @@ runnerContract({
     { inputs: { "template-id": "" }, input: "template-id" },
     { inputs: { arguments: "[1, 2, 3]" }, input: "arguments" },
     { inputs: { arguments: "{not json" }, input: "arguments" },
+    // Nested past what sending it could walk: refused, not a crash ("Maximum call stack size exceeded").
+    { inputs: { arguments: `{"a":${"[".repeat(40_000)}${"]".repeat(40_000)}}` }, input: "arguments" },
+    { inputs: { arguments: `a: ${"[".repeat(100)}${"]".repeat(100)}` }, input: "arguments" },
+    { inputs: { arguments: `a: ${"[".repeat(40_000)}${"]".repeat(40_000)}` }, input: "arguments" },
   ],
 });
 
@@ -46,6 +50,18 @@ describe("run-template: a release gate", () => {
       { arguments: { version: "1.10", replicas: "0012", flags: { canary: "true" } } },
       { arguments: { version: "1.2.3", replicas: "3" } },
     ]);
+  });
+
+  it("says why arguments nested too deep are refused, and takes them at the bound", async () => {
+    await platform.reset();
+    const nested = (levels: number) => `{"a":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    const refused = await runBundle(actionDir, {
+      inputs: { ...base(), arguments: nested(40_000), wait: "false" },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/::error::.*Input "arguments".*it nests deeper than 64 levels/);
+    const taken = await runBundle(actionDir, { inputs: { ...base(), arguments: nested(64), wait: "false" } });
+    expect(taken.code, taken.stdout).toBe(0);
   });
 
   it("fails the gate when the run is aborted elsewhere", async () => {
