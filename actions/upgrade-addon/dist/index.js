@@ -56262,6 +56262,19 @@ ROLE[OPEN_ARRAY] = OPENS;
 ROLE[CLOSE_OBJECT] = CLOSES;
 ROLE[CLOSE_ARRAY] = CLOSES;
 const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/**
+ * A piece (an element, an inner item, or the envelope) that grew past `maxPieceBytes` before it
+ * ended: memory holds one piece, so one piece is what must be bounded.
+ */
+class PieceTooLargeError extends Error {
+    kind;
+    limit;
+    constructor(kind, limit) {
+        super(`one ${kind === "element" ? "element" : "envelope"} of the document holds more than ${limit} bytes`);
+        this.kind = kind;
+        this.limit = limit;
+    }
+}
 class JsonArraySplitter {
     #path;
     #innerPath;
@@ -56292,10 +56305,14 @@ class JsonArraySplitter {
     /** The element being read: its bytes so far, or undefined between elements. */
     #element;
     #elementIsScalar = false;
+    #elementBytes = 0;
     #envelope = [];
     #envelopeBytes = 0;
+    /** The most bytes one piece may keep before it ends (see `PieceTooLargeError`). */
+    #maxPieceBytes;
     constructor(path, options = {}) {
         this.#path = path;
+        this.#maxPieceBytes = options.maxPieceBytes ?? Number.POSITIVE_INFINITY;
         this.#innerPath = options.inner;
         this.#heads = options.heads ?? false;
         const { skip } = options;
@@ -56376,6 +56393,7 @@ class JsonArraySplitter {
                         // The inner splitter reads the element from its first byte.
                         this.#inner = new JsonArraySplitter(this.#innerPath, {
                             heads: true,
+                            maxPieceBytes: this.#maxPieceBytes,
                             ...(this.#innerSkip ? { skip: this.#innerSkip } : {}),
                         });
                         i--;
@@ -56556,13 +56574,19 @@ class JsonArraySplitter {
         if (bytes.length === 0)
             return;
         // Copied: the chunk's memory belongs to the stream.
-        this.#envelope.push(Buffer.from(bytes));
         this.#envelopeBytes += bytes.length;
+        if (this.#envelopeBytes > this.#maxPieceBytes)
+            throw new PieceTooLargeError("envelope", this.#maxPieceBytes);
+        this.#envelope.push(Buffer.from(bytes));
     }
     /** Bytes of the element being read, kept until it ends. */
     #feed(bytes) {
-        if (bytes.length > 0)
-            this.#element?.push(bytes);
+        if (bytes.length === 0 || !this.#element)
+            return;
+        this.#elementBytes += bytes.length;
+        if (this.#elementBytes > this.#maxPieceBytes)
+            throw new PieceTooLargeError("element", this.#maxPieceBytes);
+        this.#element.push(bytes);
     }
     /**
      * As the inner splitter of an element: reads `chunk` up to the end of the element's value;
@@ -56577,6 +56601,7 @@ class JsonArraySplitter {
     #takeElement(done) {
         const parts = this.#element ?? [];
         this.#element = undefined;
+        this.#elementBytes = 0;
         this.#elementIsScalar = false;
         if (this.#inner) {
             const inner = this.#inner;
@@ -56664,7 +56689,56 @@ async function* pushToPull(produce) {
     }
 }
 //# sourceMappingURL=push-to-pull.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/read-capped.js
+
+/**
+ * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
+ * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
+ * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
+/** "answered 200 with an answer too large (2 GB; one answer may hold 32 MB)"; `what` may be a part. */
+function tooLargeError(at, size, what = "answer") {
+    return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} too large (${size}; one ${what} may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
+}
+/**
+ * The body as text, read until `MAX_ANSWER_BYTES` at most.
+ *
+ * An answer without a declared length (chunked) is counted from its `data` events: reading it with
+ * `for await` cost the client a tenth of its loopback throughput (an async iterator, its promises
+ * and end-of-stream watch per answer, bench/README).
+ */
+function readCapped(body, headers, at) {
+    const tooLarge = (size) => {
+        body.destroy();
+        return tooLargeError(at, size);
+    };
+    const declared = Number(headers["content-length"] ?? Number.NaN);
+    if (declared > MAX_ANSWER_BYTES)
+        return Promise.reject(tooLarge(megabytes(declared)));
+    // A declared length bounds the body (HTTP ends it there): read it whole, undici's way.
+    if (declared >= 0)
+        return body.text();
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        body.on("data", (chunk) => {
+            size += chunk.byteLength;
+            if (size > MAX_ANSWER_BYTES)
+                reject(tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`));
+            else
+                chunks.push(chunk);
+        });
+        body.once("end", () => 
+        // Most answers arrive in one chunk: copying it into a new buffer first was a fifth of the read.
+        resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString("utf8")));
+        body.once("error", reject);
+    });
+}
+//# sourceMappingURL=read-capped.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/usage-stream.js
+
 
 
 
@@ -56720,13 +56794,16 @@ async function* usageParts(core, query, options) {
             query: q,
             response: usageListResponse,
             readBody: async (body) => {
+                // Memory holds one piece of the page (an entry, a team, the page without its entries):
+                // each may hold what one answer read whole may.
                 const splitter = new JsonArraySplitter(["data", "usage"], {
                     inner: ["paas", "teams"],
+                    maxPieceBytes: MAX_ANSWER_BYTES,
                     ...(leftOut ? { skip: leftOut.skip } : {}),
                 });
                 const position = { piece: 0, entry: 0, team: 0 };
                 for await (const chunk of body)
-                    for (const piece of splitter.write(chunk)) {
+                    for (const piece of split(splitter, chunk)) {
                         const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                         advance(position, piece);
                         if (!part)
@@ -56743,6 +56820,17 @@ async function* usageParts(core, query, options) {
         cursor = page.pagination.cursor ?? undefined;
         if (!page.pagination.hasNextPage || !cursor || entries < size)
             return;
+    }
+}
+function split(splitter, chunk) {
+    try {
+        return splitter.write(chunk);
+    }
+    catch (error) {
+        if (!(error instanceof PieceTooLargeError))
+            throw error;
+        // Not retried: the same page would bring the same piece.
+        throw tooLargeError(at(), `over ${megabytes(error.limit)}`, error.kind === "element" ? "entry" : "page besides its entries");
     }
 }
 function toPart(piece, position, cut) {
@@ -58688,50 +58776,6 @@ class RateLimitBudget {
     }
 }
 //# sourceMappingURL=rate-limit.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/read-capped.js
-
-/**
- * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
- * fails at once and is not retried: a 1.5 GB answer to a status read must not take the step's
- * memory with it. Reads that stream (usage lists) fold their bodies as they arrive instead.
- */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
-/**
- * The body as text, read until `MAX_ANSWER_BYTES` at most.
- *
- * An answer without a declared length (chunked) is counted from its `data` events: reading it with
- * `for await` cost the client a tenth of its loopback throughput (an async iterator, its promises
- * and end-of-stream watch per answer, bench/README).
- */
-function readCapped(body, headers, at) {
-    const tooLarge = (size) => {
-        body.destroy();
-        return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
-    };
-    const declared = Number(headers["content-length"] ?? Number.NaN);
-    if (declared > MAX_ANSWER_BYTES)
-        return Promise.reject(tooLarge(megabytes(declared)));
-    // A declared length bounds the body (HTTP ends it there): read it whole, undici's way.
-    if (declared >= 0)
-        return body.text();
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        body.on("data", (chunk) => {
-            size += chunk.byteLength;
-            if (size > MAX_ANSWER_BYTES)
-                reject(tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`));
-            else
-                chunks.push(chunk);
-        });
-        body.once("end", () => 
-        // Most answers arrive in one chunk: copying it into a new buffer first was a fifth of the read.
-        resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString("utf8")));
-        body.once("error", reject);
-    });
-}
-//# sourceMappingURL=read-capped.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/transport.js
 
 

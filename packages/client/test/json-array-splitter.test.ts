@@ -171,3 +171,44 @@ describe("JsonArraySplitter", () => {
     }
   });
 });
+
+describe("JsonArraySplitter: a bound on what one piece keeps", () => {
+  const feed = (splitter: JsonArraySplitter, text: string, size: number) => {
+    const bytes = Buffer.from(text);
+    const pieces: string[] = [];
+    for (let at = 0; at < bytes.length; at += size)
+      for (const piece of splitter.write(bytes.subarray(at, at + size))) pieces.push(piece.text);
+    return pieces;
+  };
+  const big = "x".repeat(1_000);
+
+  it("hands over pieces up to the bound, whatever their number", () => {
+    const splitter = new JsonArraySplitter(["data", "usage"], { maxPieceBytes: 1_100 });
+    const entries = Array.from({ length: 50 }, () => `{"s":"${big}"}`).join(",");
+    expect(feed(splitter, `{"data":{"usage":[${entries}]}}`, 64)).toHaveLength(50);
+  });
+
+  it.each([
+    ["an element", `{"data":{"usage":[{"s":"${big}${big}"}]}}`, undefined, "element"],
+    [
+      "an inner item",
+      `{"data":{"usage":[{"paas":{"teams":[{"s":"${big}${big}"}]}}]}}`,
+      ["paas", "teams"],
+      "element",
+    ],
+    // Split further, an element's members besides its inner items are the inner splitter's envelope.
+    [
+      "an element's head",
+      `{"data":{"usage":[{"s":"${big}${big}","paas":{"teams":[]}}]}}`,
+      ["paas", "teams"],
+      "envelope",
+    ],
+    ["the envelope", `{"note":"${big}${big}","data":{"usage":[]}}`, undefined, "envelope"],
+  ])("refuses %s past the bound as it arrives", (_name, text, inner, kind) => {
+    const splitter = new JsonArraySplitter(["data", "usage"], {
+      ...(inner ? { inner } : {}),
+      maxPieceBytes: 1_500,
+    });
+    expect(() => feed(splitter, text, 100)).toThrow(expect.objectContaining({ kind, limit: 1_500 }));
+  });
+});

@@ -55,6 +55,21 @@ export interface SkippedArray {
   depth: number;
 }
 
+/**
+ * A piece (an element, an inner item, or the envelope) that grew past `maxPieceBytes` before it
+ * ended: memory holds one piece, so one piece is what must be bounded.
+ */
+export class PieceTooLargeError extends Error {
+  constructor(
+    readonly kind: "element" | "envelope",
+    readonly limit: number,
+  ) {
+    super(
+      `one ${kind === "element" ? "element" : "envelope"} of the document holds more than ${limit} bytes`,
+    );
+  }
+}
+
 export class JsonArraySplitter {
   readonly #path: readonly string[];
   readonly #innerPath: readonly string[] | undefined;
@@ -85,14 +100,18 @@ export class JsonArraySplitter {
   /** The element being read: its bytes so far, or undefined between elements. */
   #element: Uint8Array[] | undefined;
   #elementIsScalar = false;
+  #elementBytes = 0;
   readonly #envelope: Uint8Array[] = [];
   #envelopeBytes = 0;
+  /** The most bytes one piece may keep before it ends (see `PieceTooLargeError`). */
+  readonly #maxPieceBytes: number;
 
   constructor(
     path: readonly string[],
-    options: { inner?: readonly string[]; heads?: boolean; skip?: SkippedArray } = {},
+    options: { inner?: readonly string[]; heads?: boolean; skip?: SkippedArray; maxPieceBytes?: number } = {},
   ) {
     this.#path = path;
+    this.#maxPieceBytes = options.maxPieceBytes ?? Number.POSITIVE_INFINITY;
     this.#innerPath = options.inner;
     this.#heads = options.heads ?? false;
     const { skip } = options;
@@ -169,6 +188,7 @@ export class JsonArraySplitter {
             // The inner splitter reads the element from its first byte.
             this.#inner = new JsonArraySplitter(this.#innerPath, {
               heads: true,
+              maxPieceBytes: this.#maxPieceBytes,
               ...(this.#innerSkip ? { skip: this.#innerSkip } : {}),
             });
             i--;
@@ -327,13 +347,19 @@ export class JsonArraySplitter {
   #keepEnvelope(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     // Copied: the chunk's memory belongs to the stream.
-    this.#envelope.push(Buffer.from(bytes));
     this.#envelopeBytes += bytes.length;
+    if (this.#envelopeBytes > this.#maxPieceBytes)
+      throw new PieceTooLargeError("envelope", this.#maxPieceBytes);
+    this.#envelope.push(Buffer.from(bytes));
   }
 
   /** Bytes of the element being read, kept until it ends. */
   #feed(bytes: Uint8Array): void {
-    if (bytes.length > 0) this.#element?.push(bytes);
+    if (bytes.length === 0 || !this.#element) return;
+    this.#elementBytes += bytes.length;
+    if (this.#elementBytes > this.#maxPieceBytes)
+      throw new PieceTooLargeError("element", this.#maxPieceBytes);
+    this.#element.push(bytes);
   }
 
   /**
@@ -350,6 +376,7 @@ export class JsonArraySplitter {
   #takeElement(done: SplitPiece[]): void {
     const parts = this.#element ?? [];
     this.#element = undefined;
+    this.#elementBytes = 0;
     this.#elementIsScalar = false;
     if (this.#inner) {
       const inner = this.#inner;

@@ -1,5 +1,10 @@
 import { type CallOptions, type Core, withSignal } from "../core/core.js";
-import { JsonArraySplitter, type SkippedArray, type SplitPiece } from "../core/json-array-splitter.js";
+import {
+  JsonArraySplitter,
+  PieceTooLargeError,
+  type SkippedArray,
+  type SplitPiece,
+} from "../core/json-array-splitter.js";
 import { pushToPull } from "../core/push-to-pull.js";
 import { parseJsonText, parseResponse } from "../core/validate.js";
 import {
@@ -12,6 +17,7 @@ import {
   usageListQuery,
   usageListResponse,
 } from "../schemas/billing.js";
+import { MAX_ANSWER_BYTES, megabytes, tooLargeError } from "../transport/read-capped.js";
 
 // The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
 // bytes, each parsed and checked once complete, pages followed by cursor.
@@ -105,13 +111,16 @@ export async function* usageParts(
           query: q,
           response: usageListResponse,
           readBody: async (body) => {
+            // Memory holds one piece of the page (an entry, a team, the page without its entries):
+            // each may hold what one answer read whole may.
             const splitter = new JsonArraySplitter(["data", "usage"], {
               inner: ["paas", "teams"],
+              maxPieceBytes: MAX_ANSWER_BYTES,
               ...(leftOut ? { skip: leftOut.skip } : {}),
             });
             const position = { piece: 0, entry: 0, team: 0 };
             for await (const chunk of body)
-              for (const piece of splitter.write(chunk)) {
+              for (const piece of split(splitter, chunk)) {
                 const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                 advance(position, piece);
                 if (!part) continue;
@@ -128,6 +137,20 @@ export async function* usageParts(
     options.onPage?.({ page, entries, pages });
     cursor = page.pagination.cursor ?? undefined;
     if (!page.pagination.hasNextPage || !cursor || entries < size) return;
+  }
+}
+
+function split(splitter: JsonArraySplitter, chunk: Uint8Array): SplitPiece[] {
+  try {
+    return splitter.write(chunk);
+  } catch (error) {
+    if (!(error instanceof PieceTooLargeError)) throw error;
+    // Not retried: the same page would bring the same piece.
+    throw tooLargeError(
+      at(),
+      `over ${megabytes(error.limit)}`,
+      error.kind === "element" ? "entry" : "page besides its entries",
+    );
   }
 }
 

@@ -9,7 +9,19 @@ import { type CwpErrorInit, UnexpectedResponseError } from "./errors.js";
  */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+export const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/** "answered 200 with an answer too large (2 GB; one answer may hold 32 MB)"; `what` may be a part. */
+export function tooLargeError(
+  at: CwpErrorInit & { status: number },
+  size: string,
+  what = "answer",
+): UnexpectedResponseError {
+  return new UnexpectedResponseError(
+    `${at.method} ${at.path} answered ${at.status} with ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} too large (${size}; one ${what} may hold ${megabytes(MAX_ANSWER_BYTES)})`,
+    at,
+  );
+}
 
 /**
  * The body as text, read until `MAX_ANSWER_BYTES` at most.
@@ -25,10 +37,7 @@ export function readCapped(
 ): Promise<string> {
   const tooLarge = (size: string) => {
     body.destroy();
-    return new UnexpectedResponseError(
-      `${at.method} ${at.path} answered ${at.status} with an answer too large (${size}; one answer may hold ${megabytes(MAX_ANSWER_BYTES)})`,
-      at,
-    );
+    return tooLargeError(at, size);
   };
   const declared = Number(headers["content-length"] ?? Number.NaN);
   if (declared > MAX_ANSWER_BYTES) return Promise.reject(tooLarge(megabytes(declared)));
