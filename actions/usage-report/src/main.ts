@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { defineAction, eventPayload, OUTPUT, outputDir, runAction, say, warn } from "@cwp/action-kit";
+import { gitHubClient } from "@cwp/action-kit/github";
 import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -87,8 +88,7 @@ export const definition = defineAction({
     let commentFailed: string | undefined;
     if (config.comment !== "none" && config["github-token"]) {
       const target = {
-        token: config["github-token"],
-        apiUrl: process.env.GITHUB_API_URL ?? "https://api.github.com",
+        github: gitHubClient(config["github-token"]),
         repository: process.env.GITHUB_REPOSITORY ?? "",
       };
       const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);

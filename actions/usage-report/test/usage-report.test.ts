@@ -8,6 +8,7 @@ import {
   type RunOptions,
   runBundle,
   type StandIn,
+  startForwardProxy,
   startGitHubStandIn,
   useTestPlatform,
   WORKFLOW_BOT,
@@ -365,6 +366,33 @@ describe("usage-report: comments", () => {
     expect(
       github.issues.filter((i) => i.title === "Costs" && i.user.login === WORKFLOW_BOT.login),
     ).toHaveLength(1);
+  });
+
+  it("reaches GitHub through the runner's proxy, as a runner behind one must", async () => {
+    await platform.reset();
+    // GitHub by a name only the proxy knows: the comment arrives only if it goes through the proxy.
+    const port = Number(new URL(github.url).port);
+    const proxy = await startForwardProxy({ host: "127.0.0.1", port });
+    try {
+      const event = { name: "pull_request", payload: { number: 31, pull_request: { number: 31 } } };
+      const { result } = await report(
+        { comment: "pr" },
+        {
+          env: {
+            GITHUB_API_URL: `http://github.proxied.test:${port}`,
+            HTTP_PROXY: proxy.url,
+            HTTPS_PROXY: proxy.url,
+            NO_PROXY: "127.0.0.1",
+          },
+          event,
+        },
+      );
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.comments.filter((c) => c.issue === 31)).toHaveLength(1);
+      expect(proxy.seen.some((c) => c.includes(`github.proxied.test:${port}`))).toBe(true);
+    } finally {
+      proxy.close();
+    }
   });
 
   it("finds or creates one issue by title and label for scheduled runs", async () => {

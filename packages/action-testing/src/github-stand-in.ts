@@ -38,13 +38,11 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(value));
     };
-    if (req.headers.authorization === `Bearer ${READ_ONLY_TOKEN}` && req.method !== "GET")
+    // GitHub takes a token as `Bearer` or as `token` (Octokit's way).
+    const given = /^(?:Bearer|token) (.*)$/.exec(req.headers.authorization ?? "")?.[1];
+    if (given === READ_ONLY_TOKEN && req.method !== "GET")
       return send(403, { message: "Resource not accessible by integration", status: "403" });
-    if (
-      req.headers.authorization !== `Bearer ${token}` &&
-      req.headers.authorization !== `Bearer ${READ_ONLY_TOKEN}`
-    )
-      return send(401, { message: "Bad credentials" });
+    if (given !== token && given !== READ_ONLY_TOKEN) return send(401, { message: "Bad credentials" });
     // An installation token (the workflow's) may not read the user it acts as.
     if (url.pathname === "/user" && req.method === "GET")
       return send(403, { message: "Resource not accessible by integration", status: "403" });

@@ -1,5 +1,6 @@
 export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
+export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
 export { READ_ONLY_TOKEN, type StandIn, startGitHubStandIn, WORKFLOW_BOT } from "./github-stand-in.js";
 export {
   leakedSecrets,

@@ -1,48 +1,14 @@
 import { say } from "@cwp/action-kit";
+import { type GitHubClient, GitHubRefusal, gitHubCall } from "@cwp/action-kit/github";
 import { MARKER } from "../render/markdown.js";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
-// scheduled runs), through the GitHub REST API at GITHUB_API_URL.
+// scheduled runs), through the kit's GitHub client.
 
 export interface GitHubTarget {
-  token: string;
-  apiUrl: string;
+  github: GitHubClient;
+  /** owner/name */
   repository: string;
-}
-
-async function github<T>(target: GitHubTarget, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${target.apiUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${target.token}`,
-      accept: "application/vnd.github+json",
-      "x-github-api-version": "2022-11-28",
-      "user-agent": "cwp-usage-report",
-      ...(body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (!res.ok) throw new GitHubRefusal(method, path, res.status, await res.text());
-  return (await res.json()) as T;
-}
-
-/** GitHub answered a call with an error status; `reason` is its own `message`. */
-export class GitHubRefusal extends Error {
-  readonly reason: string;
-  constructor(
-    method: string,
-    path: string,
-    readonly status: number,
-    text: string,
-  ) {
-    let reason = text.slice(0, 200);
-    try {
-      reason = String((JSON.parse(text) as { message?: unknown }).message ?? reason);
-    } catch {}
-    super(`GitHub ${method} ${path} answered ${status}: ${reason}`);
-    this.reason = reason;
-  }
 }
 
 /**
@@ -65,20 +31,6 @@ export function commentFailure(error: unknown, comment: "pr" | "issue"): string 
   return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
 }
 
-/** Every item of a paginated GitHub list (per_page 100, following pages until a short one). */
-async function all<T>(target: GitHubTarget, path: string): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; ; page += 1) {
-    const batch = await github<T[]>(
-      target,
-      "GET",
-      `${path}${path.includes("?") ? "&" : "?"}per_page=100&page=${page}`,
-    );
-    items.push(...batch);
-    if (batch.length < 100) return items;
-  }
-}
-
 /** The workflow token's identity: it may not read `/user`, and writes as this bot. */
 const WORKFLOW_BOT = "github-actions[bot]";
 
@@ -89,11 +41,16 @@ const WORKFLOW_BOT = "github-actions[bot]";
  */
 async function identity(target: GitHubTarget): Promise<string> {
   try {
-    return (await github<{ login: string }>(target, "GET", "/user")).login;
+    return (await gitHubCall("GET /user", () => target.github.rest.users.getAuthenticated())).login;
   } catch (error) {
     if (error instanceof GitHubRefusal && error.status === 403) return WORKFLOW_BOT;
     throw error;
   }
+}
+
+function repoOf(target: GitHubTarget): { owner: string; repo: string } {
+  const [owner = "", repo = ""] = target.repository.split("/");
+  return { owner, repo };
 }
 
 interface Authored {
@@ -107,18 +64,25 @@ export async function upsertPullRequestComment(
   pullNumber: number,
   body: string,
 ): Promise<string> {
-  const base = `/repos/${target.repository}/issues`;
+  const repo = repoOf(target);
   const [login, comments] = await Promise.all([
     identity(target),
-    all<{ id: number; body?: string; html_url?: string } & Authored>(
-      target,
-      `${base}/${pullNumber}/comments`,
-    ),
+    gitHubCall("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", async () => ({
+      data: await target.github.paginate(target.github.rest.issues.listComments, {
+        ...repo,
+        issue_number: pullNumber,
+        per_page: 100,
+      }),
+    })),
   ]);
   const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
   const saved = mine
-    ? await github<{ html_url?: string }>(target, "PATCH", `${base}/comments/${mine.id}`, { body })
-    : await github<{ html_url?: string }>(target, "POST", `${base}/${pullNumber}/comments`, { body });
+    ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", () =>
+        target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body }),
+      )
+    : await gitHubCall("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", () =>
+        target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body }),
+      );
   say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
   return saved.html_url ?? "";
 }
@@ -130,22 +94,26 @@ export async function upsertIssue(
   label: string,
   body: string,
 ): Promise<string> {
-  const base = `/repos/${target.repository}/issues`;
+  const repo = repoOf(target);
   const [login, issues] = await Promise.all([
     identity(target),
-    all<{ number: number; title: string; pull_request?: unknown } & Authored>(
-      target,
-      `${base}?state=open&labels=${encodeURIComponent(label)}`,
-    ),
+    gitHubCall("GET /repos/{owner}/{repo}/issues", async () => ({
+      data: await target.github.paginate(target.github.rest.issues.listForRepo, {
+        ...repo,
+        state: "open",
+        labels: label,
+        per_page: 100,
+      }),
+    })),
   ]);
   const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
   const saved = mine
-    ? await github<{ html_url?: string; number: number }>(target, "PATCH", `${base}/${mine.number}`, { body })
-    : await github<{ html_url?: string; number: number }>(target, "POST", base, {
-        title,
-        body,
-        labels: [label],
-      });
+    ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/{issue_number}", () =>
+        target.github.rest.issues.update({ ...repo, issue_number: mine.number, body }),
+      )
+    : await gitHubCall("POST /repos/{owner}/{repo}/issues", () =>
+        target.github.rest.issues.create({ ...repo, title, body, labels: [label] }),
+      );
   say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
   return saved.html_url ?? "";
 }
