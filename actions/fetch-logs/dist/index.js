@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2826);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4678);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2826:
+/***/ 4678:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58630,8 +58630,8 @@ function sweep() {
 
 
 /**
- * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or the attempt's time running out; `clear()`
- * ends both once the attempt is over.
+ * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or
+ * the attempt's time running out; `clear()` ends both once the attempt is over.
  *
  * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
  * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
@@ -59159,8 +59159,9 @@ class Transport {
         return text.split(this.#options.token).join("***");
     }
     /**
-     * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
-     * would otherwise end the process with "Maximum call stack size exceeded".
+     * Any JSON value with the token redacted from every string in it, keys included, to a bounded
+     * depth: an error body nested 100,000 deep would otherwise end the process with "Maximum call
+     * stack size exceeded".
      */
     #redactDeep(value, depth = 0) {
         if (typeof value === "string")
@@ -59476,6 +59477,21 @@ function jsonObject(text) {
         return UNSENDABLE;
     return value;
 }
+const NOT_AN_OBJECT = "must be a JSON or YAML object, or KEY=VALUE lines";
+/** A YAML mapping, every scalar as the text it was written as (`1.10` is not `1.1`); or why not. */
+function yamlObject(text) {
+    let value;
+    try {
+        value = parseYaml(text, { schema: "failsafe" });
+    }
+    catch (error) {
+        // The YAML parser recurses: a flow collection thousands deep overflows it.
+        return String(error).includes("Maximum call stack size exceeded") ? TOO_DEEP : NOT_AN_OBJECT;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        return NOT_AN_OBJECT;
+    return tooDeep(value) ? TOO_DEEP : value;
+}
 /**
  * Inputs whose value is lines, one KEY=VALUE (or YAML member) each: a terminal may give each line
  * as a flag of its own, the way `docker build --build-arg` is repeated.
@@ -59525,24 +59541,10 @@ const objectSchema = () => z.string().transform((s, ctx) => {
         if (typeof parsed !== "string")
             return parsed;
     }
-    try {
-        // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
-        const value = parseYaml(v, { schema: "failsafe" });
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-            if (!tooDeep(value))
-                return value;
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    catch (error) {
-        // The YAML parser recurses: a flow collection thousands deep overflows it.
-        if (String(error).includes("Maximum call stack size exceeded")) {
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    const parsed = yamlObject(v);
+    if (typeof parsed !== "string")
+        return parsed;
+    ctx.addIssue({ code: "custom", message: parsed });
     return z.NEVER;
 });
 const keyValueInput = () => takingLines(keyValueSchema());
@@ -70009,9 +70011,22 @@ function re(stringsOrFlags, ...values) {
 }
 
 
-;// CONCATENATED MODULE: ./src/line-pattern.ts
+;// CONCATENATED MODULE: ./src/patterns.ts
 
 
+// The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
+// the step runs.
+/** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
+function platformPattern(value, input) {
+    if (value === undefined)
+        return;
+    try {
+        new RegExp(value);
+    }
+    catch {
+        throw new input_error_InputError(input, "must be a valid regular expression");
+    }
+}
 /**
  * A pattern our step runs on every line it reads (`fail-on-regex`), in RE2's linear time.
  *
@@ -70125,17 +70140,6 @@ function timeRange(start, end, durationMs, now) {
 
 
 const MAX_LINES = 1_000_000;
-/** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
-function platformPattern(value, input) {
-    if (value === undefined)
-        return;
-    try {
-        new RegExp(value);
-    }
-    catch {
-        throw new input_error_InputError(input, "must be a valid regular expression");
-    }
-}
 const main_record = (line, format) => format === "jsonl"
     ? `${JSON.stringify({ ts: line.ts, containerId: line.containerId, log: line.log })}\n`
     : `${line.ts} ${line.containerId} ${lineText(line).replace(/\r?\n/g, "\\n")}\n`;

@@ -17,21 +17,11 @@ import {
   runAction,
 } from "@cwp/action-kit";
 import { type LogLine, logRangePages } from "@cwp/client";
-import { linePattern } from "./line-pattern.js";
+import { linePattern, platformPattern } from "./patterns.js";
 import { logSource } from "./sources.js";
 import { timeRange } from "./time-range.js";
 
 const MAX_LINES = 1_000_000;
-
-/** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
-function platformPattern(value: string | undefined, input: string): void {
-  if (value === undefined) return;
-  try {
-    new RegExp(value);
-  } catch {
-    throw new InputError(input, "must be a valid regular expression");
-  }
-}
 
 const record = (line: LogLine, format: "text" | "jsonl") =>
   format === "jsonl"

@@ -23,6 +23,19 @@ async function wholeRange(query: Record<string, string>) {
   return ((await res.json()) as { data: Array<{ ts: string; containerId: string; log: string }> }).data;
 }
 
+/** Starts a build of service web that logs `lines` and concludes at once; its id, once concluded. */
+async function concludedBuildWithLogs(lines: string[]): Promise<string> {
+  await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: lines });
+  const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+    body: JSON.stringify({ branch: "main" }),
+  });
+  const { data } = (await build.json()) as { data: { id: string } };
+  await platform.control("POST", "clock", { advanceSeconds: 5 });
+  return data.id;
+}
+
 describe("fetch-logs", () => {
   it("reads a range of several pages whole, with no line lost or repeated, into a JSON-lines file", async () => {
     await platform.reset();
@@ -155,20 +168,13 @@ describe("fetch-logs", () => {
     await platform.reset();
     // `(a+)+$` against forty a's and a '!' takes JavaScript's engine longer than any step may run.
     const lines = ["a".repeat(40).concat("!"), "b".repeat(30), "done."];
-    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: lines });
-    const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: "main" }),
-    });
-    const { data } = (await build.json()) as { data: { id: string } };
-    await platform.control("POST", "clock", { advanceSeconds: 5 });
+    const buildId = await concludedBuildWithLogs(lines);
     const gated = (pattern: string) =>
       runBundle(actionDir, {
         inputs: {
           ...base(),
           "service-id": "web",
-          "build-id": data.id,
+          "build-id": buildId,
           "fail-on-regex": pattern,
           "output-file": file("linear.log"),
           print: "false",
@@ -208,16 +214,9 @@ describe("fetch-logs", () => {
       "::guessed::",
       "::set-output name=x::y",
     ];
-    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: hostile });
-    const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: "main" }),
-    });
-    const { data } = (await build.json()) as { data: { id: string } };
-    await platform.control("POST", "clock", { advanceSeconds: 5 });
+    const buildId = await concludedBuildWithLogs(hostile);
     const result = await runBundle(actionDir, {
-      inputs: { ...base(), "service-id": "web", "build-id": data.id, duration: "10m" },
+      inputs: { ...base(), "service-id": "web", "build-id": buildId, duration: "10m" },
     });
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs.lines).toBe(String(hostile.length));

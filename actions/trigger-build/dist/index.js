@@ -58555,8 +58555,8 @@ function sweep() {
 
 
 /**
- * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or the attempt's time running out; `clear()`
- * ends both once the attempt is over.
+ * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or
+ * the attempt's time running out; `clear()` ends both once the attempt is over.
  *
  * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
  * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
@@ -59084,8 +59084,9 @@ class Transport {
         return text.split(this.#options.token).join("***");
     }
     /**
-     * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
-     * would otherwise end the process with "Maximum call stack size exceeded".
+     * Any JSON value with the token redacted from every string in it, keys included, to a bounded
+     * depth: an error body nested 100,000 deep would otherwise end the process with "Maximum call
+     * stack size exceeded".
      */
     #redactDeep(value, depth = 0) {
         if (typeof value === "string")
@@ -59400,6 +59401,21 @@ function jsonObject(text) {
         return UNSENDABLE;
     return value;
 }
+const NOT_AN_OBJECT = "must be a JSON or YAML object, or KEY=VALUE lines";
+/** A YAML mapping, every scalar as the text it was written as (`1.10` is not `1.1`); or why not. */
+function yamlObject(text) {
+    let value;
+    try {
+        value = parseYaml(text, { schema: "failsafe" });
+    }
+    catch (error) {
+        // The YAML parser recurses: a flow collection thousands deep overflows it.
+        return String(error).includes("Maximum call stack size exceeded") ? TOO_DEEP : NOT_AN_OBJECT;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        return NOT_AN_OBJECT;
+    return tooDeep(value) ? TOO_DEEP : value;
+}
 /**
  * Inputs whose value is lines, one KEY=VALUE (or YAML member) each: a terminal may give each line
  * as a flag of its own, the way `docker build --build-arg` is repeated.
@@ -59449,24 +59465,10 @@ const objectSchema = () => z.string().transform((s, ctx) => {
         if (typeof parsed !== "string")
             return parsed;
     }
-    try {
-        // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
-        const value = parseYaml(v, { schema: "failsafe" });
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-            if (!tooDeep(value))
-                return value;
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    catch (error) {
-        // The YAML parser recurses: a flow collection thousands deep overflows it.
-        if (String(error).includes("Maximum call stack size exceeded")) {
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    const parsed = yamlObject(v);
+    if (typeof parsed !== "string")
+        return parsed;
+    ctx.addIssue({ code: "custom", message: parsed });
     return z.NEVER;
 });
 const keyValueInput = () => takingLines(keyValueSchema());

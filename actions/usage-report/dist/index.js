@@ -59398,8 +59398,8 @@ function sweep() {
 
 
 /**
- * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or the attempt's time running out; `clear()`
- * ends both once the attempt is over.
+ * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or
+ * the attempt's time running out; `clear()` ends both once the attempt is over.
  *
  * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
  * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
@@ -59927,8 +59927,9 @@ class Transport {
         return text.split(this.#options.token).join("***");
     }
     /**
-     * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
-     * would otherwise end the process with "Maximum call stack size exceeded".
+     * Any JSON value with the token redacted from every string in it, keys included, to a bounded
+     * depth: an error body nested 100,000 deep would otherwise end the process with "Maximum call
+     * stack size exceeded".
      */
     #redactDeep(value, depth = 0) {
         if (typeof value === "string")
@@ -60244,6 +60245,21 @@ function jsonObject(text) {
         return UNSENDABLE;
     return value;
 }
+const NOT_AN_OBJECT = "must be a JSON or YAML object, or KEY=VALUE lines";
+/** A YAML mapping, every scalar as the text it was written as (`1.10` is not `1.1`); or why not. */
+function yamlObject(text) {
+    let value;
+    try {
+        value = parseYaml(text, { schema: "failsafe" });
+    }
+    catch (error) {
+        // The YAML parser recurses: a flow collection thousands deep overflows it.
+        return String(error).includes("Maximum call stack size exceeded") ? TOO_DEEP : NOT_AN_OBJECT;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        return NOT_AN_OBJECT;
+    return tooDeep(value) ? TOO_DEEP : value;
+}
 /**
  * Inputs whose value is lines, one KEY=VALUE (or YAML member) each: a terminal may give each line
  * as a flag of its own, the way `docker build --build-arg` is repeated.
@@ -60293,24 +60309,10 @@ const objectSchema = () => z.string().transform((s, ctx) => {
         if (typeof parsed !== "string")
             return parsed;
     }
-    try {
-        // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
-        const value = parseYaml(v, { schema: "failsafe" });
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-            if (!tooDeep(value))
-                return value;
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    catch (error) {
-        // The YAML parser recurses: a flow collection thousands deep overflows it.
-        if (String(error).includes("Maximum call stack size exceeded")) {
-            ctx.addIssue({ code: "custom", message: TOO_DEEP });
-            return z.NEVER;
-        }
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    const parsed = yamlObject(v);
+    if (typeof parsed !== "string")
+        return parsed;
+    ctx.addIssue({ code: "custom", message: parsed });
     return z.NEVER;
 });
 const keyValueInput = () => takingLines(keyValueSchema());
@@ -69025,6 +69027,10 @@ function gitHubClient(token) {
     octokit.hook.before("request", (options) => {
         options.request = { ...options.request, signal: AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS) };
     });
+    // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
+    octokit.hook.error("request", (error, options) => {
+        throw refusal(error, `${options.method} ${options.url}`) ?? error;
+    });
     return octokit;
 }
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
@@ -69040,22 +69046,17 @@ class GitHubRefusal extends Error {
     }
 }
 /**
- * The call, with GitHub's refusals as `GitHubRefusal` (status and GitHub's own message, never the
- * request, whose headers carry the token).
+ * GitHub's refusal as its status and its own message, never the request (whose headers carry the
+ * token); undefined when GitHub did not answer: Octokit gives a failure to reach it status 500
+ * too, but no response.
  */
-async function gitHubCall(route, call) {
-    try {
-        return (await call()).data;
-    }
-    catch (error) {
-        // Octokit gives a failure to reach GitHub status 500 too, but no response: that is not GitHub's word.
-        const { status, response } = error;
-        if (typeof status !== "number" || status < 400 || !response)
-            throw error;
-        const data = response.data;
-        const message = typeof data === "object" && data !== null ? data.message : undefined;
-        throw new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`);
-    }
+function refusal(error, route) {
+    const { status, response } = error;
+    if (typeof status !== "number" || status < 400 || !response)
+        return undefined;
+    const { data } = response;
+    const message = typeof data === "object" && data !== null ? data.message : undefined;
+    return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`);
 }
 //# sourceMappingURL=client.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github.js
@@ -69570,7 +69571,7 @@ const WORKFLOW_BOT = "github-actions[bot]";
  */
 async function identity(target) {
     try {
-        return (await gitHubCall("GET /user", () => target.github.rest.users.getAuthenticated())).login;
+        return (await target.github.rest.users.getAuthenticated()).data.login;
     }
     catch (error) {
         if (error instanceof GitHubRefusal && error.status === 403)
@@ -69588,18 +69589,16 @@ async function upsertPullRequestComment(target, pullNumber, body) {
     const repo = repoOf(target);
     const [login, comments] = await Promise.all([
         identity(target),
-        gitHubCall("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", async () => ({
-            data: await target.github.paginate(target.github.rest.issues.listComments, {
-                ...repo,
-                issue_number: pullNumber,
-                per_page: 100,
-            }),
-        })),
+        target.github.paginate(target.github.rest.issues.listComments, {
+            ...repo,
+            issue_number: pullNumber,
+            per_page: 100,
+        }),
     ]);
     const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
-    const saved = mine
-        ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", () => target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body }))
-        : await gitHubCall("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", () => target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body }));
+    const { data: saved } = mine
+        ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body })
+        : await target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
     say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
     return saved.html_url ?? "";
 }
@@ -69608,19 +69607,17 @@ async function upsertIssue(target, title, label, body) {
     const repo = repoOf(target);
     const [login, issues] = await Promise.all([
         identity(target),
-        gitHubCall("GET /repos/{owner}/{repo}/issues", async () => ({
-            data: await target.github.paginate(target.github.rest.issues.listForRepo, {
-                ...repo,
-                state: "open",
-                labels: label,
-                per_page: 100,
-            }),
-        })),
+        target.github.paginate(target.github.rest.issues.listForRepo, {
+            ...repo,
+            state: "open",
+            labels: label,
+            per_page: 100,
+        }),
     ]);
     const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
-    const saved = mine
-        ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/{issue_number}", () => target.github.rest.issues.update({ ...repo, issue_number: mine.number, body }))
-        : await gitHubCall("POST /repos/{owner}/{repo}/issues", () => target.github.rest.issues.create({ ...repo, title, body, labels: [label] }));
+    const { data: saved } = mine
+        ? await target.github.rest.issues.update({ ...repo, issue_number: mine.number, body })
+        : await target.github.rest.issues.create({ ...repo, title, body, labels: [label] });
     say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
     return saved.html_url ?? "";
 }

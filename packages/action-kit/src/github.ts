@@ -1,2 +1,2 @@
 // The kit's GitHub client, apart from the rest: only actions that talk to GitHub bundle Octokit.
-export { type GitHubClient, GitHubRefusal, gitHubCall, gitHubClient } from "./github/client.js";
+export { type GitHubClient, GitHubRefusal, gitHubClient } from "./github/client.js";

@@ -2,6 +2,7 @@ export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./con
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
 export { READ_ONLY_TOKEN, type StandIn, startGitHubStandIn, WORKFLOW_BOT } from "./github-stand-in.js";
+export { sendHugeAnswer } from "./huge-answer.js";
 export {
   leakedSecrets,
   parseCommandFile,

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { sendHugeAnswer } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 
@@ -11,7 +12,6 @@ import { EXIT_CODES } from "../src/exit-codes.js";
 // nested 100,000 deep. cwp ends with a clear error in bounded memory, not out of memory or stack.
 
 const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
-const MB = 1024 * 1024;
 
 let server: Server;
 let url: string;
@@ -27,16 +27,7 @@ beforeAll(async () => {
       return;
     }
     // 1.5 GB, as fast as the reader takes it, without a length.
-    res.writeHead(200, { "content-type": "application/json" });
-    const chunk = Buffer.alloc(MB, 0x20);
-    let sent = 0;
-    const more = () => {
-      while (sent < 1536 && res.write(chunk)) sent += 1;
-      if (sent >= 1536) res.end();
-    };
-    res.on("drain", more);
-    res.on("close", () => res.off("drain", more));
-    more();
+    sendHugeAnswer(res, {});
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

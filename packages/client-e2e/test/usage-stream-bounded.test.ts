@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sendHugeAnswer } from "@cwp/action-testing";
 import { createClient, UnexpectedResponseError } from "@cwp/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -16,17 +17,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     requests += 1;
     req.resume();
-    res.writeHead(200, { "content-type": "application/json" });
-    res.write('{"data":{"currency":"USD","usage":[{"window":{"start":0,"end":1},"paas":{"teams":[{"id":"');
-    const chunk = Buffer.alloc(MB, 0x61);
-    let sent = 0;
-    const more = () => {
-      while (sent < 1536 && res.write(chunk)) sent += 1;
-      if (sent >= 1536) res.end('"}]}}]},"pagination":{"hasNextPage":false}}');
-    };
-    res.on("drain", more);
-    res.on("close", () => res.off("drain", more));
-    more();
+    sendHugeAnswer(res, {
+      head: '{"data":{"currency":"USD","usage":[{"window":{"start":0,"end":1},"paas":{"teams":[{"id":"',
+      fill: "a",
+      tail: '"}]}}]},"pagination":{"hasNextPage":false}}',
+    });
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

@@ -1,5 +1,5 @@
 import { say } from "@cwp/action-kit";
-import { type GitHubClient, GitHubRefusal, gitHubCall } from "@cwp/action-kit/github";
+import { type GitHubClient, GitHubRefusal } from "@cwp/action-kit/github";
 import { MARKER } from "../render/markdown.js";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
@@ -41,7 +41,7 @@ const WORKFLOW_BOT = "github-actions[bot]";
  */
 async function identity(target: GitHubTarget): Promise<string> {
   try {
-    return (await gitHubCall("GET /user", () => target.github.rest.users.getAuthenticated())).login;
+    return (await target.github.rest.users.getAuthenticated()).data.login;
   } catch (error) {
     if (error instanceof GitHubRefusal && error.status === 403) return WORKFLOW_BOT;
     throw error;
@@ -67,22 +67,16 @@ export async function upsertPullRequestComment(
   const repo = repoOf(target);
   const [login, comments] = await Promise.all([
     identity(target),
-    gitHubCall("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", async () => ({
-      data: await target.github.paginate(target.github.rest.issues.listComments, {
-        ...repo,
-        issue_number: pullNumber,
-        per_page: 100,
-      }),
-    })),
+    target.github.paginate(target.github.rest.issues.listComments, {
+      ...repo,
+      issue_number: pullNumber,
+      per_page: 100,
+    }),
   ]);
   const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
-  const saved = mine
-    ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", () =>
-        target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body }),
-      )
-    : await gitHubCall("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", () =>
-        target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body }),
-      );
+  const { data: saved } = mine
+    ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body })
+    : await target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
   say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
   return saved.html_url ?? "";
 }
@@ -97,23 +91,17 @@ export async function upsertIssue(
   const repo = repoOf(target);
   const [login, issues] = await Promise.all([
     identity(target),
-    gitHubCall("GET /repos/{owner}/{repo}/issues", async () => ({
-      data: await target.github.paginate(target.github.rest.issues.listForRepo, {
-        ...repo,
-        state: "open",
-        labels: label,
-        per_page: 100,
-      }),
-    })),
+    target.github.paginate(target.github.rest.issues.listForRepo, {
+      ...repo,
+      state: "open",
+      labels: label,
+      per_page: 100,
+    }),
   ]);
   const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
-  const saved = mine
-    ? await gitHubCall("PATCH /repos/{owner}/{repo}/issues/{issue_number}", () =>
-        target.github.rest.issues.update({ ...repo, issue_number: mine.number, body }),
-      )
-    : await gitHubCall("POST /repos/{owner}/{repo}/issues", () =>
-        target.github.rest.issues.create({ ...repo, title, body, labels: [label] }),
-      );
+  const { data: saved } = mine
+    ? await target.github.rest.issues.update({ ...repo, issue_number: mine.number, body })
+    : await target.github.rest.issues.create({ ...repo, title, body, labels: [label] });
   say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
   return saved.html_url ?? "";
 }

@@ -16,6 +16,10 @@ export function gitHubClient(token: string): GitHubClient {
   octokit.hook.before("request", (options) => {
     options.request = { ...options.request, signal: AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS) };
   });
+  // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
+  octokit.hook.error("request", (error, options) => {
+    throw refusal(error, `${options.method} ${options.url}`) ?? error;
+  });
   return octokit;
 }
 
@@ -31,23 +35,19 @@ export class GitHubRefusal extends Error {
 }
 
 /**
- * The call, with GitHub's refusals as `GitHubRefusal` (status and GitHub's own message, never the
- * request, whose headers carry the token).
+ * GitHub's refusal as its status and its own message, never the request (whose headers carry the
+ * token); undefined when GitHub did not answer: Octokit gives a failure to reach it status 500
+ * too, but no response.
  */
-export async function gitHubCall<T>(route: string, call: () => Promise<{ data: T }>): Promise<T> {
-  try {
-    return (await call()).data;
-  } catch (error) {
-    // Octokit gives a failure to reach GitHub status 500 too, but no response: that is not GitHub's word.
-    const { status, response } = error as { status?: unknown; response?: { data?: unknown } };
-    if (typeof status !== "number" || status < 400 || !response) throw error;
-    const data = response.data;
-    const message =
-      typeof data === "object" && data !== null ? (data as { message?: unknown }).message : undefined;
-    throw new GitHubRefusal(
-      route,
-      status,
-      typeof message === "string" ? message.slice(0, 200) : `status ${status}`,
-    );
-  }
+function refusal(error: unknown, route: string): GitHubRefusal | undefined {
+  const { status, response } = error as { status?: unknown; response?: { data?: unknown } };
+  if (typeof status !== "number" || status < 400 || !response) return undefined;
+  const { data } = response;
+  const message =
+    typeof data === "object" && data !== null ? (data as { message?: unknown }).message : undefined;
+  return new GitHubRefusal(
+    route,
+    status,
+    typeof message === "string" ? message.slice(0, 200) : `status ${status}`,
+  );
 }

@@ -155,6 +155,21 @@ function jsonObject(text: string): Record<string, unknown> | string {
   return value as Record<string, unknown>;
 }
 
+const NOT_AN_OBJECT = "must be a JSON or YAML object, or KEY=VALUE lines";
+
+/** A YAML mapping, every scalar as the text it was written as (`1.10` is not `1.1`); or why not. */
+function yamlObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = parseYaml(text, { schema: "failsafe" });
+  } catch (error) {
+    // The YAML parser recurses: a flow collection thousands deep overflows it.
+    return String(error).includes("Maximum call stack size exceeded") ? TOO_DEEP : NOT_AN_OBJECT;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return NOT_AN_OBJECT;
+  return tooDeep(value) ? TOO_DEEP : (value as Record<string, unknown>);
+}
+
 /**
  * Inputs whose value is lines, one KEY=VALUE (or YAML member) each: a terminal may give each line
  * as a flag of its own, the way `docker build --build-arg` is repeated.
@@ -207,22 +222,9 @@ const objectSchema = () =>
       const parsed = keyValueLines(v);
       if (typeof parsed !== "string") return parsed as Record<string, unknown>;
     }
-    try {
-      // Every YAML scalar as the text it was written as: `1.10` is not `1.1`, `0012` not `12`.
-      const value: unknown = parseYaml(v, { schema: "failsafe" });
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        if (!tooDeep(value)) return value as Record<string, unknown>;
-        ctx.addIssue({ code: "custom", message: TOO_DEEP });
-        return z.NEVER;
-      }
-    } catch (error) {
-      // The YAML parser recurses: a flow collection thousands deep overflows it.
-      if (String(error).includes("Maximum call stack size exceeded")) {
-        ctx.addIssue({ code: "custom", message: TOO_DEEP });
-        return z.NEVER;
-      }
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON or YAML object, or KEY=VALUE lines" });
+    const parsed = yamlObject(v);
+    if (typeof parsed !== "string") return parsed;
+    ctx.addIssue({ code: "custom", message: parsed });
     return z.NEVER;
   });
 

@@ -2,8 +2,8 @@ import { EventEmitter } from "node:events";
 import { type Expiring, unwatch, watch } from "./expiry-watch.js";
 
 /**
- * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or the attempt's time running out; `clear()`
- * ends both once the attempt is over.
+ * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or
+ * the attempt's time running out; `clear()` ends both once the attempt is over.
  *
  * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
  * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more

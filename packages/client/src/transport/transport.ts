@@ -422,8 +422,9 @@ export class Transport {
   }
 
   /**
-   * Any JSON value with the token redacted from every string in it, keys included, to a bounded depth: an error body nested 100,000 deep
-   * would otherwise end the process with "Maximum call stack size exceeded".
+   * Any JSON value with the token redacted from every string in it, keys included, to a bounded
+   * depth: an error body nested 100,000 deep would otherwise end the process with "Maximum call
+   * stack size exceeded".
    */
   #redactDeep(value: unknown, depth = 0): unknown {
     if (typeof value === "string") return this.#redact(value);

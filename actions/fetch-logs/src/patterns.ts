@@ -1,6 +1,19 @@
 import { InputError } from "@cwp/action-kit";
 import { RE2JS } from "re2js";
 
+// The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
+// the step runs.
+
+/** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
+export function platformPattern(value: string | undefined, input: string): void {
+  if (value === undefined) return;
+  try {
+    new RegExp(value);
+  } catch {
+    throw new InputError(input, "must be a valid regular expression");
+  }
+}
+
 /**
  * A pattern our step runs on every line it reads (`fail-on-regex`), in RE2's linear time.
  *
