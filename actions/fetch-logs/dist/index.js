@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4678);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4044);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4678:
+/***/ 4044:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59669,11 +59669,10 @@ async function recentDurations(what, read) {
     try {
         const durations = await read();
         const sorted = [...durations].sort((a, b) => a - b);
-        const median = sorted[Math.floor(sorted.length / 2)];
         if (sorted.length === 1)
-            say(`The last successful ${what.one} took ${formatDuration(median)}.`);
+            say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
         else if (sorted.length > 1)
-            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median(sorted) ?? 0)}).`);
         return durations;
     }
     catch (error) {
@@ -59682,6 +59681,11 @@ async function recentDurations(what, read) {
         host_debug(`No history of ${what.many}: ${error.message}`);
         return [];
     }
+}
+/** The middle one of some durations (the upper middle of an even count), undefined of none. */
+function median(durations) {
+    const sorted = [...durations].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
 }
 //# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/outputs.js
@@ -59730,7 +59734,14 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
+/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
+class RecordRefused extends Error {
+    name = "RecordRefused";
+}
+//# sourceMappingURL=work-record.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
+
 
 
 
@@ -59747,6 +59758,8 @@ class Outputs {
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
 const DRAIN_WITHIN_MS = 2000;
+/** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
+const RECORD_CLOSE_MS = 60_000;
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
 const defineAction = (action) => action;
 const isFinished = (x) => x.finished === true;
@@ -59755,27 +59768,39 @@ const inputsOf = (action) => object({ ...sharedInputs, ...action.inputs });
 /**
  * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
  * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
- * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner.
+ * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner. A
+ * host's `recorder` (GitHub Deployments) adds its inputs and keeps its record of the work.
  */
 async function runWork(action, raw, 
 /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
-cancel = onCancel()) {
-    const schema = inputsOf(action);
+cancel = onCancel(), recorder) {
+    const schema = inputsOf(action).extend(recorder?.inputs ?? {});
     // Every token (`api-token`, `github-token`, `CWP_API_TOKEN`) is hidden before anything is printed,
     // even before the inputs are parsed: no message can show one.
     for (const name of Object.keys(schema.shape))
         if (name.endsWith("token"))
             mask(raw(name).trim());
     mask(process.env.CWP_API_TOKEN?.trim());
-    const outputs = new Outputs(action.outputs);
+    const outputs = new Outputs({ ...action.outputs, ...recorder?.outputs });
     let client;
+    let record;
+    let end;
+    let workStarted = false;
+    const report = (r) => host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
     try {
         const config = readInputs(schema, raw);
         action.validate?.(config);
+        const asked = recorder?.create(config, action.name);
         const conn = connection(config);
         mask(conn.token);
         if (conn.unencrypted)
             warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
+        // Opened before anything is sent to the platform: a record that cannot be kept stops the step
+        // with nothing started.
+        await asked?.open(cancel.signal);
+        record = asked;
+        if (record)
+            outputs.set(record.outputs());
         const started = Date.now();
         // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
         client = createClient({
@@ -59794,13 +59819,13 @@ cancel = onCancel()) {
         });
         if (isFinished(work)) {
             outputs.set(work.outputs);
+            end = { outcome: work.success ? "succeeded" : "failed", summary: work.message };
             if (work.success)
                 say(work.message);
             if (work.summary !== undefined)
                 await host().rawReport(redact(work.summary));
             else
-                await host().report({
-                    action: action.name,
+                await report({
                     title: work.title,
                     outcome: work.success ? "success" : "failure",
                     rows: work.rows,
@@ -59810,49 +59835,45 @@ cancel = onCancel()) {
                 failWith(work.message);
             return;
         }
+        workStarted = true;
         outputs.set(work.outputs(work.initial));
         say(`Started ${work.title}.`);
         if (cancel.signal.aborted) {
-            await startedDuringCancel(action.name, work, config, cancel);
+            end = await startedDuringCancel(work, config, cancel, report);
             return;
         }
         if (!config.wait) {
             const status = work.initial ? work.conclude(work.initial).status : undefined;
-            await host().report({
-                action: action.name,
-                title: work.title,
-                outcome: "started",
-                status,
-                rows: work.rows,
-            });
+            await report({ title: work.title, outcome: "started", status, rows: work.rows });
             return;
         }
-        await follow(action.name, work, config, cancel, started, outputs);
+        end = await follow(work, config, cancel, started, outputs, report, record);
     }
     catch (error) {
-        await fail(action.name, error, cancel.signal.aborted);
+        end = await fail(report, error, cancel.signal.aborted, workStarted);
     }
     finally {
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel));
         cancel.dispose();
         await client?.close();
     }
 }
 /** The workflow was cancelled while the start request was under way, and the work started. */
-async function startedDuringCancel(name, work, config, cancel) {
+async function startedDuringCancel(work, config, cancel, report) {
     const aborted = await abortRemote(work, config, cancel);
-    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
-    await host().report({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+    await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
+    return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
 }
-async function follow(name, work, config, cancel, started, outputs) {
+async function follow(work, config, cancel, started, outputs, report, record) {
     const { signal } = cancel;
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
         : undefined;
     pump?.start();
     let last = work.initial;
-    const report = (outcome, status, message) => host().report({
-        action: name,
+    const reportAs = (outcome, status, message) => report({
         title: work.title,
         outcome,
         status,
@@ -59864,6 +59885,7 @@ async function follow(name, work, config, cancel, started, outputs) {
     try {
         const history = work.history;
         const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+        await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,
@@ -59880,12 +59902,16 @@ async function follow(name, work, config, cancel, started, outputs) {
         const conclusion = work.conclude(final);
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
-        await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+        await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
         const took = formatDuration(Date.now() - started);
-        if (conclusion.success)
-            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`);
-        else
-            failWith(`${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`);
+        if (conclusion.success) {
+            const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
+            say(said);
+            return { outcome: "succeeded", summary: said };
+        }
+        const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
+        failWith(said);
+        return { outcome: "failed", summary: said };
     }
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;
@@ -59900,48 +59926,62 @@ async function follow(name, work, config, cancel, started, outputs) {
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
-        // The abort goes first; the logs get what time is left after it.
+        // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
+        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
+        const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
+        await record?.close(end, closeWithin(cancel));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
-        await report(timedOut ? "timed out" : "cancelled", status, message);
+        await reportAs(timedOut ? "timed out" : "cancelled", status, message);
         failWith(message, timedOut ? "timeout" : "cancelled");
+        return end;
     }
 }
 /**
  * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
- * what happened to it.
+ * what happened to it (`stopped` when it no longer runs).
  */
 async function abortRemote(work, config, cancel) {
     if (!work.abort)
-        return "the platform cannot abort it, so it may still be running.";
+        return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
     if (!config["abort-on-cancel"])
-        return "it was left running (abort-on-cancel is false).";
+        return { said: "it was left running (abort-on-cancel is false).", stopped: false };
     const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
     try {
         await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
-        return "it was aborted on the platform.";
+        return { said: "it was aborted on the platform.", stopped: true };
     }
     catch (error) {
-        return `aborting it failed (${error.message}): it may still be running.`;
+        return {
+            said: `aborting it failed (${error.message}): it may still be running.`,
+            stopped: false,
+        };
     }
 }
+/**
+ * How long the record's closing may take: after a cancel, what is left before the runner kills
+ * the step less the logs' drain; otherwise as long as one GitHub call may.
+ */
+const closeWithin = (cancel) => Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
         ? Number.POSITIVE_INFINITY
         : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
-async function fail(name, error, cancelled) {
+async function fail(report, error, cancelled, 
+/** The work had started when this happened (a read failed while waiting on it). */
+workStarted) {
     if (error instanceof input_error_InputError || error instanceof input_error_InputErrors) {
         const errors = error instanceof input_error_InputError ? [error] : error.errors;
         const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
-        failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
-        return;
+        const message = `${told.join("\n")}\nNothing was sent to the platform.`;
+        failWith(message, "input");
+        return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError
+    const reason = error instanceof CwpError || error instanceof RecordRefused
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
@@ -59950,14 +59990,23 @@ async function fail(name, error, cancelled) {
         : cancelled
             ? `Cancelled with the workflow: ${reason}`
             : reason;
-    await host().report({
-        action: name,
+    await report({
         title: "the request failed",
         outcome: cancelled ? "cancelled" : "failure",
         rows: [],
         message,
     });
-    failWith(message, failureKind(error, cancelled));
+    const kind = failureKind(error, cancelled);
+    failWith(message, kind);
+    return { outcome: endOf(kind, unanswered, workStarted), summary: message };
+}
+/** A failed request as the record tells it: once the work has started, its end is not known. */
+function endOf(kind, unanswered, workStarted) {
+    if (kind === "cancelled")
+        return unanswered || workStarted ? "abandoned" : "stopped";
+    if (kind === "failed" || kind === "input")
+        return workStarted ? "unknown" : "failed";
+    return "unknown";
 }
 /** How a failed request ends the step: a cancel, an unknown outcome, the deadline, or refused. */
 function failureKind(error, cancelled) {
@@ -60056,6 +60105,7 @@ async function outputFile(path, input) {
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -63160,14 +63210,14 @@ function githubHost() {
 
 /**
  * Runs an action as the runner expects: inputs from `INPUT_<NAME>`, exit code 0 on success, 1 with
- * a clear message otherwise.
+ * a clear message otherwise; `recorder` keeps a record of the work on GitHub (Deployments).
  */
-async function runAction(action) {
+async function runAction(action, recorder) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
     useHost(githubHost());
     onMasked((secret) => core_setSecret(secret));
-    await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel);
+    await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel, recorder);
 }
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js

@@ -8,6 +8,7 @@ import {
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import { ConflictError, restartConclusion, type Service } from "@cwp/client";
 
 /**
@@ -87,4 +88,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

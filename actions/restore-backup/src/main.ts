@@ -6,6 +6,7 @@ import {
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import { type Restore, restoreConclusion } from "@cwp/client";
 
 export const definition = defineAction({
@@ -78,4 +79,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

@@ -11,6 +11,7 @@ import {
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import { type JobRun, jobRunConclusion, type RunJobBody, runJobBody } from "@cwp/client";
 
 /** Which request field came from which input, so a refusal names the input. */
@@ -162,4 +163,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

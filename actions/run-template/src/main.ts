@@ -1,4 +1,5 @@
 import { checkRequest, defineAction, OUTPUT, objectInput, resourceIdInput, runAction } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import { runTemplateBody, type TemplateRun, templateRunConclusion } from "@cwp/client";
 
 // A release gate: the step passes only when the template run concludes `success`.
@@ -36,4 +37,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

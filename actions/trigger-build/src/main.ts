@@ -11,6 +11,7 @@ import {
   runAction,
   say,
 } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import {
   type Build,
   buildConclusion,
@@ -159,4 +160,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

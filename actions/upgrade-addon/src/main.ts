@@ -7,6 +7,7 @@ import {
   resourceIdInput,
   runAction,
 } from "@cwp/action-kit";
+import { deployments } from "@cwp/action-kit/github";
 import { type Addon, addonUpgradeConclusion } from "@cwp/client";
 
 export const definition = defineAction({
@@ -69,4 +70,4 @@ export const definition = defineAction({
   },
 });
 
-export const run = () => runAction(definition);
+export const run = () => runAction(definition, deployments);

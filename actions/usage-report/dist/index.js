@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7333);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7988);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7333:
+/***/ 7988:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -60437,11 +60437,10 @@ async function recentDurations(what, read) {
     try {
         const durations = await read();
         const sorted = [...durations].sort((a, b) => a - b);
-        const median = sorted[Math.floor(sorted.length / 2)];
         if (sorted.length === 1)
-            say(`The last successful ${what.one} took ${formatDuration(median)}.`);
+            say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
         else if (sorted.length > 1)
-            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median)}).`);
+            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median(sorted) ?? 0)}).`);
         return durations;
     }
     catch (error) {
@@ -60450,6 +60449,11 @@ async function recentDurations(what, read) {
         host_debug(`No history of ${what.many}: ${error.message}`);
         return [];
     }
+}
+/** The middle one of some durations (the upper middle of an even count), undefined of none. */
+function median(durations) {
+    const sorted = [...durations].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
 }
 //# sourceMappingURL=history.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/log-pump.js
@@ -60571,7 +60575,14 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
+/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
+class RecordRefused extends Error {
+    name = "RecordRefused";
+}
+//# sourceMappingURL=work-record.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
+
 
 
 
@@ -60588,6 +60599,8 @@ class Outputs {
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
 const DRAIN_WITHIN_MS = 2000;
+/** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
+const RECORD_CLOSE_MS = 60_000;
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
 const defineAction = (action) => action;
 const isFinished = (x) => x.finished === true;
@@ -60596,27 +60609,39 @@ const inputsOf = (action) => object({ ...sharedInputs, ...action.inputs });
 /**
  * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
  * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
- * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner.
+ * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner. A
+ * host's `recorder` (GitHub Deployments) adds its inputs and keeps its record of the work.
  */
 async function runWork(action, raw, 
 /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
-cancel = onCancel()) {
-    const schema = inputsOf(action);
+cancel = onCancel(), recorder) {
+    const schema = inputsOf(action).extend(recorder?.inputs ?? {});
     // Every token (`api-token`, `github-token`, `CWP_API_TOKEN`) is hidden before anything is printed,
     // even before the inputs are parsed: no message can show one.
     for (const name of Object.keys(schema.shape))
         if (name.endsWith("token"))
             mask(raw(name).trim());
     mask(process.env.CWP_API_TOKEN?.trim());
-    const outputs = new Outputs(action.outputs);
+    const outputs = new Outputs({ ...action.outputs, ...recorder?.outputs });
     let client;
+    let record;
+    let end;
+    let workStarted = false;
+    const report = (r) => host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
     try {
         const config = readInputs(schema, raw);
         action.validate?.(config);
+        const asked = recorder?.create(config, action.name);
         const conn = connection(config);
         mask(conn.token);
         if (conn.unencrypted)
             warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
+        // Opened before anything is sent to the platform: a record that cannot be kept stops the step
+        // with nothing started.
+        await asked?.open(cancel.signal);
+        record = asked;
+        if (record)
+            outputs.set(record.outputs());
         const started = Date.now();
         // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
         client = createClient({
@@ -60635,13 +60660,13 @@ cancel = onCancel()) {
         });
         if (isFinished(work)) {
             outputs.set(work.outputs);
+            end = { outcome: work.success ? "succeeded" : "failed", summary: work.message };
             if (work.success)
                 say(work.message);
             if (work.summary !== undefined)
                 await host().rawReport(redact(work.summary));
             else
-                await host().report({
-                    action: action.name,
+                await report({
                     title: work.title,
                     outcome: work.success ? "success" : "failure",
                     rows: work.rows,
@@ -60651,49 +60676,45 @@ cancel = onCancel()) {
                 failWith(work.message);
             return;
         }
+        workStarted = true;
         outputs.set(work.outputs(work.initial));
         say(`Started ${work.title}.`);
         if (cancel.signal.aborted) {
-            await startedDuringCancel(action.name, work, config, cancel);
+            end = await startedDuringCancel(work, config, cancel, report);
             return;
         }
         if (!config.wait) {
             const status = work.initial ? work.conclude(work.initial).status : undefined;
-            await host().report({
-                action: action.name,
-                title: work.title,
-                outcome: "started",
-                status,
-                rows: work.rows,
-            });
+            await report({ title: work.title, outcome: "started", status, rows: work.rows });
             return;
         }
-        await follow(action.name, work, config, cancel, started, outputs);
+        end = await follow(work, config, cancel, started, outputs, report, record);
     }
     catch (error) {
-        await fail(action.name, error, cancel.signal.aborted);
+        end = await fail(report, error, cancel.signal.aborted, workStarted);
     }
     finally {
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel));
         cancel.dispose();
         await client?.close();
     }
 }
 /** The workflow was cancelled while the start request was under way, and the work started. */
-async function startedDuringCancel(name, work, config, cancel) {
+async function startedDuringCancel(work, config, cancel, report) {
     const aborted = await abortRemote(work, config, cancel);
-    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
-    await host().report({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+    await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
+    return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
 }
-async function follow(name, work, config, cancel, started, outputs) {
+async function follow(work, config, cancel, started, outputs, report, record) {
     const { signal } = cancel;
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
         : undefined;
     pump?.start();
     let last = work.initial;
-    const report = (outcome, status, message) => host().report({
-        action: name,
+    const reportAs = (outcome, status, message) => report({
         title: work.title,
         outcome,
         status,
@@ -60705,6 +60726,7 @@ async function follow(name, work, config, cancel, started, outputs) {
     try {
         const history = work.history;
         const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+        await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,
@@ -60721,12 +60743,16 @@ async function follow(name, work, config, cancel, started, outputs) {
         const conclusion = work.conclude(final);
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
-        await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+        await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
         const took = formatDuration(Date.now() - started);
-        if (conclusion.success)
-            say(`${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`);
-        else
-            failWith(`${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`);
+        if (conclusion.success) {
+            const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
+            say(said);
+            return { outcome: "succeeded", summary: said };
+        }
+        const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
+        failWith(said);
+        return { outcome: "failed", summary: said };
     }
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;
@@ -60741,48 +60767,62 @@ async function follow(name, work, config, cancel, started, outputs) {
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
             : "was cancelled with the workflow";
-        // The abort goes first; the logs get what time is left after it.
+        // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
+        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
+        const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
+        await record?.close(end, closeWithin(cancel));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
-        await report(timedOut ? "timed out" : "cancelled", status, message);
+        await reportAs(timedOut ? "timed out" : "cancelled", status, message);
         failWith(message, timedOut ? "timeout" : "cancelled");
+        return end;
     }
 }
 /**
  * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
- * what happened to it.
+ * what happened to it (`stopped` when it no longer runs).
  */
 async function abortRemote(work, config, cancel) {
     if (!work.abort)
-        return "the platform cannot abort it, so it may still be running.";
+        return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
     if (!config["abort-on-cancel"])
-        return "it was left running (abort-on-cancel is false).";
+        return { said: "it was left running (abort-on-cancel is false).", stopped: false };
     const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
     try {
         await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
-        return "it was aborted on the platform.";
+        return { said: "it was aborted on the platform.", stopped: true };
     }
     catch (error) {
-        return `aborting it failed (${error.message}): it may still be running.`;
+        return {
+            said: `aborting it failed (${error.message}): it may still be running.`,
+            stopped: false,
+        };
     }
 }
+/**
+ * How long the record's closing may take: after a cancel, what is left before the runner kills
+ * the step less the logs' drain; otherwise as long as one GitHub call may.
+ */
+const closeWithin = (cancel) => Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
         ? Number.POSITIVE_INFINITY
         : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
-async function fail(name, error, cancelled) {
+async function fail(report, error, cancelled, 
+/** The work had started when this happened (a read failed while waiting on it). */
+workStarted) {
     if (error instanceof input_error_InputError || error instanceof input_error_InputErrors) {
         const errors = error instanceof input_error_InputError ? [error] : error.errors;
         const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
-        failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
-        return;
+        const message = `${told.join("\n")}\nNothing was sent to the platform.`;
+        failWith(message, "input");
+        return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError
+    const reason = error instanceof CwpError || error instanceof RecordRefused
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
@@ -60791,14 +60831,23 @@ async function fail(name, error, cancelled) {
         : cancelled
             ? `Cancelled with the workflow: ${reason}`
             : reason;
-    await host().report({
-        action: name,
+    await report({
         title: "the request failed",
         outcome: cancelled ? "cancelled" : "failure",
         rows: [],
         message,
     });
-    failWith(message, failureKind(error, cancelled));
+    const kind = failureKind(error, cancelled);
+    failWith(message, kind);
+    return { outcome: endOf(kind, unanswered, workStarted), summary: message };
+}
+/** A failed request as the record tells it: once the work has started, its end is not known. */
+function endOf(kind, unanswered, workStarted) {
+    if (kind === "cancelled")
+        return unanswered || workStarted ? "abandoned" : "stopped";
+    if (kind === "failed" || kind === "input")
+        return workStarted ? "unknown" : "failed";
+    return "unknown";
 }
 /** How a failed request ends the step: a cancel, an unknown outcome, the deadline, or refused. */
 function failureKind(error, cancelled) {
@@ -60897,6 +60946,7 @@ async function outputFile(path, input) {
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
 // here imports @actions/*: a host (the GitHub runner, a terminal) is given with `useHost`.
+
 
 
 
@@ -64001,14 +64051,14 @@ function githubHost() {
 
 /**
  * Runs an action as the runner expects: inputs from `INPUT_<NAME>`, exit code 0 on success, 1 with
- * a clear message otherwise.
+ * a clear message otherwise; `recorder` keeps a record of the work on GitHub (Deployments).
  */
-async function runAction(action) {
+async function runAction(action, recorder) {
     // Listen for the runner's cancel first, so even an early one ends the step cleanly.
     const cancel = onCancel();
     useHost(githubHost());
     onMasked((secret) => core_setSecret(secret));
-    await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel);
+    await runWork(action, (name) => getInput(name, { trimWhitespace: false }), cancel, recorder);
 }
 //# sourceMappingURL=run-action.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/index.js
@@ -69023,9 +69073,11 @@ function getOctokit(token, options, ...additionalPlugins) {
 const GITHUB_CALL_TIMEOUT_MS = 30_000;
 function gitHubClient(token) {
     const octokit = getOctokit(token, { userAgent: "cwp-actions" });
-    // Each call its own limit (Octokit has none of its own).
+    // Each call its own limit (Octokit has none of its own), within the caller's signal if it gave one.
     octokit.hook.before("request", (options) => {
-        options.request = { ...options.request, signal: AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS) };
+        const limit = AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS);
+        const given = options.request?.signal;
+        options.request = { ...options.request, signal: given ? AbortSignal.any([given, limit]) : limit };
     });
     // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
     octokit.hook.error("request", (error, options) => {
@@ -69059,8 +69111,305 @@ function refusal(error, route) {
     return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`);
 }
 //# sourceMappingURL=client.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/commit.js
+
+/**
+ * The commit a step works on, for its deployment: the `sha` input where the action has one, on a
+ * pull request event the pull request's head commit (the merge commit a workflow checks out is on
+ * no branch, so GitHub would not show its deployment on the pull request), else the workflow's.
+ */
+function deployedCommit(shaInput) {
+    if (typeof shaInput === "string" && shaInput)
+        return shaInput;
+    const event = process.env.GITHUB_EVENT_NAME;
+    if (event === "pull_request" || event === "pull_request_target") {
+        const head = eventPayload().pull_request?.head?.sha;
+        if (typeof head === "string" && /^[0-9a-f]{40}$/.test(head))
+            return head;
+    }
+    return process.env.GITHUB_SHA || undefined;
+}
+//# sourceMappingURL=commit.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deactivate.js
+/**
+ * Marks the environment's earlier deployments inactive, newest first: those whose latest state is
+ * `success`, or with `all` (a teardown) every one not inactive yet. The walk ends at the first one
+ * already inactive: when it became so, those before it were settled by the same rule, so the cost
+ * is the deployments since, not the environment's whole history.
+ */
+async function deactivateEarlier(env, options) {
+    const { github, owner, repo, environment } = env;
+    const request = { signal: options.signal };
+    const pages = github.paginate.iterator(github.rest.repos.listDeployments, {
+        owner,
+        repo,
+        environment,
+        per_page: 100,
+        request,
+    });
+    for await (const { data: deployments } of pages)
+        for (const deployment of deployments) {
+            if (deployment.id === options.except)
+                continue;
+            const { data: latest } = await github.rest.repos.listDeploymentStatuses({
+                owner,
+                repo,
+                deployment_id: deployment.id,
+                per_page: 1,
+                request,
+            });
+            const state = latest[0]?.state;
+            if (state === "inactive")
+                return;
+            if (state === "success" || options.all)
+                await github.rest.repos.createDeploymentStatus({
+                    owner,
+                    repo,
+                    deployment_id: deployment.id,
+                    state: "inactive",
+                    log_url: options.logUrl,
+                    description: options.all ? "Torn down." : "Superseded by a later deployment.",
+                    request,
+                });
+        }
+}
+//# sourceMappingURL=deactivate.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deployment-record.js
+
+
+
+
+
+
+// The step's work as one GitHub deployment: created before anything is sent to the platform,
+// `in_progress` once the work has started, and its outcome at the end, also on a cancel or a
+// timeout. Once the work has started, GitHub failing to record a status is a warning: the step's
+// result is the work's.
+/** GitHub's limit for a deployment status's description, in characters. */
+const DESCRIPTION_MAX = 140;
+/** A GitHub state for how the step ended: never left queued or in progress. */
+const STATE_OF = {
+    succeeded: "success",
+    failed: "failure",
+    unknown: "error",
+    stopped: "inactive",
+    abandoned: "error",
+};
+class DeploymentRecord {
+    #target;
+    #id;
+    /** Whether GitHub takes this environment as production or transient (its answer, not our guess). */
+    #supersedesItself = false;
+    #closed = false;
+    constructor(target) {
+        this.#target = target;
+    }
+    async open(signal) {
+        const t = this.#target;
+        try {
+            const { data, status } = await t.github.rest.repos.createDeployment({
+                owner: t.owner,
+                repo: t.repo,
+                // The commit itself: a branch name would have GitHub merge the default branch into it.
+                ref: t.sha,
+                auto_merge: false,
+                // Without it GitHub verifies every check of the commit, this workflow's own still pending.
+                required_contexts: [],
+                environment: t.environment,
+                description: deployment_record_describe(`${t.action} by cwp`),
+                transient_environment: t.transient,
+                ...(t.production !== undefined ? { production_environment: t.production } : {}),
+                request: { signal },
+            });
+            // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
+            if (!("id" in data))
+                throw new RecordRefused(`GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`);
+            this.#id = data.id;
+            this.#supersedesItself = data.production_environment === true || data.transient_environment === true;
+        }
+        catch (error) {
+            throw error instanceof RecordRefused ? error : refusedToCreate(error, t);
+        }
+    }
+    async started(title, usualMs) {
+        const usually = usualMs === undefined ? "" : `; it usually takes ${formatDuration(usualMs)}`;
+        await this.#status("in_progress", `${deployment_record_capitalise(title)} is running${usually}.`, AbortSignal.timeout(30_000));
+    }
+    async close(end, withinMs) {
+        if (this.#id === undefined || this.#closed)
+            return;
+        this.#closed = true;
+        const signal = AbortSignal.timeout(withinMs);
+        const t = this.#target;
+        if (end.outcome === "succeeded" && t.teardown) {
+            // Every earlier deployment of the environment, then this one: the environment is gone.
+            await this.#deactivate({ all: true }, signal);
+            await this.#status("inactive", end.summary, signal);
+            return;
+        }
+        const state = STATE_OF[end.outcome];
+        if (!(await this.#status(state, end.summary, signal)))
+            return;
+        // GitHub's auto_inactive retires the earlier successes of other environments itself.
+        if (state === "success" && this.#supersedesItself)
+            await this.#deactivate({ all: false }, signal);
+    }
+    rows() {
+        return this.#id === undefined
+            ? []
+            : [
+                ["Environment", this.#target.environment],
+                ["Environment URL", this.#target.environmentUrl],
+                ["Deployment", String(this.#id)],
+            ];
+    }
+    outputs() {
+        return { "deployment-id": this.#id === undefined ? undefined : String(this.#id) };
+    }
+    /** Records a status; a failure is a warning naming the deployment (false), never a throw. */
+    async #status(state, text, signal) {
+        const t = this.#target;
+        if (this.#id === undefined)
+            return false;
+        try {
+            await t.github.rest.repos.createDeploymentStatus({
+                owner: t.owner,
+                repo: t.repo,
+                deployment_id: this.#id,
+                state,
+                log_url: t.logUrl,
+                description: deployment_record_describe(text),
+                ...(state === "success" && t.environmentUrl ? { environment_url: t.environmentUrl } : {}),
+                request: { signal },
+            });
+            return true;
+        }
+        catch (error) {
+            warn(`GitHub did not record "${state}" for deployment ${this.#id} of environment ${t.environment} (${reason(error)}); the step's result is unchanged.`);
+            return false;
+        }
+    }
+    async #deactivate(which, signal) {
+        const t = this.#target;
+        try {
+            await deactivateEarlier(t, { except: this.#id, all: which.all, signal, logUrl: t.logUrl });
+        }
+        catch (error) {
+            warn(`GitHub did not mark the earlier deployments of environment ${t.environment} inactive (${reason(error)}); deployment ${this.#id} is recorded.`);
+        }
+    }
+}
+/** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
+function refusedToCreate(error, t) {
+    const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+    const nothing = "Nothing was sent to the platform.";
+    if (error instanceof GitHubRefusal && (error.status === 403 || error.status === 404))
+        return new RecordRefused(`${what} (${error.status}: ${error.reason}): the github-token may not write deployments. Give the job \`deployments: write\` in the workflow's \`permissions:\`. ${nothing}`);
+    if (error instanceof GitHubRefusal && error.status === 401)
+        return new RecordRefused(`${what}: GitHub did not accept the github-token (401: ${error.reason}). ${nothing}`);
+    return new RecordRefused(`${what} (${reason(error)}). ${nothing}`);
+}
+const reason = (error) => error instanceof GitHubRefusal ? `${error.status}: ${error.reason}` : error.message;
+/** A description GitHub takes: masked values redacted, at most 140 characters. */
+function deployment_record_describe(text) {
+    const chars = [...redact(text).replace(/\s+/g, " ").trim()];
+    return chars.length <= DESCRIPTION_MAX
+        ? chars.join("")
+        : `${chars.slice(0, DESCRIPTION_MAX - 1).join("")}…`;
+}
+const deployment_record_capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+//# sourceMappingURL=deployment-record.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/inputs.js
+
+
+
+// The inputs and output that record a step's work as a GitHub deployment, the same on every
+// action that starts work. Empty `environment` (the default) means no deployment and no request.
+/** Neither a line break nor another control character: GitHub shows the name as it is given. */
+const PRINTABLE = /^[^\p{Cc}]+$/u;
+/** An optional `true`/`false`: empty leaves GitHub's own default. */
+const optionalBoolean = () => optionalText().pipe(schemas_enum(["true", "false"], { message: "must be true or false, or empty for GitHub's default" })
+    .transform((v) => v === "true")
+    .optional());
+const deploymentInputs = {
+    environment: optionalText().pipe(schemas_string()
+        .max(255, "must be at most 255 characters (GitHub's limit for an environment name)")
+        .regex(PRINTABLE, "must be one line of text")
+        .optional()),
+    "environment-url": optionalText().pipe(url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional()),
+    "production-environment": optionalBoolean(),
+    "transient-environment": booleanInput(false),
+    "deactivate-environment": booleanInput(false),
+    "github-token": optionalText(),
+};
+const deploymentOutputs = { "deployment-id": OUTPUT.number };
+//# sourceMappingURL=inputs.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/recorder.js
+
+
+
+
+
+/**
+ * GitHub Deployments for an action that starts work (`runAction(definition, deployments)`): with
+ * `environment` set, the work is recorded as a deployment of it; without, nothing is asked of GitHub.
+ */
+const deployments = {
+    inputs: deploymentInputs,
+    outputs: deploymentOutputs,
+    create(all, action) {
+        const config = all;
+        const environment = config.environment;
+        if (environment === undefined) {
+            for (const input of ["environment-url", "production-environment"])
+                if (config[input] !== undefined)
+                    throw new input_error_InputError(input, "needs environment: the deployment it describes");
+            for (const input of ["transient-environment", "deactivate-environment"])
+                if (config[input])
+                    throw new input_error_InputError(input, "needs environment: the deployment it describes");
+            return undefined;
+        }
+        if (!config.wait)
+            throw new input_error_InputError("wait", "must be true with environment: a deployment's outcome is known only by waiting for the work");
+        const token = config["github-token"];
+        if (!token)
+            throw new input_error_InputError("github-token", "is required with environment: the workflow's token (github.token) with deployments: write");
+        const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? "").split("/");
+        if (!owner || !repo)
+            throw new input_error_InputError("environment", "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)");
+        const sha = deployedCommit(config.sha);
+        if (!sha)
+            throw new input_error_InputError("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
+        return new DeploymentRecord({
+            github: gitHubClient(token),
+            owner,
+            repo,
+            environment,
+            environmentUrl: config["environment-url"],
+            production: config["production-environment"],
+            transient: config["transient-environment"],
+            teardown: config["deactivate-environment"],
+            sha,
+            logUrl: runUrl(owner, repo),
+            action,
+        });
+    },
+};
+/** This workflow run's page (its attempt, when a re-run), for a deployment's logs. */
+function runUrl(owner, repo) {
+    const server = process.env.GITHUB_SERVER_URL || "https://github.com";
+    const run = process.env.GITHUB_RUN_ID;
+    const attempt = process.env.GITHUB_RUN_ATTEMPT;
+    const base = `${server}/${owner}/${repo}/actions`;
+    if (!run)
+        return base;
+    return attempt ? `${base}/runs/${run}/attempts/${attempt}` : `${base}/runs/${run}`;
+}
+//# sourceMappingURL=recorder.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github.js
-// The kit's GitHub client, apart from the rest: only actions that talk to GitHub bundle Octokit.
+// The kit's GitHub client and the deployments on it, apart from the rest: only actions that talk
+// to GitHub bundle Octokit.
+
 
 //# sourceMappingURL=github.js.map
 ;// CONCATENATED MODULE: ./src/decimal.ts

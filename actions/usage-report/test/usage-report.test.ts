@@ -13,7 +13,7 @@ import {
   useTestPlatform,
   WORKFLOW_BOT,
 } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PERIODS } from "../src/period.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
@@ -329,6 +329,8 @@ describe("usage-report: comments", () => {
     github = await startGitHubStandIn(GITHUB_TOKEN);
   });
   afterAll(() => github.close());
+  // Every request the report made is one GitHub would take.
+  afterEach(() => expect(github.violations).toEqual([]));
   const env = () => ({ GITHUB_API_URL: github.url });
 
   it("creates one sticky comment on the pull request, then updates it in place", async () => {

@@ -1,2 +1,4 @@
-// The kit's GitHub client, apart from the rest: only actions that talk to GitHub bundle Octokit.
+// The kit's GitHub client and the deployments on it, apart from the rest: only actions that talk
+// to GitHub bundle Octokit.
 export { type GitHubClient, GitHubRefusal, gitHubClient } from "./github/client.js";
+export { deployments } from "./github/deployments/recorder.js";

@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { deploymentContract } from "./deployment-contract.js";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
 import { useTestPlatform } from "./use-platform.js";
 
@@ -477,4 +478,6 @@ export function runnerContract(spec: ContractSpec): void {
       });
     }
   });
+
+  deploymentContract(spec, { platform, run, failureMessage });
 }

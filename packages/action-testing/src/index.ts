@@ -1,7 +1,16 @@
 export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
-export { READ_ONLY_TOKEN, type StandIn, startGitHubStandIn, WORKFLOW_BOT } from "./github-stand-in.js";
+export type { Author, Deployment, DeploymentState, DeploymentStatus } from "./github/objects.js";
+export { latestState } from "./github/objects.js";
+export {
+  type Fault,
+  MAIN_SHA,
+  READ_ONLY_TOKEN,
+  type StandIn,
+  startGitHubStandIn,
+  WORKFLOW_BOT,
+} from "./github/stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
 export {
   leakedSecrets,

@@ -1,4 +1,4 @@
-import type { ActionDefinition } from "@cwp/action-kit/engine";
+import { type ActionDefinition, inputsOf } from "@cwp/action-kit/engine";
 import { definition as fetchLogs } from "@cwp/fetch-logs/definition";
 import { definition as restartService } from "@cwp/restart-service/definition";
 import { definition as restoreBackup } from "@cwp/restore-backup/definition";
@@ -42,6 +42,21 @@ export const OPERATIONS: Record<string, { definition: AnyDefinition; metadata: A
       ] as Array<[string, AnyDefinition]>
     ).map(([name, definition]) => [
       name,
-      { definition, metadata: (actions as Record<string, ActionMetadata>)[name] as ActionMetadata },
+      { definition, metadata: ownMetadata((actions as Record<string, ActionMetadata>)[name], definition) },
     ]),
   );
+
+/**
+ * An action's inputs and outputs less those only a GitHub runner has (a GitHub deployment's): the
+ * CLI records none, so it offers no flag that would be ignored.
+ */
+function ownMetadata(metadata: ActionMetadata | undefined, definition: AnyDefinition): ActionMetadata {
+  if (!metadata) throw new Error(`no action.yml metadata for ${definition.name}`);
+  const inputs = Object.keys(inputsOf(definition).shape);
+  const outputs = Object.keys(definition.outputs);
+  return {
+    description: metadata.description,
+    inputs: Object.fromEntries(Object.entries(metadata.inputs).filter(([name]) => inputs.includes(name))),
+    outputs: Object.fromEntries(Object.entries(metadata.outputs).filter(([name]) => outputs.includes(name))),
+  };
+}

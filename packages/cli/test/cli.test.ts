@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inputsOf } from "@cwp/action-kit/engine";
+import { deployments } from "@cwp/action-kit/github";
 import {
   leakedSecrets,
   type RunResult,
@@ -102,15 +103,28 @@ const argsOf = (name: string) => {
   return args;
 };
 
+const STARTS_WORK = new Set([
+  "trigger-build",
+  "run-job",
+  "run-template",
+  "upgrade-addon",
+  "restore-backup",
+  "restart-service",
+]);
+
 describe("cwp: every operation has the action's inputs as flags", () => {
   for (const [name, { definition }] of Object.entries(OPERATIONS)) {
     it(`${name}: the definition's inputs are action.yml's, and --help lists each with an example`, async () => {
       const yml = await readActionYml(new URL(`../../../actions/${name}`, import.meta.url).pathname);
       const inputs = Object.keys(inputsOf(definition).shape).sort();
-      expect(inputs).toEqual(Object.keys(yml.inputs ?? {}).sort());
+      // The actions that start work also record it as a GitHub deployment: inputs only a runner has.
+      const onGitHub = STARTS_WORK.has(name) ? Object.keys(deployments.inputs) : [];
+      expect([...inputs, ...onGitHub].sort()).toEqual(Object.keys(yml.inputs ?? {}).sort());
       const help = await runCli([name, "--help"]);
       expect(help.code).toBe(0);
       for (const input of inputs) expect(help.stdout).toContain(`--${input}`);
+      // A terminal records no GitHub deployment: no flag that would be ignored.
+      for (const input of onGitHub) expect(help.stdout).not.toContain(`--${input} `);
       expect(help.stdout).toContain(
         `Example:\n  CWP_API_TOKEN=... CWP_API_URL=https://api.example.com cwp ${name}`,
       );
@@ -369,6 +383,7 @@ describe("cwp: exit codes and secrets", () => {
       const posted = await cwp(args, { env: { ...repo, GITHUB_TOKEN: "ghs_cli_workflow_token" } });
       expect(posted.code, posted.stderr).toBe(0);
       expect(github.issues).toHaveLength(1);
+      expect(github.violations).toEqual([]);
       expect(leakedSecrets(asRun(posted), ["ghs_cli_workflow_token"])).toEqual([]);
     } finally {
       await github.close();

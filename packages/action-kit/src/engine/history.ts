@@ -15,11 +15,11 @@ export async function recentDurations(
   try {
     const durations = await read();
     const sorted = [...durations].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] as number;
-    if (sorted.length === 1) say(`The last successful ${what.one} took ${formatDuration(median)}.`);
+    if (sorted.length === 1)
+      say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
     else if (sorted.length > 1)
       say(
-        `The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median)}).`,
+        `The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median(sorted) ?? 0)}).`,
       );
     return durations;
   } catch (error) {
@@ -27,4 +27,10 @@ export async function recentDurations(
     debug(`No history of ${what.many}: ${(error as Error).message}`);
     return [];
   }
+}
+
+/** The middle one of some durations (the upper middle of an even count), undefined of none. */
+export function median(durations: readonly number[]): number | undefined {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }

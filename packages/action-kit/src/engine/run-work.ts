@@ -15,17 +15,20 @@ import { type RawInputs, readInputs } from "../inputs/read.js";
 import { connection, sharedInputs } from "../inputs/shared.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { formatDuration } from "./duration.js";
-import { recentDurations } from "./history.js";
+import { median, recentDurations } from "./history.js";
 import { type FailureKind, failWith, host, type Report, say, warn } from "./host.js";
 import { LogPump } from "./log-pump.js";
 import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
 import { mask, redact } from "./secrets.js";
+import { type Recorder, RecordRefused, type StepEnd, type WorkRecord } from "./work-record.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
 const DRAIN_WITHIN_MS = 2000;
+/** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
+const RECORD_CLOSE_MS = 60_000;
 
 export type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
 
@@ -103,33 +106,49 @@ const isFinished = (x: unknown): x is Finished => (x as Finished).finished === t
 export const inputsOf = (action: { inputs: z.ZodRawShape }) =>
   z.object({ ...sharedInputs, ...action.inputs });
 
+/** The summary, with what the record adds to its rows. */
+type Reporter = (report: Omit<Report, "action">) => Promise<void>;
+
 /**
  * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
  * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
- * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner.
+ * hears how it ended (`fail` with a kind); nothing here knows whether it is a GitHub runner. A
+ * host's `recorder` (GitHub Deployments) adds its inputs and keeps its record of the work.
  */
 export async function runWork<S extends z.ZodRawShape, T>(
   action: ActionDefinition<S, T>,
   raw: RawInputs,
   /** Listening since the process began (`onCancel()`), so even an early cancel ends it cleanly. */
   cancel: Cancellation = onCancel(),
+  recorder?: Recorder,
 ): Promise<void> {
-  const schema = inputsOf(action);
+  const schema = inputsOf(action).extend(recorder?.inputs ?? {});
   // Every token (`api-token`, `github-token`, `CWP_API_TOKEN`) is hidden before anything is printed,
   // even before the inputs are parsed: no message can show one.
   for (const name of Object.keys(schema.shape)) if (name.endsWith("token")) mask(raw(name).trim());
   mask(process.env.CWP_API_TOKEN?.trim());
-  const outputs = new Outputs(action.outputs);
+  const outputs = new Outputs({ ...action.outputs, ...recorder?.outputs });
   let client: CwpClient | undefined;
+  let record: WorkRecord | undefined;
+  let end: StepEnd | undefined;
+  let workStarted = false;
+  const report: Reporter = (r) =>
+    host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
   try {
     const config = readInputs(schema, raw) as z.output<z.ZodObject<S>> & SharedConfig;
     action.validate?.(config);
+    const asked = recorder?.create(config, action.name);
     const conn = connection(config);
     mask(conn.token);
     if (conn.unencrypted)
       warn(
         `${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`,
       );
+    // Opened before anything is sent to the platform: a record that cannot be kept stops the step
+    // with nothing started.
+    await asked?.open(cancel.signal);
+    record = asked;
+    if (record) outputs.set(record.outputs());
     const started = Date.now();
     // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
     client = createClient({
@@ -147,11 +166,11 @@ export async function runWork<S extends z.ZodRawShape, T>(
     });
     if (isFinished(work)) {
       outputs.set(work.outputs);
+      end = { outcome: work.success ? "succeeded" : "failed", summary: work.message };
       if (work.success) say(work.message);
       if (work.summary !== undefined) await host().rawReport(redact(work.summary));
       else
-        await host().report({
-          action: action.name,
+        await report({
           title: work.title,
           outcome: work.success ? "success" : "failure",
           rows: work.rows,
@@ -160,27 +179,26 @@ export async function runWork<S extends z.ZodRawShape, T>(
       if (!work.success) failWith(work.message);
       return;
     }
+    workStarted = true;
     outputs.set(work.outputs(work.initial));
     say(`Started ${work.title}.`);
     if (cancel.signal.aborted) {
-      await startedDuringCancel(action.name, work, config, cancel);
+      end = await startedDuringCancel(work, config, cancel, report);
       return;
     }
     if (!config.wait) {
       const status = work.initial ? work.conclude(work.initial).status : undefined;
-      await host().report({
-        action: action.name,
-        title: work.title,
-        outcome: "started",
-        status,
-        rows: work.rows,
-      });
+      await report({ title: work.title, outcome: "started", status, rows: work.rows });
       return;
     }
-    await follow(action.name, work, config, cancel, started, outputs);
+    end = await follow(work, config, cancel, started, outputs, report, record);
   } catch (error) {
-    await fail(action.name, error, cancel.signal.aborted);
+    end = await fail(report, error, cancel.signal.aborted, workStarted);
   } finally {
+    await record?.close(
+      end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." },
+      closeWithin(cancel),
+    );
     cancel.dispose();
     await client?.close();
   }
@@ -188,34 +206,35 @@ export async function runWork<S extends z.ZodRawShape, T>(
 
 /** The workflow was cancelled while the start request was under way, and the work started. */
 async function startedDuringCancel<T>(
-  name: string,
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
-): Promise<void> {
+  report: Reporter,
+): Promise<StepEnd> {
   const aborted = await abortRemote(work, config, cancel);
-  const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted}`;
-  await host().report({ action: name, title: work.title, outcome: "cancelled", rows: work.rows, message });
+  const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+  await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
   failWith(message, "cancelled");
+  return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
 }
 
 async function follow<T>(
-  name: string,
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
   started: number,
   outputs: Outputs<string>,
-): Promise<void> {
+  report: Reporter,
+  record: WorkRecord | undefined,
+): Promise<StepEnd> {
   const { signal } = cancel;
   const pump = work.logs
     ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
     : undefined;
   pump?.start();
   let last: T | undefined = work.initial;
-  const report = (outcome: Report["outcome"], status: string | undefined, message?: string) =>
-    host().report({
-      action: name,
+  const reportAs = (outcome: Report["outcome"], status: string | undefined, message?: string) =>
+    report({
       title: work.title,
       outcome,
       status,
@@ -227,6 +246,7 @@ async function follow<T>(
   try {
     const history = work.history;
     const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+    await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
     const final = await work.wait({
       deadline: started + config.timeout,
       startedAt: started,
@@ -250,13 +270,16 @@ async function follow<T>(
     const conclusion = work.conclude(final);
     outputs.set(work.outputs(final));
     const message = work.message?.(final);
-    await report(conclusion.success ? "success" : "failure", conclusion.status, message);
+    await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
     const took = formatDuration(Date.now() - started);
-    if (conclusion.success) say(`${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`);
-    else
-      failWith(
-        `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`,
-      );
+    if (conclusion.success) {
+      const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
+      say(said);
+      return { outcome: "succeeded", summary: said };
+    }
+    const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
+    failWith(said);
+    return { outcome: "failed", summary: said };
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
@@ -269,35 +292,50 @@ async function follow<T>(
     const why = timedOut
       ? `did not conclude within ${formatDuration(config.timeout)}`
       : "was cancelled with the workflow";
-    // The abort goes first; the logs get what time is left after it.
+    // The abort goes first, then the record; the logs get what time is left after them.
     pump?.stop();
     const aborted = await abortRemote(work, config, cancel);
+    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
+    const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
+    await record?.close(end, closeWithin(cancel));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted}`;
-    await report(timedOut ? "timed out" : "cancelled", status, message);
+    await reportAs(timedOut ? "timed out" : "cancelled", status, message);
     failWith(message, timedOut ? "timeout" : "cancelled");
+    return end;
   }
 }
 
 /**
  * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
- * what happened to it.
+ * what happened to it (`stopped` when it no longer runs).
  */
 async function abortRemote<T>(
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
-): Promise<string> {
-  if (!work.abort) return "the platform cannot abort it, so it may still be running.";
-  if (!config["abort-on-cancel"]) return "it was left running (abort-on-cancel is false).";
+): Promise<{ said: string; stopped: boolean }> {
+  if (!work.abort)
+    return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
+  if (!config["abort-on-cancel"])
+    return { said: "it was left running (abort-on-cancel is false).", stopped: false };
   const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
   try {
     await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
-    return "it was aborted on the platform.";
+    return { said: "it was aborted on the platform.", stopped: true };
   } catch (error) {
-    return `aborting it failed (${(error as Error).message}): it may still be running.`;
+    return {
+      said: `aborting it failed (${(error as Error).message}): it may still be running.`,
+      stopped: false,
+    };
   }
 }
+
+/**
+ * How long the record's closing may take: after a cancel, what is left before the runner kills
+ * the step less the logs' drain; otherwise as long as one GitHub call may.
+ */
+const closeWithin = (cancel: Cancellation) =>
+  Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel: Cancellation): number {
@@ -306,16 +344,23 @@ function timeLeftAfterCancel(cancel: Cancellation): number {
     : cancel.cancelledAt + AFTER_CANCEL_MS - Date.now();
 }
 
-async function fail(name: string, error: unknown, cancelled: boolean): Promise<void> {
+async function fail(
+  report: Reporter,
+  error: unknown,
+  cancelled: boolean,
+  /** The work had started when this happened (a read failed while waiting on it). */
+  workStarted: boolean,
+): Promise<StepEnd> {
   if (error instanceof InputError || error instanceof InputErrors) {
     const errors = error instanceof InputError ? [error] : error.errors;
     const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
-    failWith(`${told.join("\n")}\nNothing was sent to the platform.`, "input");
-    return;
+    const message = `${told.join("\n")}\nNothing was sent to the platform.`;
+    failWith(message, "input");
+    return { outcome: endOf("input", false, workStarted), summary: message };
   }
   // The client's messages already name the request, the status and the platform's error id.
   const reason =
-    error instanceof CwpError
+    error instanceof CwpError || error instanceof RecordRefused
       ? error.message
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
   const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
@@ -324,14 +369,22 @@ async function fail(name: string, error: unknown, cancelled: boolean): Promise<v
     : cancelled
       ? `Cancelled with the workflow: ${reason}`
       : reason;
-  await host().report({
-    action: name,
+  await report({
     title: "the request failed",
     outcome: cancelled ? "cancelled" : "failure",
     rows: [],
     message,
   });
-  failWith(message, failureKind(error, cancelled));
+  const kind = failureKind(error, cancelled);
+  failWith(message, kind);
+  return { outcome: endOf(kind, unanswered, workStarted), summary: message };
+}
+
+/** A failed request as the record tells it: once the work has started, its end is not known. */
+function endOf(kind: FailureKind, unanswered: boolean, workStarted: boolean): StepEnd["outcome"] {
+  if (kind === "cancelled") return unanswered || workStarted ? "abandoned" : "stopped";
+  if (kind === "failed" || kind === "input") return workStarted ? "unknown" : "failed";
+  return "unknown";
 }
 
 /** How a failed request ends the step: a cancel, an unknown outcome, the deadline, or refused. */

@@ -1,6 +1,6 @@
 import { getOctokit } from "@actions/github";
 
-// The one way an action talks to GitHub (the cost report's comment and issue; deployments next):
+// The one way an action talks to GitHub (deployments, the cost report's comment and issue):
 // Octokit as @actions/github builds it, which takes the proxy variables (HTTPS_PROXY, NO_PROXY) and
 // GITHUB_API_URL (GitHub Enterprise Server) from the runner's environment, as the platform client
 // takes them for the platform.
@@ -12,9 +12,11 @@ const GITHUB_CALL_TIMEOUT_MS = 30_000;
 
 export function gitHubClient(token: string): GitHubClient {
   const octokit = getOctokit(token, { userAgent: "cwp-actions" });
-  // Each call its own limit (Octokit has none of its own).
+  // Each call its own limit (Octokit has none of its own), within the caller's signal if it gave one.
   octokit.hook.before("request", (options) => {
-    options.request = { ...options.request, signal: AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS) };
+    const limit = AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS);
+    const given = options.request?.signal as AbortSignal | undefined;
+    options.request = { ...options.request, signal: given ? AbortSignal.any([given, limit]) : limit };
   });
   // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
   octokit.hook.error("request", (error, options) => {

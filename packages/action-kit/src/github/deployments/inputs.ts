@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { OUTPUT } from "../../engine/output-kinds.js";
+import { booleanInput, optionalText } from "../../inputs/parsers.js";
+
+// The inputs and output that record a step's work as a GitHub deployment, the same on every
+// action that starts work. Empty `environment` (the default) means no deployment and no request.
+
+/** Neither a line break nor another control character: GitHub shows the name as it is given. */
+const PRINTABLE = /^[^\p{Cc}]+$/u;
+
+/** An optional `true`/`false`: empty leaves GitHub's own default. */
+const optionalBoolean = () =>
+  optionalText().pipe(
+    z
+      .enum(["true", "false"], { message: "must be true or false, or empty for GitHub's default" })
+      .transform((v) => v === "true")
+      .optional(),
+  );
+
+export const deploymentInputs = {
+  environment: optionalText().pipe(
+    z
+      .string()
+      .max(255, "must be at most 255 characters (GitHub's limit for an environment name)")
+      .regex(PRINTABLE, "must be one line of text")
+      .optional(),
+  ),
+  "environment-url": optionalText().pipe(
+    z.url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional(),
+  ),
+  "production-environment": optionalBoolean(),
+  "transient-environment": booleanInput(false),
+  "deactivate-environment": booleanInput(false),
+  "github-token": optionalText(),
+};
+
+export type DeploymentConfig = z.output<z.ZodObject<typeof deploymentInputs>>;
+
+export const deploymentOutputs = { "deployment-id": OUTPUT.number };

@@ -1,0 +1,232 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ContractSpec } from "./contract.js";
+import type { TestPlatform } from "./emulated.js";
+import { type Deployment, type DeploymentState, latestState } from "./github/objects.js";
+import { MAIN_SHA, READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github/stand-in.js";
+import { leakedSecrets, type RunOptions, type RunResult } from "./runner.js";
+
+// The GitHub Deployments cases every action that starts work must pass (issue 27), run against the
+// committed bundle and a stand-in GitHub that checks each request against GitHub's own OpenAPI
+// description.
+
+const GITHUB_TOKEN = "ghs_deployments_workflow_token_0123";
+/** The workflow run, as the runner's variables name it. */
+const RUN = { GITHUB_SERVER_URL: "https://github.example", GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1" };
+const RUN_URL = "https://github.example/acme/shop/actions/runs/4242/attempts/1";
+const EARLIER_RUN_URL = "https://github.example/acme/shop/actions/runs/4000/attempts/1";
+/** A pull request's head commit, and the merge commit GitHub checks out for it (on no branch). */
+const HEAD_SHA = "fedcba9876543210fedcba9876543210fedcba98";
+const MERGE_SHA = "1111111111111111111111111111111111111111";
+
+interface Helpers {
+  platform: TestPlatform;
+  run(inputs?: Record<string, string>, options?: RunOptions): Promise<RunResult>;
+  failureMessage(result: RunResult): string;
+}
+
+export function deploymentContract(spec: ContractSpec, { platform, run, failureMessage }: Helpers): void {
+  describe("GitHub deployment", () => {
+    let github: StandIn;
+    beforeAll(async () => {
+      github = await startGitHubStandIn(GITHUB_TOKEN);
+    });
+    afterAll(() => github.close());
+    // Every request the step made is one GitHub would take.
+    afterEach(() => expect(github.violations.splice(0)).toEqual([]));
+
+    /**
+     * A run with `environment: staging` unless said, GitHub holding only the `earlier` deployments;
+     * the work takes half a second (on the emulator's clock, 15 s) unless `work` says otherwise.
+     */
+    const deploy = async ({
+      inputs = {},
+      options = {},
+      earlier = [],
+      work = { durationSeconds: 15 },
+    }: {
+      inputs?: Record<string, string>;
+      options?: RunOptions;
+      earlier?: Deployment[];
+      work?: { durationSeconds: number; succeed?: boolean };
+    } = {}) => {
+      github.deployments.splice(0, Infinity, ...earlier);
+      await platform.control("POST", "outcomes", { kind: spec.outcome, ...work });
+      const result = await run(
+        { environment: "staging", "github-token": GITHUB_TOKEN, ...inputs },
+        { ...options, env: { GITHUB_API_URL: github.url, ...RUN, ...options.env } },
+      );
+      expect(leakedSecrets(result, [GITHUB_TOKEN])).toEqual([]);
+      return result;
+    };
+    const states = (d: Deployment | undefined) => d?.statuses.map((s) => s.state);
+    const longWork = { durationSeconds: 36_000 };
+
+    it("records a push's work as one deployment of its commit: in progress, then success with the URL", async () => {
+      const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example" } });
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.deployments).toHaveLength(1);
+      const [deployment] = github.deployments;
+      expect(deployment).toMatchObject({ sha: MAIN_SHA, ref: MAIN_SHA, environment: "staging" });
+      expect(states(deployment)).toEqual(["in_progress", "success"]);
+      const [running, success] = deployment?.statuses ?? [];
+      expect(running?.logUrl).toBe(RUN_URL);
+      expect(running?.description).toMatch(/ is running/);
+      expect(success?.environmentUrl).toBe("https://staging.shop.example");
+      expect(result.outputs["deployment-id"]).toBe(String(deployment?.id));
+      expect(result.summary).toContain("staging");
+      // (Its text, not a link: the summary keeps URLs from becoming links.)
+      expect(result.summary).toContain("staging.shop.example");
+    });
+
+    it("on a pull request deploys its head commit, not the merge commit, and records a failure", async () => {
+      const event = {
+        name: "pull_request",
+        sha: MERGE_SHA,
+        ref: "refs/pull/7/merge",
+        payload: { number: 7, pull_request: { number: 7, head: { sha: HEAD_SHA, ref: "feature/checkout" } } },
+      };
+      const result = await deploy({
+        inputs: { environment: "pr-7", "transient-environment": "true" },
+        options: { event },
+        work: { durationSeconds: 15, succeed: false },
+      });
+      expect(result.code).toBe(1);
+      expect(github.deployments).toHaveLength(1);
+      expect(github.deployments[0]).toMatchObject({ sha: HEAD_SHA, ref: HEAD_SHA, transient: true });
+      expect(states(github.deployments[0])).toEqual(["in_progress", "failure"]);
+    });
+
+    it("on a cancel records the deployment as ended before the runner kills the step", async () => {
+      const result = await deploy({
+        options: { cancelWhen: (printed) => printed.includes("Started ") },
+        work: longWork,
+      });
+      expect(result.code).toBe(1);
+      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
+      // Aborted: no longer active; not abortable: it may still run, which the step cannot tell.
+      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+    });
+
+    it("at its timeout records the deployment as ended, never left in progress", async () => {
+      const result = await deploy({ inputs: { timeout: "3s" }, work: longWork });
+      expect(result.code).toBe(1);
+      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+    });
+
+    it("without deployments: write fails before anything is sent to the platform, naming the permission", async () => {
+      const result = await deploy({ inputs: { "github-token": READ_ONLY_TOKEN } });
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/403: Resource not accessible by integration/);
+      expect(failureMessage(result)).toContain("`deployments: write`");
+      expect(failureMessage(result)).toContain("`permissions:`");
+      expect(failureMessage(result)).toContain("Nothing was sent to the platform");
+      expect(await platform.requests()).toEqual([]);
+      expect(github.deployments).toEqual([]);
+      expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
+    });
+
+    it("without environment asks nothing of GitHub", async () => {
+      const calls = github.calls.length;
+      const result = await deploy({ inputs: { environment: "" } });
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.calls.length).toBe(calls);
+      expect(result.outputs["deployment-id"]).toBe("");
+    });
+
+    it("keeps the work's result when GitHub fails to record a status, naming the deployment", async () => {
+      github.fail({
+        operationId: "repos/create-deployment-status",
+        status: 502,
+        message: "Bad Gateway",
+        times: 2,
+      });
+      const result = await deploy();
+      expect(result.code, result.stdout).toBe(0);
+      const id = github.deployments[0]?.id;
+      expect(result.stdout).toMatch(
+        new RegExp(`::warning::GitHub did not record "in_progress" for deployment ${id}`),
+      );
+      expect(result.stdout).toMatch(
+        new RegExp(`::warning::GitHub did not record "success" for deployment ${id}`),
+      );
+      expect(
+        (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
+      ).toHaveLength(1);
+    });
+
+    it("on success retires the production environment's earlier deployments, which auto_inactive does not", async () => {
+      const earlier = (id: number, state: DeploymentState): Deployment => ({
+        id,
+        sha: MAIN_SHA,
+        ref: MAIN_SHA,
+        task: "deploy",
+        environment: "production",
+        description: "",
+        production: true,
+        transient: false,
+        payload: "",
+        statuses: [{ id: id + 1, state, description: "", logUrl: EARLIER_RUN_URL, environmentUrl: "" }],
+      });
+      const result = await deploy({
+        inputs: { environment: "production" },
+        earlier: [
+          earlier(10, "success"),
+          earlier(20, "inactive"),
+          earlier(30, "failure"),
+          earlier(40, "success"),
+        ],
+      });
+      expect(result.code, result.stdout).toBe(0);
+      const mine = github.deployments.at(-1);
+      expect(mine?.production).toBe(true);
+      expect(latestState(mine as Deployment)).toBe("success");
+      // Walked newest first to the first inactive one: the success after it retired, the failure
+      // kept, and nothing older read.
+      expect(github.deployments.map((d) => [d.id, latestState(d)])).toEqual([
+        [10, "success"],
+        [20, "inactive"],
+        [30, "failure"],
+        [40, "inactive"],
+        [mine?.id, "success"],
+      ]);
+    });
+
+    it("with deactivate-environment tears the environment down once the work succeeds", async () => {
+      const preview: Deployment = {
+        id: 50,
+        sha: HEAD_SHA,
+        ref: HEAD_SHA,
+        task: "deploy",
+        environment: "pr-7",
+        description: "",
+        production: false,
+        transient: true,
+        payload: "",
+        statuses: [
+          {
+            id: 51,
+            state: "success",
+            description: "",
+            logUrl: EARLIER_RUN_URL,
+            environmentUrl: "https://pr-7.example",
+          },
+        ],
+      };
+      const result = await deploy({
+        inputs: { environment: "pr-7", "transient-environment": "true", "deactivate-environment": "true" },
+        earlier: [preview],
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.deployments.map((d) => latestState(d))).toEqual(["inactive", "inactive"]);
+    });
+
+    it("refuses environment with wait: false, before any request anywhere", async () => {
+      const calls = github.calls.length;
+      const result = await deploy({ inputs: { wait: "false" } });
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toContain('Input "wait"');
+      expect(await platform.requests()).toEqual([]);
+      expect(github.calls.length).toBe(calls);
+    });
+  });
+}
