@@ -9,11 +9,10 @@ import {
   type UsagePart,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
-import { componentSum, levelRead, type Row, RowTable } from "./group.js";
+import { componentSum, type GroupBy, levelRead, type Row, RowTable } from "./group.js";
 import { type Period, totalWindows, type Window } from "./period.js";
 
 export type Granularity = "hour" | "day" | "month";
-export type GroupBy = "team" | "project" | "resource-type" | "resource";
 
 export interface Filters {
   teamId?: string | undefined;

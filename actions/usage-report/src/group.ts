@@ -1,9 +1,11 @@
 import type { UsageEntry, UsageLevel } from "@cwp/client";
-import type { GroupBy } from "./collect.js";
 import { Decimal } from "./decimal.js";
 
 // Rows of the report: the PaaS hierarchy of usage entries grouped as asked, plus the
 // customer-level categories, each amount added exactly from unrounded components.
+
+/** What the report's rows are: one per team, project, resource type or resource. */
+export type GroupBy = "team" | "project" | "resource-type" | "resource";
 
 export interface Usage {
   vcpuHours: Decimal;

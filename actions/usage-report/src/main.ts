@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { defineAction, eventPayload, OUTPUT, outputDir, runAction, say, warn } from "@cwp/action-kit";
 import { gitHubClient } from "@cwp/action-kit/github";
-import type { GroupBy } from "./collect.js";
 import { Decimal, formatMoney } from "./decimal.js";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
+import type { GroupBy } from "./group.js";
 import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
 import { resolvePeriod } from "./period.js";
 import { readReport } from "./read-report.js";

@@ -1,5 +1,6 @@
 import type { CwpClient } from "@cwp/client";
-import { type Filters, type Granularity, type GroupBy, UsageReader } from "./collect.js";
+import { type Filters, type Granularity, UsageReader } from "./collect.js";
+import type { GroupBy } from "./group.js";
 import type { Period } from "./period.js";
 import { CSV_HEADER } from "./render/csv.js";
 import { FOCUS_HEADER } from "./render/focus.js";

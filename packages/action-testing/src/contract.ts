@@ -1,34 +1,11 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { ContractSpec } from "./contract-spec.js";
 import { deploymentContract } from "./deployment-contract.js";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
 import { useTestPlatform } from "./use-platform.js";
 
 // The runner-contract cases every action that starts remote work and waits for it must pass,
 // run against the committed bundle as the runner runs it.
-
-export interface ContractSpec {
-  actionDir: string;
-  /** Valid inputs of the action itself (the token and URL are added). */
-  inputs: Record<string, string>;
-  /** The emulator outcome kind of the work this action starts. */
-  outcome: "build" | "jobRun" | "templateRun" | "addonUpgrade" | "restore" | "restart";
-  /**
-   * The start request (spec path form). `idempotent` starts (an addon version) may be retried
-   * after an ambiguous failure; the others are sent once.
-   */
-  start: { method: "POST"; path: string; idempotent?: boolean };
-  /** The status reads the waiter polls (a prefix of the path). */
-  poll: string;
-  /** The abort request the emulator must see after a cancel or a timeout; none when the platform cannot abort the work. */
-  abort?: { method: "DELETE" | "POST"; path: RegExp };
-  outputs: { success: Record<string, string | RegExp>; failure: Record<string, string | RegExp> };
-  /** The remote logs the action streams while it waits (their path), if it does. */
-  logs?: { path: string };
-  /** Malformed inputs, each refused naming `input`, with no request sent. */
-  malformed: Array<{ inputs: Record<string, string>; input: string }>;
-  /** Inputs carrying secret values that must never be printed, and those values. */
-  secrets?: { inputs: Record<string, string>; values: string[] };
-}
 
 const HOSTILE = [
   "::add-mask::main",

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ContractSpec } from "./contract.js";
+import type { ContractSpec } from "./contract-spec.js";
 import type { TestPlatform } from "./emulated.js";
 import { type Deployment, type DeploymentState, latestState } from "./github/objects.js";
 import { MAIN_SHA, READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github/stand-in.js";

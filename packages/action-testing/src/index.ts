@@ -1,4 +1,5 @@
-export { type ContractSpec, onlyInsideStopCommands, runnerContract } from "./contract.js";
+export { onlyInsideStopCommands, runnerContract } from "./contract.js";
+export type { ContractSpec } from "./contract-spec.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
 export type { Author, Deployment, DeploymentState, DeploymentStatus } from "./github/objects.js";

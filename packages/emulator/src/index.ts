@@ -1,5 +1,5 @@
 export { EMULATOR_OPTIONS, emulatorMain } from "./cli.js";
 export { controlPlane } from "./control-client.js";
+export type { WorldScale } from "./model/world.js";
 export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./server.js";
 export { VirtualTime, virtualTimeOf } from "./virtual-time.js";
-export type { WorldScale } from "./world.js";

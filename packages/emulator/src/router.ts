@@ -1,7 +1,7 @@
 import { ApiFailure } from "./http.js";
+import type { Project, Token, World } from "./model/world.js";
 import type { Settings } from "./settings.js";
 import type { Outcomes } from "./work/outcomes.js";
-import type { Project, Token, World } from "./world.js";
 
 // Routes are written as the spec writes paths (`/v1/projects/:projectId`); the server strips the
 // `/v1/teams/{teamId}` twin prefix first, so every route serves both forms.

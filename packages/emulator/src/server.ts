@@ -7,6 +7,7 @@ import { VirtualClock } from "./clock.js";
 import { type ControlState, controlPlane } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
+import { seedWorld, type World, type WorldScale } from "./model/world.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
 import { RequestLog } from "./request-log.js";
@@ -14,7 +15,6 @@ import { match } from "./router.js";
 import { routes } from "./routes/index.js";
 import type { Settings } from "./settings.js";
 import { Outcomes } from "./work/outcomes.js";
-import { seedWorld, type World, type WorldScale } from "./world.js";
 
 export interface EmulatorOptions {
   host?: string;

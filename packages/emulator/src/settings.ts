@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { MAX_LINE_LIMIT } from "./observability/logs.js";
+
+/** The most lines one log answer holds, unless a page cap (`logPageCap`) is lower. */
+export const MAX_LINE_LIMIT = 10_000;
 
 // How the emulator answers, beyond what the spec fixes: set at start (`--log-page-cap`) and through
 // POST /_emulator/settings; a reset restores the values it started with.

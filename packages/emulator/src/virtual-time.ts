@@ -1,4 +1,3 @@
-import type { Clock } from "@cwp/client";
 import { controlPlane } from "./control-client.js";
 
 interface Timer {
@@ -7,13 +6,13 @@ interface Timer {
 }
 
 /**
- * A client clock on an emulator's virtual time (run the emulator at speed 0). Every concurrent loop (a
+ * A client clock (now, sleep) on an emulator's virtual time (run the emulator at speed 0). Every concurrent loop (a
  * waiter, a log stream) runs as a thread; while any thread is busy (its HTTP requests included)
  * time stands still, and once every thread sleeps, time jumps to the earliest wake-up and the
  * emulator's clock (at speed 0) is advanced by as much. Thirty minutes of polling take as long as
  * the requests do, and every delay is measured exactly on the platform's own clock.
  */
-export class VirtualTime implements Clock {
+export class VirtualTime {
   #now: number;
   #timers = new Set<Timer>();
   #threads = 0;

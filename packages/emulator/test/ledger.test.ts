@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { add, HOUR_MS, Ledger, zero } from "../src/billing/ledger.js";
-import { seedWorld } from "../src/world.js";
+import { seedWorld } from "../src/model/world.js";
 
 // The ledger sums whole calendar months once per meter (ahead of the first read for a scaled
 // world, and kept for a world seeded again): those sums must be what the days add up to.

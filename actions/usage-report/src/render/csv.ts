@@ -1,5 +1,5 @@
-import type { Granularity, GroupBy } from "../collect.js";
-import type { Row } from "../group.js";
+import type { Granularity } from "../collect.js";
+import type { GroupBy, Row } from "../group.js";
 import type { TrendPoint } from "../report.js";
 import { bucketLabel } from "./format.js";
 

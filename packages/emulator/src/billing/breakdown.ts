@@ -1,5 +1,5 @@
-import type { DrillDownQuery, ResourceType } from "@cwp/client";
 import { ApiFailure, RawJson, StreamedArray } from "../http.js";
+import type { DrillDownQuery, ResourceType } from "../rules/billing.js";
 import { JsonBytes } from "./json-bytes.js";
 import { type Amounts, add, type Ledger, type Meter, zero } from "./ledger.js";
 import { cents, priced, priceMicros } from "./money.js";

@@ -1,6 +1,6 @@
-import type { DrillDownQuery, InvoiceListQuery } from "@cwp/client";
 import { ApiFailure } from "../http.js";
 import { decodeCursor, encodeCursor } from "../paginate.js";
+import type { DrillDownQuery, InvoiceListQuery } from "../rules/billing.js";
 import { customerCategories, Sums, scopeMeters } from "./breakdown.js";
 import { HOUR_MS, type Ledger } from "./ledger.js";
 import { cents, priced, priceMicros } from "./money.js";

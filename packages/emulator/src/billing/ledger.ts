@@ -1,5 +1,5 @@
-import type { ResourceType } from "@cwp/client";
-import { billables, type World } from "../world.js";
+import { billables, type World } from "../model/world.js";
+import type { ResourceType } from "../rules/billing.js";
 
 // The metered history: what every resource used and cost. Each resource has one deterministic
 // draw per UTC day; the day is split over its 24 hours by a fixed daily shape, exactly (integer

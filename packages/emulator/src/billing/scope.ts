@@ -1,6 +1,5 @@
 import { ApiFailure } from "../http.js";
-import { actingTeam, type Context } from "../router.js";
-import type { Team } from "../world.js";
+import type { Team } from "../model/world.js";
 
 // Who reads billing, and what they see (spec 5.4).
 
@@ -12,14 +11,6 @@ export interface BillingScope {
   team: Team | undefined;
   /** A team billed through the organisation: `scope`, no customer-level categories, no credit balance. */
   teamScoped: boolean;
-}
-
-export function billingScope(ctx: Context): BillingScope {
-  const teamId = actingTeam(ctx);
-  const team = ctx.world.teams.find((t) => t.id === teamId);
-  if (!team) return { customer: "organisation", currency: "USD", team: undefined, teamScoped: false };
-  if (team.billing === "own") return { customer: team.id, currency: "EUR", team, teamScoped: false };
-  return { customer: "organisation", currency: "USD", team, teamScoped: true };
 }
 
 /** The `scope` object of team-scoped responses (its fields are not shown by the spec: ours). */

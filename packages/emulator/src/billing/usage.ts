@@ -1,6 +1,6 @@
-import type { DrillDownQuery, UsageListQuery } from "@cwp/client";
 import { ApiFailure, StreamedArray } from "../http.js";
 import { decodeCursor, encodeCursor } from "../paginate.js";
+import type { DrillDownQuery, UsageListQuery } from "../rules/billing.js";
 import {
   applyFilters,
   customerCategories,

@@ -1,8 +1,9 @@
+import type { Notification } from "../model/config-records.js";
+import type { World } from "../model/world.js";
 import { buildView } from "../work/builds.js";
 import { jobRunView } from "../work/job-runs.js";
 import { templateRunView } from "../work/template-runs.js";
-import type { World } from "../world.js";
-import { DISABLE_AFTER_FAILURES, type Notification } from "./store.js";
+import { DISABLE_AFTER_FAILURES } from "./store.js";
 
 // Webhook events for builds, job runs and template runs (spec section 6). The spec does not show
 // the delivery, so this is ours, documented in the README:

@@ -1,19 +1,4 @@
-import type { CreateNotificationBody } from "@cwp/client";
-
-/** A notification integration as created through the API, with its delivery record. */
-export interface Notification {
-  id: string;
-  body: CreateNotificationBody;
-  createdAt: number;
-  updatedAt: number;
-  status: {
-    disabled: boolean;
-    reason: boolean;
-    timeOfFirstFailedRequest: string | null;
-    numberOfFailedRequests: number;
-  };
-  delivered: number;
-}
+import type { Notification } from "../model/config-records.js";
 
 /** Consecutive failed deliveries after which a webhook is disabled. */
 export const DISABLE_AFTER_FAILURES = 10;

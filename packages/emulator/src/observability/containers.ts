@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Project, World } from "../world.js";
+import type { Project, World } from "../model/world.js";
 
 // The containers that services and addons run in, as logs and metrics name them.
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiFailure } from "../http.js";
-import type { WorkLogLine } from "../work/log-lines.js";
+import type { WorkLogLine } from "../model/work-records.js";
+import { MAX_LINE_LIMIT } from "../settings.js";
 import type { Container } from "./containers.js";
 
 // Log range queries (spec 4.7): generated lines for running containers, recorded lines for builds
@@ -29,8 +30,6 @@ interface Line {
 const PERIOD_MS = 5000;
 const RETENTION_MS = 7 * 86_400_000;
 export const DEFAULT_LINE_LIMIT = 1000;
-/** The most lines one answer holds, unless a page cap (`--log-page-cap`) is lower. */
-export const MAX_LINE_LIMIT = 10_000;
 const DEFAULT_WINDOW_S = 3600;
 
 /** ISO 8601 or Unix seconds (beyond-the-seed §4). */

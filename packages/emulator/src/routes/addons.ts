@@ -1,11 +1,11 @@
 import { ApiFailure } from "../http.js";
+import type { Addon, Backup } from "../model/world.js";
 import { CLUSTER_ID } from "../observability/containers.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { restoreBackupQuery, upgradeAddonBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { busyReason, restoreBackup, restoreView, upgradeAddon } from "../work/addon-operations.js";
-import type { Addon, Backup } from "../world.js";
 
 // Addons, backups and restores: spec 2.8, 3.2, 3.3, 4.6 and the restores list of
 // beyond-the-seed §1.

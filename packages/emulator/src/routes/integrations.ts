@@ -1,10 +1,10 @@
 import { ApiFailure } from "../http.js";
+import { nextId } from "../model/world.js";
 import { notificationView } from "../notifications/store.js";
 import { paginate } from "../paginate.js";
 import { get, post, type Route, requireWrite } from "../router.js";
 import { createNotificationBody } from "../rules/integrations.js";
 import { checkBody } from "../validate.js";
-import { nextId } from "../world.js";
 
 // Notification integrations and registry credentials (spec 2.10, 2.11, 4.10).
 

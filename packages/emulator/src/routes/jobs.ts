@@ -1,6 +1,5 @@
-import type { healthCheck } from "@cwp/client";
-import type { z } from "zod";
 import { ApiFailure } from "../http.js";
+import type { Job } from "../model/world.js";
 import { workLogs } from "../observability/logs.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
@@ -8,7 +7,6 @@ import { jobLogQuery } from "../rules/observability.js";
 import { resumeJobBody, runJobBody, setRuntimeEnvironmentBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortJobRun, jobRunView, startJobRun } from "../work/job-runs.js";
-import type { Job } from "../world.js";
 
 // Jobs (spec 2.4, 4.4) and the job-run reads, abort and logs of beyond-the-seed §1.
 
@@ -38,7 +36,8 @@ function checkBuildSource(ctx: Context, j: Job, id: string | undefined): void {
     });
 }
 
-const healthChecks: Array<z.input<typeof healthCheck>> = [
+/** A job's health checks as the spec's example shows them (HTTP and TCP probes). */
+const healthChecks = [
   {
     protocol: "HTTP",
     type: "livenessProbe",

@@ -1,18 +1,11 @@
 import { ApiFailure } from "../http.js";
+import type { Secret } from "../model/config-records.js";
+import { nextId } from "../model/world.js";
 import { findIn, post, type Route, requireWrite, visibleProject } from "../router.js";
-import { type CreateSecretBody, createSecretBody, linkAddonBody } from "../rules/secrets.js";
+import { createSecretBody, linkAddonBody } from "../rules/secrets.js";
 import { checkBody } from "../validate.js";
-import { nextId } from "../world.js";
 
 // Project secret groups and addon links (spec 2.3, 4.3). Secret values are stored, never answered.
-
-export interface Secret extends CreateSecretBody {
-  projectId: string;
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  links: Record<string, Array<{ keyName: string; aliases: string[]; defaultKey: string }>>;
-}
 
 /** A secret group as the API answers it: the variable names, never their values. */
 function secretView({ projectId: _p, links: _l, secrets, ...rest }: Secret) {

@@ -1,13 +1,14 @@
 import { ApiFailure } from "../http.js";
+import type { BuildRecord } from "../model/work-records.js";
+import type { Service } from "../model/world.js";
 import { workLogs } from "../observability/logs.js";
 import { newestFirst } from "../paginate.js";
 import { type Context, del, findIn, get, post, type Route, requireWrite, visibleProject } from "../router.js";
 import { buildLogQuery } from "../rules/observability.js";
 import { buildArgumentsQuery, needsGitRef, restartHarnessQuery, startBuildBody } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
-import { abortBuild, type BuildRecord, buildView, startBuild } from "../work/builds.js";
+import { abortBuild, buildView, startBuild } from "../work/builds.js";
 import { restartService } from "../work/restarts.js";
-import type { Service } from "../world.js";
 
 // Services, builds and harnesses: spec 2.6, 4.5 and the build and service reads of
 // beyond-the-seed §1.

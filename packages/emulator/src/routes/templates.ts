@@ -1,10 +1,10 @@
 import { ApiFailure } from "../http.js";
+import type { Template } from "../model/world.js";
 import { paginate } from "../paginate.js";
 import { type Context, get, post, type Route, requireWrite } from "../router.js";
 import { runTemplateBody, templateRunListQuery } from "../rules/work.js";
 import { checkBody, checkQuery } from "../validate.js";
 import { abortTemplateRun, startTemplateRun, templateRunView } from "../work/template-runs.js";
-import type { Template } from "../world.js";
 
 // Template runs: spec 2.5, 3.4, 4.8 and the template-run reads and abort of beyond-the-seed §1.
 

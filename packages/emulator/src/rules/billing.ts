@@ -4,13 +4,17 @@ import { intParam, textParam, UID } from "./shared.js";
 // Billing queries (spec 4.1, 8), read from the spec.
 
 const uidParam = () => z.string().regex(UID, "must be a 24-character hexadecimal uid");
-const RESOURCE_TYPE = ["job", "service", "harness", "addon", "volume"] as const;
+/** What billing meters, by the spec's resource types. */
+export const RESOURCE_TYPE = ["job", "service", "harness", "addon", "volume"] as const;
+export type ResourceType = (typeof RESOURCE_TYPE)[number];
 const MAX_TOTAL_WINDOW_S = 366 * 86_400;
 
 export const invoiceListQuery = z.strictObject({
   perPage: intParam(1, 100).optional(),
   cursor: textParam().optional(),
 });
+
+export type InvoiceListQuery = z.output<typeof invoiceListQuery>;
 
 export const usageListQuery = z
   .strictObject({

@@ -1,28 +1,11 @@
 import { shortIdFor } from "../ids.js";
-import type { Addon, Backup, World } from "../world.js";
+import { Timeline } from "../model/timeline.js";
+import type { Restore, RestoreState } from "../model/work-records.js";
+import type { Addon, Backup, World } from "../model/world.js";
 import { durationMs, type Outcome } from "./outcomes.js";
-import { Timeline } from "./timeline.js";
 
 // Addon upgrades (`upgrading`, then `running` at the new version) and backup restores
 // (scheduled → in-progress → completed, the addon in `restore` meanwhile), beyond-the-seed §1.
-
-export interface AddonState {
-  status: string;
-  versionTag: string;
-}
-export interface RestoreState {
-  status: string;
-  completedAt?: number;
-}
-export interface Restore {
-  id: string;
-  /** Where the backup lives. */
-  backup: { projectId: string; addonId: string; backupId: string };
-  /** The addon restored into. */
-  target: { projectId: string; addonId: string };
-  requestedAt: number;
-  timeline: Timeline<RestoreState>;
-}
 
 const UPGRADE_SECONDS = 20;
 const RESTORE_SECONDS = 30;

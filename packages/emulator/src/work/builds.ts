@@ -1,32 +1,14 @@
 import { createHash } from "node:crypto";
-import type { StartBuildBody } from "@cwp/client";
 import { slugFor } from "../ids.js";
-import type { Service, World } from "../world.js";
-import { cutAt, spread, type WorkLogLine } from "./log-lines.js";
+import { Timeline } from "../model/timeline.js";
+import type { BuildRecord, BuildState } from "../model/work-records.js";
+import type { Service, World } from "../model/world.js";
+import type { StartBuildBody } from "../rules/work.js";
+import { cutAt, spread } from "./log-lines.js";
 import { durationMs, type Outcome } from "./outcomes.js";
-import { Timeline } from "./timeline.js";
 
 // Builds move PENDING → CLONING → BUILDING → UPLOADING → SUCCESS | FAILURE (beyond-the-seed §1);
 // an abort ends them ABORTED.
-
-export interface BuildState {
-  status: string;
-  concluded: boolean;
-  success: boolean;
-  message: string | null;
-}
-export interface BuildRecord {
-  projectId: string;
-  serviceId: string;
-  id: string;
-  branch: string | null;
-  pullRequestId: number | null;
-  sha: string;
-  createdAt: number;
-  imageUri: string;
-  timeline: Timeline<BuildState>;
-  logs: WorkLogLine[];
-}
 
 const DEFAULT_SECONDS = 60;
 const running = (status: string): BuildState => ({ status, concluded: false, success: false, message: null });

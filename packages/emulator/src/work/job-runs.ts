@@ -1,26 +1,12 @@
-import type { RunJobBody } from "@cwp/client";
 import { uuidFor } from "../ids.js";
-import type { Job, World } from "../world.js";
-import { cutAt, spread, type WorkLogLine } from "./log-lines.js";
+import { Timeline } from "../model/timeline.js";
+import type { JobRunRecord, JobRunState } from "../model/work-records.js";
+import type { Job, World } from "../model/world.js";
+import type { RunJobBody } from "../rules/work.js";
+import { cutAt, spread } from "./log-lines.js";
 import { durationMs, type Outcome } from "./outcomes.js";
-import { Timeline } from "./timeline.js";
 
 // Job runs are RUNNING, then SUCCESS or FAILED; an aborted run ends FAILED (beyond-the-seed §1).
-
-export interface JobRunState {
-  status: string;
-  concluded: boolean;
-}
-export interface JobRunRecord {
-  projectId: string;
-  jobId: string;
-  id: string;
-  runName: string;
-  startedAt: number;
-  request: RunJobBody;
-  timeline: Timeline<JobRunState>;
-  logs: WorkLogLine[];
-}
 
 const DEFAULT_SECONDS = 30;
 

@@ -1,10 +1,4 @@
-/** A line a piece of work printed, visible once the virtual clock reaches it. */
-export interface WorkLogLine {
-  at: number;
-  containerId: string;
-  text: string;
-}
-
+import type { WorkLogLine } from "../model/work-records.js";
 /**
  * Spreads lines evenly between two times (the outcome's lines or generated ones), `perInstant`
  * lines sharing each timestamp (1 unless an outcome asks for more).

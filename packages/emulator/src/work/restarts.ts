@@ -1,14 +1,8 @@
-import type { Service } from "../world.js";
+import type { Service } from "../model/world.js";
 import { durationMs, type Outcome } from "./outcomes.js";
 
 // A restart rolls the deployment out again. For a moment the previous COMPLETED still shows (as on
 // the live platform); then IN_PROGRESS, then COMPLETED or FAILED with a later transition time.
-
-export interface DeploymentState {
-  status: string;
-  reason: "SCALING" | "DEPLOYING" | null;
-  lastTransitionTime: number;
-}
 
 const RESTART_SECONDS = 15;
 const STALE_MS = 1000;

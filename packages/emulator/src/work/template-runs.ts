@@ -1,22 +1,11 @@
 import { shortIdFor } from "../ids.js";
-import type { Template, World } from "../world.js";
+import { Timeline } from "../model/timeline.js";
+import type { TemplateRunRecord, TemplateRunState } from "../model/work-records.js";
+import type { Template, World } from "../model/world.js";
 import { durationMs, type Outcome } from "./outcomes.js";
-import { Timeline } from "./timeline.js";
 
 // Template runs: pending → running → success | failure; an abort passes through `aborting` to
 // `aborted`. `concluded` is true once the run has ended (spec 2.5, 3.4).
-
-export interface TemplateRunState {
-  status: string;
-  concluded: boolean;
-}
-export interface TemplateRunRecord {
-  templateId: string;
-  id: string;
-  arguments: Record<string, unknown>;
-  createdAt: number;
-  timeline: Timeline<TemplateRunState>;
-}
 
 const DEFAULT_SECONDS = 40;
 const ABORTING_MS = 2000;

@@ -1,13 +1,15 @@
-import type { ResourceType } from "@cwp/client";
-import { shortIdFor, uidFor } from "./ids.js";
-import type { Notification } from "./notifications/store.js";
-import type { Secret } from "./routes/secrets.js";
-import type { AddonState, Restore } from "./work/addon-operations.js";
-import type { BuildRecord } from "./work/builds.js";
-import type { JobRunRecord } from "./work/job-runs.js";
-import type { DeploymentState } from "./work/restarts.js";
-import type { TemplateRunRecord } from "./work/template-runs.js";
-import { Timeline } from "./work/timeline.js";
+import { shortIdFor, uidFor } from "../ids.js";
+import type { ResourceType } from "../rules/billing.js";
+import type { Notification, Secret } from "./config-records.js";
+import { Timeline } from "./timeline.js";
+import type {
+  AddonState,
+  BuildRecord,
+  DeploymentState,
+  JobRunRecord,
+  Restore,
+  TemplateRunRecord,
+} from "./work-records.js";
 
 // The seeded world: an organisation with three teams and what runs in their projects. Everything
 // is derived from the seed and the moment of seeding, and rebuilt by /_emulator/reset.
