@@ -59355,7 +59355,10 @@ const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
         return true;
     if (YAML_FALSE.includes(v))
         return false;
-    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    ctx.addIssue({
+        code: "custom",
+        message: fallback === undefined ? "must be true or false, or empty for the default" : "must be true or false",
+    });
     return NEVER;
 });
 const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -59669,10 +59672,11 @@ async function recentDurations(what, read) {
     try {
         const durations = await read();
         const sorted = [...durations].sort((a, b) => a - b);
+        const middle = median(sorted) ?? 0;
         if (sorted.length === 1)
-            say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
+            say(`The last successful ${what.one} took ${formatDuration(middle)}.`);
         else if (sorted.length > 1)
-            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median(sorted) ?? 0)}).`);
+            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(middle)}).`);
         return durations;
     }
     catch (error) {
@@ -60035,6 +60039,21 @@ function eventPayload() {
     catch {
         return {};
     }
+}
+/** The repository the workflow runs in (GITHUB_REPOSITORY, `owner/name`), or undefined without one. */
+function workflowRepository() {
+    const match = /^([^/\s]+)\/([^/\s]+)$/.exec(process.env.GITHUB_REPOSITORY ?? "");
+    return match ? { owner: match[1], repo: match[2] } : undefined;
+}
+/** The pull request an event's payload carries: its number and head commit, where it gives them. */
+function pullRequestOf(event) {
+    const pr = event.pull_request;
+    const number = pr?.number ?? event.number;
+    const headSha = pr?.head?.sha;
+    return {
+        ...(typeof number === "number" ? { number } : {}),
+        ...(typeof headSha === "string" ? { headSha } : {}),
+    };
 }
 //# sourceMappingURL=event.js.map
 // EXTERNAL MODULE: external "node:fs/promises"

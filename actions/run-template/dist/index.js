@@ -60050,7 +60050,10 @@ const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
         return true;
     if (YAML_FALSE.includes(v))
         return false;
-    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    ctx.addIssue({
+        code: "custom",
+        message: fallback === undefined ? "must be true or false, or empty for the default" : "must be true or false",
+    });
     return NEVER;
 });
 const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -60434,10 +60437,11 @@ async function recentDurations(what, read) {
     try {
         const durations = await read();
         const sorted = [...durations].sort((a, b) => a - b);
+        const middle = median(sorted) ?? 0;
         if (sorted.length === 1)
-            say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
+            say(`The last successful ${what.one} took ${formatDuration(middle)}.`);
         else if (sorted.length > 1)
-            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(median(sorted) ?? 0)}).`);
+            say(`The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0])} to ${formatDuration(sorted.at(-1))} (median ${formatDuration(middle)}).`);
         return durations;
     }
     catch (error) {
@@ -60873,6 +60877,21 @@ function eventPayload() {
     catch {
         return {};
     }
+}
+/** The repository the workflow runs in (GITHUB_REPOSITORY, `owner/name`), or undefined without one. */
+function workflowRepository() {
+    const match = /^([^/\s]+)\/([^/\s]+)$/.exec(process.env.GITHUB_REPOSITORY ?? "");
+    return match ? { owner: match[1], repo: match[2] } : undefined;
+}
+/** The pull request an event's payload carries: its number and head commit, where it gives them. */
+function pullRequestOf(event) {
+    const pr = event.pull_request;
+    const number = pr?.number ?? event.number;
+    const headSha = pr?.head?.sha;
+    return {
+        ...(typeof number === "number" ? { number } : {}),
+        ...(typeof headSha === "string" ? { headSha } : {}),
+    };
 }
 //# sourceMappingURL=event.js.map
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -69122,9 +69141,9 @@ function deployedCommit(shaInput) {
         return shaInput;
     const event = process.env.GITHUB_EVENT_NAME;
     if (event === "pull_request" || event === "pull_request_target") {
-        const head = eventPayload().pull_request?.head?.sha;
-        if (typeof head === "string" && /^[0-9a-f]{40}$/.test(head))
-            return head;
+        const { headSha } = pullRequestOf(eventPayload());
+        if (headSha && /^[0-9a-f]{40}$/.test(headSha))
+            return headSha;
     }
     return process.env.GITHUB_SHA || undefined;
 }
@@ -69197,8 +69216,11 @@ const STATE_OF = {
 class DeploymentRecord {
     #target;
     #id;
-    /** Whether GitHub takes this environment as production or transient (its answer, not our guess). */
-    #supersedesItself = false;
+    /**
+     * Whether retiring earlier deployments is ours to do: GitHub's auto_inactive skips production and
+     * transient environments (as GitHub answered the creation, not as we guessed).
+     */
+    #retireEarlier = false;
     #closed = false;
     constructor(target) {
         this.#target = target;
@@ -69224,7 +69246,7 @@ class DeploymentRecord {
             if (!("id" in data))
                 throw new RecordRefused(`GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`);
             this.#id = data.id;
-            this.#supersedesItself = data.production_environment === true || data.transient_environment === true;
+            this.#retireEarlier = data.production_environment === true || data.transient_environment === true;
         }
         catch (error) {
             throw error instanceof RecordRefused ? error : refusedToCreate(error, t);
@@ -69250,7 +69272,7 @@ class DeploymentRecord {
         if (!(await this.#status(state, end.summary, signal)))
             return;
         // GitHub's auto_inactive retires the earlier successes of other environments itself.
-        if (state === "success" && this.#supersedesItself)
+        if (state === "success" && this.#retireEarlier)
             await this.#deactivate({ all: false }, signal);
     }
     rows() {
@@ -69326,17 +69348,14 @@ const deployment_record_capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(
 // action that starts work. Empty `environment` (the default) means no deployment and no request.
 /** Neither a line break nor another control character: GitHub shows the name as it is given. */
 const PRINTABLE = /^[^\p{Cc}]+$/u;
-/** An optional `true`/`false`: empty leaves GitHub's own default. */
-const optionalBoolean = () => optionalText().pipe(schemas_enum(["true", "false"], { message: "must be true or false, or empty for GitHub's default" })
-    .transform((v) => v === "true")
-    .optional());
 const deploymentInputs = {
     environment: optionalText().pipe(schemas_string()
         .max(255, "must be at most 255 characters (GitHub's limit for an environment name)")
         .regex(PRINTABLE, "must be one line of text")
         .optional()),
     "environment-url": optionalText().pipe(url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional()),
-    "production-environment": optionalBoolean(),
+    // Empty leaves GitHub's own default (production only for an environment named production).
+    "production-environment": booleanInput(undefined),
     "transient-environment": booleanInput(false),
     "deactivate-environment": booleanInput(false),
     "github-token": optionalText(),
@@ -69344,6 +69363,7 @@ const deploymentInputs = {
 const deploymentOutputs = { "deployment-id": OUTPUT.number };
 //# sourceMappingURL=inputs.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/recorder.js
+
 
 
 
@@ -69373,29 +69393,28 @@ const deployments = {
         const token = config["github-token"];
         if (!token)
             throw new input_error_InputError("github-token", "is required with environment: the workflow's token (github.token) with deployments: write");
-        const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? "").split("/");
-        if (!owner || !repo)
+        const repository = workflowRepository();
+        if (!repository)
             throw new input_error_InputError("environment", "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)");
         const sha = deployedCommit(config.sha);
         if (!sha)
             throw new input_error_InputError("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
         return new DeploymentRecord({
             github: gitHubClient(token),
-            owner,
-            repo,
+            ...repository,
             environment,
             environmentUrl: config["environment-url"],
             production: config["production-environment"],
             transient: config["transient-environment"],
             teardown: config["deactivate-environment"],
             sha,
-            logUrl: runUrl(owner, repo),
+            logUrl: runUrl(repository),
             action,
         });
     },
 };
 /** This workflow run's page (its attempt, when a re-run), for a deployment's logs. */
-function runUrl(owner, repo) {
+function runUrl({ owner, repo }) {
     const server = process.env.GITHUB_SERVER_URL || "https://github.com";
     const run = process.env.GITHUB_RUN_ID;
     const attempt = process.env.GITHUB_RUN_ATTEMPT;

@@ -1,4 +1,4 @@
-import { eventPayload, InputError } from "@cwp/action-kit";
+import { eventPayload, InputError, pullRequestOf } from "@cwp/action-kit";
 
 /** What to build when the inputs name no branch, pull request or commit: the workflow's event. */
 export interface EventRef {
@@ -13,13 +13,12 @@ export function refFromEvent(): EventRef {
   const name = process.env.GITHUB_EVENT_NAME ?? "";
   const event = eventPayload();
   if (name === "pull_request" || name === "pull_request_target") {
-    const pr = event.pull_request as { number?: number; head?: { sha?: string } } | undefined;
-    const number = pr?.number ?? (event.number as number | undefined);
-    if (typeof number !== "number")
+    const { number, headSha } = pullRequestOf(event);
+    if (number === undefined)
       throw new InputError("pull-request-id", `the ${name} event has no pull request number; set the input`);
     return {
       pullRequestId: number,
-      ...(pr?.head?.sha ? { sha: pr.head.sha } : {}),
+      ...(headSha ? { sha: headSha } : {}),
       origin: `the ${name} event`,
     };
   }

@@ -1,4 +1,13 @@
-import { booleanInput, choiceInput, host, InputError, integerInput, optionalText } from "@cwp/action-kit";
+import {
+  booleanInput,
+  choiceInput,
+  host,
+  InputError,
+  integerInput,
+  optionalText,
+  pullRequestOf,
+  workflowRepository,
+} from "@cwp/action-kit";
 import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
 import { z } from "zod";
 import { PERIODS } from "./period.js";
@@ -70,12 +79,13 @@ export function checkCommentInputs(config: {
   "github-token"?: string | undefined;
 }): void {
   if (!config.comment || config.comment === "none") return;
-  const repository = process.env.GITHUB_REPOSITORY ?? "";
-  if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
+  if (!workflowRepository()) {
+    const repository = process.env.GITHUB_REPOSITORY ?? "";
     throw new InputError(
       "comment",
       `needs the GitHub repository to post to (the GITHUB_REPOSITORY environment variable, owner/name, which every runner sets); it is ${repository ? `"${repository}"` : "not set"}`,
     );
+  }
   if (!config["github-token"])
     throw new InputError(
       "github-token",
@@ -85,9 +95,8 @@ export function checkCommentInputs(config: {
 
 /** The pull request of a pull_request event, for `comment: pr`. */
 export function pullRequestNumber(event: Record<string, unknown>): number {
-  const pr = event.pull_request as { number?: number } | undefined;
-  const number = pr?.number ?? (event.number as number | undefined);
-  if (typeof number !== "number")
+  const { number } = pullRequestOf(event);
+  if (number === undefined)
     throw new InputError("comment", "pr needs a pull_request event; use issue for scheduled runs");
   return number;
 }

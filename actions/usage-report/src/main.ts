@@ -1,5 +1,14 @@
 import { join } from "node:path";
-import { defineAction, eventPayload, OUTPUT, outputDir, runAction, say, warn } from "@cwp/action-kit";
+import {
+  defineAction,
+  eventPayload,
+  OUTPUT,
+  outputDir,
+  runAction,
+  say,
+  warn,
+  workflowRepository,
+} from "@cwp/action-kit";
 import { gitHubClient } from "@cwp/action-kit/github";
 import { Decimal, formatMoney } from "./decimal.js";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -86,11 +95,10 @@ export const definition = defineAction({
 
     const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
     let commentFailed: string | undefined;
-    if (config.comment !== "none" && config["github-token"]) {
-      const target = {
-        github: gitHubClient(config["github-token"]),
-        repository: process.env.GITHUB_REPOSITORY ?? "",
-      };
+    // The repository was checked with the inputs (checkCommentInputs).
+    const repository = workflowRepository();
+    if (config.comment !== "none" && config["github-token"] && repository) {
+      const target = { github: gitHubClient(config["github-token"]), repository };
       const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);
       try {
         if (pullNumber !== undefined) await upsertPullRequestComment(target, pullNumber, body);

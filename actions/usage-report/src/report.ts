@@ -1,8 +1,7 @@
 import type { CreditBalance, UsageEntry } from "@cwp/client";
 import type { Cluster, Filters, Granularity, Totals } from "./collect.js";
 import { Decimal } from "./decimal.js";
-import type { GroupBy } from "./group.js";
-import { addUsage, noUsage, type Row, topRows, type Usage } from "./group.js";
+import { addUsage, type GroupBy, noUsage, type Row, topRows, type Usage } from "./group.js";
 import type { Period } from "./period.js";
 
 // The report as data: what every format renders. Money stays Decimal until rendered.

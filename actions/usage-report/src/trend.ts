@@ -1,7 +1,6 @@
 import type { PaasTeam, UsageEntry, UsageLevel, UsagePart } from "@cwp/client";
 import type { Granularity } from "./collect.js";
-import type { GroupBy } from "./group.js";
-import { levelRead, RowTable } from "./group.js";
+import { type GroupBy, levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
 import { type FocusPeriod, FocusWriter } from "./render/focus.js";
 import type { LineFile } from "./render/line-file.js";

@@ -31,7 +31,7 @@ export {
 } from "./engine/run-work.js";
 export { canBeSecret, mask, maskValues, onMasked, redact } from "./engine/secrets.js";
 export { type Recorder, RecordRefused, type StepEnd, type WorkRecord } from "./engine/work-record.js";
-export { eventPayload } from "./inputs/event.js";
+export { eventPayload, pullRequestOf, workflowRepository } from "./inputs/event.js";
 export { InputError, InputErrors } from "./inputs/input-error.js";
 export { type OutputFile, outputDir, outputFile, streamFailure } from "./inputs/output-path.js";
 export {

@@ -18,6 +18,27 @@ const EARLIER_RUN_URL = "https://github.example/acme/shop/actions/runs/4000/atte
 const HEAD_SHA = "fedcba9876543210fedcba9876543210fedcba98";
 const MERGE_SHA = "1111111111111111111111111111111111111111";
 
+/** A deployment an earlier run made, its one status `state`. */
+function earlier(
+  id: number,
+  state: DeploymentState,
+  of: { environment: string; production?: boolean; transient?: boolean; sha?: string },
+): Deployment {
+  const sha = of.sha ?? MAIN_SHA;
+  return {
+    id,
+    sha,
+    ref: sha,
+    task: "deploy",
+    environment: of.environment,
+    description: "",
+    production: of.production ?? false,
+    transient: of.transient ?? false,
+    payload: "",
+    statuses: [{ id: id + 1, state, description: "", logUrl: EARLIER_RUN_URL, environmentUrl: "" }],
+  };
+}
+
 interface Helpers {
   platform: TestPlatform;
   run(inputs?: Record<string, string>, options?: RunOptions): Promise<RunResult>;
@@ -155,25 +176,13 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
     });
 
     it("on success retires the production environment's earlier deployments, which auto_inactive does not", async () => {
-      const earlier = (id: number, state: DeploymentState): Deployment => ({
-        id,
-        sha: MAIN_SHA,
-        ref: MAIN_SHA,
-        task: "deploy",
-        environment: "production",
-        description: "",
-        production: true,
-        transient: false,
-        payload: "",
-        statuses: [{ id: id + 1, state, description: "", logUrl: EARLIER_RUN_URL, environmentUrl: "" }],
-      });
       const result = await deploy({
         inputs: { environment: "production" },
         earlier: [
-          earlier(10, "success"),
-          earlier(20, "inactive"),
-          earlier(30, "failure"),
-          earlier(40, "success"),
+          earlier(10, "success", { environment: "production", production: true }),
+          earlier(20, "inactive", { environment: "production", production: true }),
+          earlier(30, "failure", { environment: "production", production: true }),
+          earlier(40, "success", { environment: "production", production: true }),
         ],
       });
       expect(result.code, result.stdout).toBe(0);
@@ -192,29 +201,9 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
     });
 
     it("with deactivate-environment tears the environment down once the work succeeds", async () => {
-      const preview: Deployment = {
-        id: 50,
-        sha: HEAD_SHA,
-        ref: HEAD_SHA,
-        task: "deploy",
-        environment: "pr-7",
-        description: "",
-        production: false,
-        transient: true,
-        payload: "",
-        statuses: [
-          {
-            id: 51,
-            state: "success",
-            description: "",
-            logUrl: EARLIER_RUN_URL,
-            environmentUrl: "https://pr-7.example",
-          },
-        ],
-      };
       const result = await deploy({
         inputs: { environment: "pr-7", "transient-environment": "true", "deactivate-environment": "true" },
-        earlier: [preview],
+        earlier: [earlier(50, "success", { environment: "pr-7", transient: true, sha: HEAD_SHA })],
       });
       expect(result.code, result.stdout).toBe(0);
       expect(github.deployments.map((d) => latestState(d))).toEqual(["inactive", "inactive"]);

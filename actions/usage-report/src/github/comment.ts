@@ -7,8 +7,7 @@ import { MARKER } from "../render/markdown.js";
 
 export interface GitHubTarget {
   github: GitHubClient;
-  /** owner/name */
-  repository: string;
+  repository: { owner: string; repo: string };
 }
 
 /**
@@ -48,11 +47,6 @@ async function identity(target: GitHubTarget): Promise<string> {
   }
 }
 
-function repoOf(target: GitHubTarget): { owner: string; repo: string } {
-  const [owner = "", repo = ""] = target.repository.split("/");
-  return { owner, repo };
-}
-
 interface Authored {
   user?: { login?: string } | null;
 }
@@ -64,7 +58,7 @@ export async function upsertPullRequestComment(
   pullNumber: number,
   body: string,
 ): Promise<string> {
-  const repo = repoOf(target);
+  const repo = target.repository;
   const [login, comments] = await Promise.all([
     identity(target),
     target.github.paginate(target.github.rest.issues.listComments, {
@@ -88,7 +82,7 @@ export async function upsertIssue(
   label: string,
   body: string,
 ): Promise<string> {
-  const repo = repoOf(target);
+  const repo = target.repository;
   const [login, issues] = await Promise.all([
     identity(target),
     target.github.paginate(target.github.rest.issues.listForRepo, {

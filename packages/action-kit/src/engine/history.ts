@@ -15,11 +15,11 @@ export async function recentDurations(
   try {
     const durations = await read();
     const sorted = [...durations].sort((a, b) => a - b);
-    if (sorted.length === 1)
-      say(`The last successful ${what.one} took ${formatDuration(median(sorted) ?? 0)}.`);
+    const middle = median(sorted) ?? 0;
+    if (sorted.length === 1) say(`The last successful ${what.one} took ${formatDuration(middle)}.`);
     else if (sorted.length > 1)
       say(
-        `The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(median(sorted) ?? 0)}).`,
+        `The last ${sorted.length} successful ${what.many} took ${formatDuration(sorted[0] as number)} to ${formatDuration(sorted.at(-1) as number)} (median ${formatDuration(middle)}).`,
       );
     return durations;
   } catch (error) {

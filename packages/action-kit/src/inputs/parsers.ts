@@ -25,13 +25,17 @@ export const resourceIdInput = () => requiredText().pipe(resourceId());
 export const optionalResourceIdInput = () => optionalText().pipe(resourceId().optional());
 
 /** A YAML 1.2 boolean, as the runner's own boolean inputs; the default when empty. */
-export const booleanInput = (fallback: boolean) =>
-  z.string().transform((s, ctx) => {
+export const booleanInput = <F extends boolean | undefined>(fallback: F) =>
+  z.string().transform((s, ctx): boolean | F => {
     const v = s.trim();
     if (v === "") return fallback;
     if (YAML_TRUE.includes(v)) return true;
     if (YAML_FALSE.includes(v)) return false;
-    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    ctx.addIssue({
+      code: "custom",
+      message:
+        fallback === undefined ? "must be true or false, or empty for the default" : "must be true or false",
+    });
     return z.NEVER;
   });
 

@@ -1,4 +1,4 @@
-import { eventPayload } from "../../inputs/event.js";
+import { eventPayload, pullRequestOf } from "../../inputs/event.js";
 
 /**
  * The commit a step works on, for its deployment: the `sha` input where the action has one, on a
@@ -9,8 +9,8 @@ export function deployedCommit(shaInput: unknown): string | undefined {
   if (typeof shaInput === "string" && shaInput) return shaInput;
   const event = process.env.GITHUB_EVENT_NAME;
   if (event === "pull_request" || event === "pull_request_target") {
-    const head = (eventPayload().pull_request as { head?: { sha?: unknown } } | undefined)?.head?.sha;
-    if (typeof head === "string" && /^[0-9a-f]{40}$/.test(head)) return head;
+    const { headSha } = pullRequestOf(eventPayload());
+    if (headSha && /^[0-9a-f]{40}$/.test(headSha)) return headSha;
   }
   return process.env.GITHUB_SHA || undefined;
 }

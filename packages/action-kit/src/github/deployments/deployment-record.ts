@@ -45,8 +45,11 @@ type State = "in_progress" | (typeof STATE_OF)[keyof typeof STATE_OF];
 export class DeploymentRecord implements WorkRecord {
   readonly #target: DeploymentTarget;
   #id: number | undefined;
-  /** Whether GitHub takes this environment as production or transient (its answer, not our guess). */
-  #supersedesItself = false;
+  /**
+   * Whether retiring earlier deployments is ours to do: GitHub's auto_inactive skips production and
+   * transient environments (as GitHub answered the creation, not as we guessed).
+   */
+  #retireEarlier = false;
   #closed = false;
 
   constructor(target: DeploymentTarget) {
@@ -76,7 +79,7 @@ export class DeploymentRecord implements WorkRecord {
           `GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`,
         );
       this.#id = data.id;
-      this.#supersedesItself = data.production_environment === true || data.transient_environment === true;
+      this.#retireEarlier = data.production_environment === true || data.transient_environment === true;
     } catch (error) {
       throw error instanceof RecordRefused ? error : refusedToCreate(error, t);
     }
@@ -105,7 +108,7 @@ export class DeploymentRecord implements WorkRecord {
     const state = STATE_OF[end.outcome];
     if (!(await this.#status(state, end.summary, signal))) return;
     // GitHub's auto_inactive retires the earlier successes of other environments itself.
-    if (state === "success" && this.#supersedesItself) await this.#deactivate({ all: false }, signal);
+    if (state === "success" && this.#retireEarlier) await this.#deactivate({ all: false }, signal);
   }
 
   rows(): Array<[string, string | undefined]> {

@@ -8,15 +8,6 @@ import { booleanInput, optionalText } from "../../inputs/parsers.js";
 /** Neither a line break nor another control character: GitHub shows the name as it is given. */
 const PRINTABLE = /^[^\p{Cc}]+$/u;
 
-/** An optional `true`/`false`: empty leaves GitHub's own default. */
-const optionalBoolean = () =>
-  optionalText().pipe(
-    z
-      .enum(["true", "false"], { message: "must be true or false, or empty for GitHub's default" })
-      .transform((v) => v === "true")
-      .optional(),
-  );
-
 export const deploymentInputs = {
   environment: optionalText().pipe(
     z
@@ -28,7 +19,8 @@ export const deploymentInputs = {
   "environment-url": optionalText().pipe(
     z.url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional(),
   ),
-  "production-environment": optionalBoolean(),
+  // Empty leaves GitHub's own default (production only for an environment named production).
+  "production-environment": booleanInput(undefined),
   "transient-environment": booleanInput(false),
   "deactivate-environment": booleanInput(false),
   "github-token": optionalText(),

@@ -1,4 +1,5 @@
 import type { Recorder } from "../../engine/work-record.js";
+import { workflowRepository } from "../../inputs/event.js";
 import { InputError } from "../../inputs/input-error.js";
 import { gitHubClient } from "../client.js";
 import { deployedCommit } from "./commit.js";
@@ -34,8 +35,8 @@ export const deployments: Recorder<typeof deploymentInputs> = {
         "github-token",
         "is required with environment: the workflow's token (github.token) with deployments: write",
       );
-    const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? "").split("/");
-    if (!owner || !repo)
+    const repository = workflowRepository();
+    if (!repository)
       throw new InputError(
         "environment",
         "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)",
@@ -45,22 +46,21 @@ export const deployments: Recorder<typeof deploymentInputs> = {
       throw new InputError("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
     return new DeploymentRecord({
       github: gitHubClient(token),
-      owner,
-      repo,
+      ...repository,
       environment,
       environmentUrl: config["environment-url"],
       production: config["production-environment"],
       transient: config["transient-environment"],
       teardown: config["deactivate-environment"],
       sha,
-      logUrl: runUrl(owner, repo),
+      logUrl: runUrl(repository),
       action,
     });
   },
 };
 
 /** This workflow run's page (its attempt, when a re-run), for a deployment's logs. */
-function runUrl(owner: string, repo: string): string {
+function runUrl({ owner, repo }: { owner: string; repo: string }): string {
   const server = process.env.GITHUB_SERVER_URL || "https://github.com";
   const run = process.env.GITHUB_RUN_ID;
   const attempt = process.env.GITHUB_RUN_ATTEMPT;
