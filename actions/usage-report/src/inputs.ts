@@ -14,13 +14,13 @@ import { PERIODS } from "./period.js";
 
 // The inputs of usage-report, parsed once.
 
-export const FORMATS = ["markdown", "csv", "json", "focus"] as const;
+export const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"] as const;
 export type Format = (typeof FORMATS)[number];
 /**
- * What a report writes unless told: files that grow with the groups and periods shown. focus.csv
- * has a row per resource, price component and period, so it grows with the organisation (4 GB
- * for a year by day of 20,000 resources, more than a hosted runner's free disk by the hour at
- * 50,000): written only when asked for.
+ * What a report writes unless told: files that grow with the groups and periods shown. The FOCUS
+ * dataset (focus.csv, focus.parquet) has a row per resource, price component and period, so it
+ * grows with the organisation (focus.csv: 4 GB for a year by day of 20,000 resources, more than a
+ * hosted runner's free disk by the hour at 50,000): written only when asked for.
  */
 const DEFAULT_FORMATS: readonly Format[] = ["markdown", "csv", "json"];
 

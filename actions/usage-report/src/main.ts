@@ -68,6 +68,7 @@ export const definition = defineAction({
       top,
       csvPath: wants("csv") ? join(dir, "report.csv") : undefined,
       focusPath: wants("focus") ? join(dir, "focus.csv") : undefined,
+      focusParquetPath: wants("focus-parquet") ? join(dir, "focus.parquet") : undefined,
       signal,
       deadline: now + config.timeout,
       progress: say,

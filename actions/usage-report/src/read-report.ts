@@ -3,7 +3,8 @@ import { type Filters, type Granularity, UsageReader } from "./collect.js";
 import type { GroupBy } from "./group.js";
 import type { Period } from "./period.js";
 import { CSV_HEADER } from "./render/csv.js";
-import { FOCUS_HEADER } from "./render/focus.js";
+import { FocusCsv } from "./render/focus/csv-sink.js";
+import type { FocusSink } from "./render/focus/rows.js";
 import { LineFile } from "./render/line-file.js";
 import { type Collected, shownKeys } from "./report.js";
 import { TrendFold } from "./trend.js";
@@ -21,9 +22,10 @@ export interface ReadOptions {
   filters: Filters;
   compare: boolean;
   top: number;
-  /** Where report.csv and focus.csv go, when asked for: written while the trend is read. */
+  /** Where report.csv, focus.csv and focus.parquet go, when asked for: written while the trend is read. */
   csvPath: string | undefined;
   focusPath: string | undefined;
+  focusParquetPath: string | undefined;
   signal: AbortSignal;
   deadline: number;
   progress: (text: string) => void;
@@ -33,10 +35,11 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
   const failed = new AbortController();
   const reader = new UsageReader(client, { ...o, signal: AbortSignal.any([o.signal, failed.signal]) });
   const csv = o.csvPath === undefined ? undefined : LineFile.open(o.csvPath);
-  const focus = o.focusPath === undefined ? undefined : LineFile.open(o.focusPath);
+  const focus: FocusSink[] = [];
   try {
     await csv?.write(CSV_HEADER);
-    await focus?.write(FOCUS_HEADER);
+    if (o.focusPath !== undefined) focus.push(await FocusCsv.open(o.focusPath));
+    if (o.focusParquetPath !== undefined) focus.push(await openFocusParquet(o.focusParquetPath));
     const names = reader.names();
     const currentRead = reader.totals(o.period, names);
     const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
@@ -50,6 +53,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
         keep: shownKeys(current, o.top),
         currency: reader.currency,
         accountId: String(reader.scope?.teamId ?? "billing-customer"),
+        teamScoped: reader.scope !== undefined,
       })),
       csv,
       focus,
@@ -66,7 +70,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
       names,
     ]);
     await csv?.close();
-    await focus?.close();
+    for (const file of focus) await file.close();
     return {
       currency: reader.currency,
       scope: reader.scope,
@@ -80,7 +84,13 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
   } catch (error) {
     failed.abort();
     await csv?.discard();
-    await focus?.discard();
+    for (const file of focus) await file.discard();
     throw error;
   }
+}
+
+/** focus.parquet's writer is loaded only for a report that asks for it. */
+async function openFocusParquet(path: string): Promise<FocusSink> {
+  const { FocusParquet } = await import("./render/focus/parquet-sink.js");
+  return FocusParquet.open(path);
 }

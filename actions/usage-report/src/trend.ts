@@ -2,12 +2,13 @@ import type { PaasTeam, UsageEntry, UsageLevel, UsagePart } from "@cwp/client";
 import type { Granularity } from "./collect.js";
 import { type GroupBy, levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
-import { type FocusPeriod, FocusWriter } from "./render/focus.js";
+import type { FocusPeriod } from "./render/focus/parts.js";
+import { FocusRows, type FocusSink } from "./render/focus/rows.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
 
 // The trend, folded as it is read, a bucket at a time: each team into the bucket's rows and its
-// focus.csv rows, then at the bucket's end its report.csv rows, and only its total and the shown
+// FOCUS rows, then at the bucket's end its report.csv rows, and only its total and the shown
 // groups' rows kept for the other formats.
 //
 // The trend is read alongside the names and the current totals, not after them (a large
@@ -22,6 +23,8 @@ export interface TrendContext {
   keep: Set<string>;
   currency: string;
   accountId: string;
+  /** A team token billed through an organisation: the billing is the team's share. */
+  teamScoped: boolean;
 }
 
 /** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */
@@ -30,13 +33,13 @@ const WAITING_ROWS = 20_000;
 export class TrendFold {
   readonly points: TrendPoint[] = [];
   #bucket: RowTable;
-  /** focus.csv's charge period, once the bucket's head says it. */
+  /** The FOCUS charge period, once the bucket's head says it. */
   #charged: FocusPeriod | undefined;
   /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
   #held: PaasTeam[] = [];
   #context: TrendContext | undefined;
   #csv: CsvContext | undefined;
-  #focus: FocusWriter | undefined;
+  #focus: FocusRows | undefined;
   /** Buckets that ended before the context was known, oldest first. */
   #waiting: { entry: UsageEntry; rows: RowTable }[] = [];
   #waitingRows = 0;
@@ -47,7 +50,8 @@ export class TrendFold {
       groupBy: GroupBy;
       context: Promise<TrendContext>;
       csv: LineFile | undefined;
-      focus: LineFile | undefined;
+      /** The FOCUS files asked for (focus.csv, focus.parquet): none, one or both. */
+      focus: readonly FocusSink[];
     },
   ) {
     this.#bucket = new RowTable(o.groupBy);
@@ -56,14 +60,14 @@ export class TrendFold {
     o.context.catch(() => {});
   }
 
-  /** How deep it reads each team: focus.csv has a row for every resource. */
+  /** How deep it reads each team: the FOCUS dataset has a row for every resource. */
   get level(): UsageLevel {
-    return this.o.focus ? "resources" : levelRead(this.o.groupBy);
+    return this.o.focus.length > 0 ? "resources" : levelRead(this.o.groupBy);
   }
 
   async add(part: UsagePart): Promise<void> {
-    // focus.csv's rows are written team by team, and name their projects: they wait for the context.
-    if (this.o.focus && !this.#context) await this.#ready();
+    // FOCUS rows are written team by team, and name their projects: they wait for the context.
+    if (this.o.focus.length > 0 && !this.#context) await this.#ready();
     if (part.kind === "head") {
       if (part.window !== undefined || part.timestamp !== undefined)
         this.#charged = this.#focus?.period(part);
@@ -104,7 +108,7 @@ export class TrendFold {
     const context = await this.o.context;
     this.#context = context;
     this.#csv = { granularity: this.o.granularity, groupBy: this.o.groupBy, currency: context.currency };
-    this.#focus = this.o.focus && new FocusWriter(this.o.focus, context);
+    this.#focus = this.o.focus.length > 0 ? new FocusRows(this.o.focus, context) : undefined;
     for (const { entry, rows } of this.#waiting) await this.#write(entry, rows);
     this.#waiting = [];
     this.#waitingRows = 0;

@@ -1,0 +1,70 @@
+// The columns of the FOCUS dataset (FinOps FOCUS 1.2), in the order both files write them: every
+// mandatory column, the conditional ones the platform has data for, then ours with the x_ prefix
+// FOCUS reserves for custom columns. Grouped by what a value is shared with (the `part`), so that
+// focus.csv writes a row as a few pieces encoded once and a few values of its own.
+
+/** What a column's value belongs to: the row itself, or a part many rows share. */
+export type FocusPart = "cost" | "period" | "charge" | "quantity" | "resource" | "owner";
+/** FOCUS's data types: Decimal, Date/Time (UTC) and String. */
+export type FocusType = "decimal" | "datetime" | "string";
+
+export interface FocusColumn {
+  name: string;
+  type: FocusType;
+  part: FocusPart;
+  /** Whether FOCUS 1.2 allows the column to be null in rows like ours. */
+  nullable: boolean;
+}
+
+const column = (name: string, type: FocusType, part: FocusPart, nullable = false): FocusColumn => ({
+  name,
+  type,
+  part,
+  nullable,
+});
+
+export const FOCUS_COLUMNS: readonly FocusColumn[] = [
+  column("BilledCost", "decimal", "cost"),
+  column("EffectiveCost", "decimal", "cost"),
+  column("ListCost", "decimal", "cost"),
+  column("ContractedCost", "decimal", "cost"),
+  column("BillingAccountId", "string", "period"),
+  column("BillingAccountName", "string", "period", true),
+  column("BillingAccountType", "string", "period"),
+  column("BillingCurrency", "string", "period"),
+  column("BillingPeriodStart", "datetime", "period"),
+  column("BillingPeriodEnd", "datetime", "period"),
+  column("ChargePeriodStart", "datetime", "period"),
+  column("ChargePeriodEnd", "datetime", "period"),
+  column("ChargeCategory", "string", "period"),
+  column("ChargeClass", "string", "period", true),
+  column("ChargeFrequency", "string", "period"),
+  column("InvoiceIssuerName", "string", "period"),
+  column("ProviderName", "string", "period"),
+  column("PublisherName", "string", "period"),
+  column("ChargeDescription", "string", "charge"),
+  column("ServiceCategory", "string", "charge"),
+  column("ServiceName", "string", "charge"),
+  column("ResourceType", "string", "charge", true),
+  column("PricingUnit", "string", "charge"),
+  column("ConsumedUnit", "string", "charge"),
+  column("PricingQuantity", "decimal", "quantity"),
+  column("ConsumedQuantity", "decimal", "quantity"),
+  column("ResourceId", "string", "resource", true),
+  column("SubAccountId", "string", "owner", true),
+  column("SubAccountName", "string", "owner", true),
+  column("SubAccountType", "string", "owner", true),
+  column("x_ProjectId", "string", "owner", true),
+  column("x_ProjectName", "string", "owner", true),
+];
+
+/** The columns of one part, in file order. */
+export const columnsOf = (part: FocusPart) => FOCUS_COLUMNS.filter((c) => c.part === part);
+
+/** A value of a shared part: text, a date-time as milliseconds since the epoch (UTC), or null. */
+export type FocusValue = string | number | null;
+
+/** What many rows share: its values in the order of its part's columns. */
+export interface FocusPartValues {
+  readonly values: readonly FocusValue[];
+}

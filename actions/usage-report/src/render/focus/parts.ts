@@ -1,0 +1,126 @@
+import type { UsageEntry } from "@cwp/client";
+import type { FocusPart, FocusValue } from "./columns.js";
+
+// What the rows of the FOCUS dataset share, and how each value is derived from what the platform
+// sends (usage-report's README has the same as a table: column, source, rule). The platform sends
+// the amounts it bills, without list or contracted prices and without discounts on usage, so the
+// four costs of a row are one amount.
+
+const PROVIDER = "Cloud Workload Platform";
+const HOUR_MS = 3_600_000;
+
+/** Values shared by many rows, in the order of their part's columns. */
+export interface FocusParts<P extends FocusPart = FocusPart> {
+  readonly part: P;
+  readonly values: readonly FocusValue[];
+}
+/** One charge period (a usage entry) of the billing account. */
+export interface FocusPeriod extends FocusParts<"period"> {
+  /** Its length in hours: the quantity of a charge the platform gives none for. */
+  readonly hours: number;
+}
+/** What is charged: a price component of a resource type, or a customer-level category. */
+export type FocusCharge = FocusParts<"charge">;
+/** Whose it is: a team and project, or the billing account itself (all null). */
+export type FocusOwner = FocusParts<"owner">;
+
+export interface FocusContext {
+  currency: string;
+  accountId: string;
+  /** A team token billed through an organisation reads the team's share of its billing. */
+  teamScoped: boolean;
+  names: Map<string, string>;
+}
+
+/** FOCUS's ServiceCategory of each resource type (one category per service, FOCUS 1.2 §3 ServiceCategory). */
+const SERVICE_CATEGORIES: Record<string, string> = {
+  service: "Compute",
+  job: "Compute",
+  harness: "Compute",
+  addon: "Databases",
+  volume: "Storage",
+};
+
+/** A PaaS price component: its price and usage fields, its label and its unit (FOCUS UnitFormat). */
+export const COMPONENTS = [
+  ["cpu", "vcpuHours", "vCPU", "vCPU-Hours"],
+  ["memory", "memoryGibHours", "memory", "GiB-Hours"],
+  ["storage", "storageGibHours", "storage", "GiB-Hours"],
+  ["gpu", "gpuHours", "GPU", "GPU-Hours"],
+] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+/** Customer-level categories: their field, description and ServiceCategory. */
+export const CUSTOMER_CHARGES = [
+  ["byoc", "Bring your own cloud", "Compute"],
+  ["egressIp", "Egress IP", "Networking"],
+  ["loadBalancer", "Load balancer", "Networking"],
+] as const;
+
+/** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
+export const HOURS = "Hours";
+
+const millis = (t: string | number) => (/^\d+$/.test(String(t)) ? Number(t) * 1000 : Date.parse(String(t)));
+
+/** The charge period of an entry, from its window (or its hour's timestamp), in its billing month. */
+export function focusPeriod(
+  at: { window?: UsageEntry["window"]; timestamp?: number | undefined },
+  context: FocusContext,
+): FocusPeriod {
+  const start = millis(at.window?.start ?? at.timestamp ?? Number.NaN);
+  const end = at.window?.end !== undefined ? millis(at.window.end) : start + HOUR_MS;
+  const month = new Date(start);
+  const billingStart = Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1);
+  const billingEnd = Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1);
+  return {
+    part: "period",
+    hours: (end - start) / HOUR_MS,
+    values: [
+      context.accountId,
+      context.names.get(context.accountId) ?? null,
+      context.teamScoped ? "Team billed through an organisation" : "Billing customer",
+      context.currency,
+      billingStart,
+      billingEnd,
+      start,
+      end,
+      "Usage",
+      null,
+      "Usage-Based",
+      PROVIDER,
+      PROVIDER,
+      PROVIDER,
+    ],
+  };
+}
+
+/** A price component of a resource type, in its own unit or, without a quantity, in hours. */
+export function paasCharge(type: string, component: Component, hourly: boolean): FocusCharge {
+  const [, , label, unit] = component;
+  const service = `PaaS ${type}`;
+  const chargeUnit = hourly ? HOURS : unit;
+  return {
+    part: "charge",
+    values: [
+      `${service}: ${label}`,
+      SERVICE_CATEGORIES[type] ?? "Other",
+      service,
+      type,
+      chargeUnit,
+      chargeUnit,
+    ],
+  };
+}
+
+/** A customer-level category: billed to the account, in the hours of its charge period. */
+export function customerCharge([, description, category]: (typeof CUSTOMER_CHARGES)[number]): FocusCharge {
+  return { part: "charge", values: [description, category, description, null, HOURS, HOURS] };
+}
+
+/** A team's project, named where the names are known. */
+export function projectOwner(teamId: string, projectId: string, names: Map<string, string>): FocusOwner {
+  const name = (id: string) => names.get(id) ?? id;
+  return { part: "owner", values: [teamId, name(teamId), "Team", projectId, name(projectId)] };
+}
+
+export const ACCOUNT_OWNER: FocusOwner = { part: "owner", values: [null, null, null, null, null] };
