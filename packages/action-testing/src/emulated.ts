@@ -29,6 +29,8 @@ export interface TestPlatformOptions {
   rateLimit?: number;
   /** Where the emulator's clock starts (epoch ms): a fixed start gives the same billing every run. */
   startAt?: number;
+  /** A larger organisation than the seed's (teams × projects × resources), for reports at scale. */
+  scale?: { teams: number; projectsPerTeam: number; resourcesPerProject: number };
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -37,6 +39,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     speed: options.speed ?? 30,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.startAt !== undefined ? { startAt: options.startAt } : {}),
+    ...(options.scale ? { scale: options.scale } : {}),
   });
   const control = controlPlane(emulator.url);
   const platform: TestPlatform = {

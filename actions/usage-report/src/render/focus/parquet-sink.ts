@@ -68,7 +68,12 @@ export class FocusParquet implements FocusSink {
       return file.drained();
     };
     Object.assign(bytes, { flush, finish: flush });
-    const writer = new ParquetWriter({ writer: bytes, schema: schema(), statistics: false, createdBy: "cwp usage-report" });
+    const writer = new ParquetWriter({
+      writer: bytes,
+      schema: schema(),
+      statistics: false,
+      createdBy: "cwp usage-report",
+    });
     return new FocusParquet(file, writer);
   }
 
@@ -126,7 +131,11 @@ export class FocusParquet implements FocusSink {
     this.#owners = [];
   }
 
-  #column(column: FocusColumn, index: number, rows: number): Float64Array | (Uint8Array | null)[] | Encoded[] {
+  #column(
+    column: FocusColumn,
+    index: number,
+    rows: number,
+  ): Float64Array | (Uint8Array | null)[] | Encoded[] {
     switch (column.part) {
       case "cost":
         return this.#costs.subarray(0, rows);

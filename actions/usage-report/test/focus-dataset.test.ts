@@ -1,0 +1,354 @@
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { leakedSecrets, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
+// focus.parquet against the emulator, DuckDB reads both, and the rules of FOCUS 1.2 are checked
+// on each. The FinOps Foundation's validator is a Python package our machines cannot install, so
+// its rules are written here from the specification (https://focus.finops.org/focus-specification/v1-2/),
+// each citing its section; the list is this test's own reading, not taken from the action's code.
+
+const SPEC = "https://focus.finops.org/focus-specification/v1-2/#";
+const actionDir = fileURLToPath(new URL("..", import.meta.url));
+// 3,000 resources: a month by day is more rows than one Parquet row group holds.
+const platform = useTestPlatform({
+  speed: 0,
+  scale: { teams: 6, projectsPerTeam: 10, resourcesPerProject: 50 },
+});
+
+/** FOCUS 1.2's mandatory columns (each column's "Feature level: Mandatory"). */
+const MANDATORY = [
+  "BilledCost",
+  "BillingAccountId",
+  "BillingAccountName",
+  "BillingCurrency",
+  "BillingPeriodEnd",
+  "BillingPeriodStart",
+  "ChargeCategory",
+  "ChargeClass",
+  "ChargeDescription",
+  "ChargePeriodEnd",
+  "ChargePeriodStart",
+  "ContractedCost",
+  "EffectiveCost",
+  "InvoiceIssuerName",
+  "ListCost",
+  "PricingQuantity",
+  "PricingUnit",
+  "ProviderName",
+  "PublisherName",
+  "ServiceCategory",
+  "ServiceName",
+];
+/** The columns FOCUS 1.2 defines that this dataset also has (conditional and recommended ones). */
+const CONDITIONAL = [
+  "BillingAccountType",
+  "ChargeFrequency",
+  "ConsumedQuantity",
+  "ConsumedUnit",
+  "ResourceId",
+  "ResourceType",
+  "SubAccountId",
+  "SubAccountName",
+  "SubAccountType",
+];
+const DECIMALS = [
+  "BilledCost",
+  "EffectiveCost",
+  "ListCost",
+  "ContractedCost",
+  "PricingQuantity",
+  "ConsumedQuantity",
+];
+const DATETIMES = ["BillingPeriodStart", "BillingPeriodEnd", "ChargePeriodStart", "ChargePeriodEnd"];
+const NOT_NULL = [
+  "BilledCost",
+  "BillingAccountId",
+  "BillingCurrency",
+  "BillingPeriodEnd",
+  "BillingPeriodStart",
+  "ChargeCategory",
+  "ChargeDescription",
+  "ChargePeriodEnd",
+  "ChargePeriodStart",
+  "ContractedCost",
+  "EffectiveCost",
+  "InvoiceIssuerName",
+  "ListCost",
+  "ProviderName",
+  "PublisherName",
+  "ServiceCategory",
+  "ServiceName",
+];
+const SERVICE_CATEGORIES = [
+  "AI and Machine Learning",
+  "Analytics",
+  "Business Applications",
+  "Compute",
+  "Databases",
+  "Developer Tools",
+  "Multicloud",
+  "Identity",
+  "Integration",
+  "Internet of Things",
+  "Management and Governance",
+  "Media",
+  "Migration",
+  "Mobile",
+  "Networking",
+  "Security",
+  "Storage",
+  "Web",
+  "Other",
+];
+const list = (values: string[]) => values.map((v) => `'${v}'`).join(", ");
+/** UnitFormat: a count or data-size unit and, for a compound unit, a plural time unit after a hyphen. */
+const UNIT = "^([0-9]+ )?[A-Za-z]+(-(Years|Months|Days|Hours|Minutes|Seconds))?$";
+
+/** A rule of FOCUS 1.2 as the rows that break it: `t` is the table, with its typed columns. */
+interface Rule {
+  section: string;
+  rule: string;
+  violations: string;
+}
+const RULES: Rule[] = [
+  ...NOT_NULL.map((c) => ({
+    section: c.toLowerCase(),
+    rule: `${c} is not null`,
+    violations: `${c} IS NULL`,
+  })),
+  {
+    section: "chargecategory",
+    rule: "ChargeCategory is one of FOCUS's values",
+    violations: `ChargeCategory NOT IN ('Adjustment', 'Credit', 'Purchase', 'Tax', 'Usage')`,
+  },
+  {
+    section: "chargeclass",
+    rule: "ChargeClass is null or Correction",
+    violations: `ChargeClass IS NOT NULL AND ChargeClass <> 'Correction'`,
+  },
+  {
+    section: "chargefrequency",
+    rule: "ChargeFrequency is one of FOCUS's values, and not Usage-Based for a purchase",
+    violations: `ChargeFrequency NOT IN ('One-Time', 'Recurring', 'Usage-Based') OR (ChargeFrequency = 'Usage-Based' AND ChargeCategory = 'Purchase')`,
+  },
+  {
+    section: "servicecategory",
+    rule: "ServiceCategory is one of FOCUS's values",
+    violations: `ServiceCategory NOT IN (${list(SERVICE_CATEGORIES)})`,
+  },
+  {
+    section: "servicecategory",
+    rule: "a service has one category",
+    violations: `ServiceName IN (SELECT ServiceName FROM t GROUP BY ServiceName HAVING count(DISTINCT ServiceCategory) > 1)`,
+  },
+  {
+    section: "billingcurrency",
+    rule: "BillingCurrency is an ISO 4217 code (CurrencyFormat)",
+    violations: `NOT regexp_full_match(BillingCurrency, '[A-Z]{3}')`,
+  },
+  {
+    section: "chargeperiodend",
+    rule: "ChargePeriodEnd is after ChargePeriodStart",
+    violations: `ChargePeriodEnd <= ChargePeriodStart`,
+  },
+  {
+    section: "billingperiodend",
+    rule: "BillingPeriodEnd is after BillingPeriodStart, and the charge period lies within the billing period",
+    violations: `BillingPeriodEnd <= BillingPeriodStart OR ChargePeriodStart < BillingPeriodStart OR ChargePeriodEnd > BillingPeriodEnd`,
+  },
+  {
+    section: "pricingquantity",
+    rule: "PricingQuantity is not null for usage that is not a correction, and null for tax",
+    violations: `(PricingQuantity IS NULL AND ChargeCategory IN ('Usage', 'Purchase') AND ChargeClass IS NULL) OR (PricingQuantity IS NOT NULL AND ChargeCategory = 'Tax')`,
+  },
+  {
+    section: "pricingunit",
+    rule: "PricingUnit is set exactly when PricingQuantity is, in UnitFormat",
+    violations: `(PricingUnit IS NULL) <> (PricingQuantity IS NULL) OR NOT regexp_full_match(PricingUnit, '${UNIT}')`,
+  },
+  {
+    section: "consumedquantity",
+    rule: "ConsumedQuantity is a non-negative decimal for usage that is not a correction, null otherwise",
+    violations: `(ChargeCategory = 'Usage' AND ChargeClass IS NULL AND (ConsumedQuantity IS NULL OR ConsumedQuantity < 0)) OR (ChargeCategory <> 'Usage' AND ConsumedQuantity IS NOT NULL)`,
+  },
+  {
+    section: "consumedunit",
+    rule: "ConsumedUnit is set exactly when ConsumedQuantity is, in UnitFormat",
+    violations: `(ConsumedUnit IS NULL) <> (ConsumedQuantity IS NULL) OR NOT regexp_full_match(ConsumedUnit, '${UNIT}')`,
+  },
+  {
+    section: "effectivecost",
+    rule: "EffectiveCost is BilledCost where no commitment discount or prepayment applies",
+    violations: `EffectiveCost <> BilledCost`,
+  },
+  {
+    section: "listcost",
+    rule: "ListCost and ContractedCost are BilledCost: the platform bills at list price, without negotiated discounts (README's mapping)",
+    violations: `ListCost <> BilledCost OR ContractedCost <> BilledCost`,
+  },
+  {
+    section: "resourcetype",
+    rule: "ResourceType is set when ResourceId is",
+    violations: `ResourceId IS NOT NULL AND ResourceType IS NULL`,
+  },
+  {
+    section: "subaccountname",
+    rule: "SubAccountName and SubAccountType are set exactly when SubAccountId is",
+    violations: `(SubAccountId IS NULL) <> (SubAccountName IS NULL) OR (SubAccountId IS NULL) <> (SubAccountType IS NULL)`,
+  },
+  {
+    section: "billingaccounttype",
+    rule: "BillingAccountType is set exactly when BillingAccountId is",
+    violations: `(BillingAccountId IS NULL) <> (BillingAccountType IS NULL)`,
+  },
+];
+
+/** The column types of focus.parquet: FOCUS's Decimal, Date/Time and String. */
+const parquetType = (column: string) =>
+  DECIMALS.includes(column) ? "DOUBLE" : DATETIMES.includes(column) ? "TIMESTAMP WITH TIME ZONE" : "VARCHAR";
+
+let duck: DuckDBConnection;
+beforeAll(async () => {
+  duck = await (await DuckDBInstance.create(":memory:")).connect();
+});
+afterAll(() => duck?.closeSync());
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  return (await duck.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+}
+const count = async (sql: string) => Number((await rows(sql))[0]?.n);
+const quoted = (path: string) => `'${path.replace(/'/g, "''")}'`;
+
+/** Runs the action with both FOCUS formats, and loads its files: csv and pq (typed), csv_text. */
+async function focusReport(inputs: Record<string, string>, token = platform.tokens.org) {
+  await platform.reset();
+  const dir = join(tmpdir(), `cwp-focus-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const result = await runBundle(actionDir, {
+    inputs: {
+      ...platform.connection(token),
+      "output-dir": dir,
+      formats: "json,focus,focus-parquet",
+      ...inputs,
+    },
+  });
+  expect(result.code, result.stdout).toBe(0);
+  expect(leakedSecrets(result, [token])).toEqual([]);
+  const csv = join(dir, "focus.csv");
+  const parquet = join(dir, "focus.parquet");
+  const header = (await readFile(csv, "utf8")).split("\n", 1)[0]?.split(",") ?? [];
+  const typed = header.map((c) => `'${c}': '${parquetType(c)}'`).join(", ");
+  await duck.run(
+    `CREATE OR REPLACE VIEW csv_text AS SELECT * FROM read_csv(${quoted(csv)}, header = true, all_varchar = true)`,
+  );
+  await duck.run(
+    `CREATE OR REPLACE VIEW csv AS SELECT * FROM read_csv(${quoted(csv)}, header = true, columns = {${typed}})`,
+  );
+  await duck.run(`CREATE OR REPLACE VIEW pq AS SELECT * FROM read_parquet(${quoted(parquet)})`);
+  const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as {
+    total: string;
+    allRows: { cost: string }[];
+  };
+  return { header, json, parquet };
+}
+
+/** The rules broken, by table: empty when the dataset is FOCUS 1.2 as far as these rules go. */
+async function broken(table: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const r of RULES) {
+    const n = await count(
+      `WITH t AS (SELECT * FROM ${table}) SELECT count(*) AS n FROM t WHERE ${r.violations}`,
+    );
+    if (n > 0) found.push(`${table}: ${r.rule} (${SPEC}${r.section}): ${n} rows`);
+  }
+  return found;
+}
+
+/** Both files: the same columns and rows, Parquet typed, FOCUS's rules kept, the costs adding up. */
+async function checkDataset(header: string[], json: { total: string; allRows: { cost: string }[] }) {
+  // Column naming (FOCUS 1.2 "Column Naming and Ordering"): every FOCUS column, the rest x_.
+  expect(header).toEqual(expect.arrayContaining([...MANDATORY, ...CONDITIONAL]));
+  expect(
+    header.filter((c) => !MANDATORY.includes(c) && !CONDITIONAL.includes(c) && !c.startsWith("x_")),
+  ).toEqual([]);
+  const described = await rows("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM pq)");
+  expect(described).toEqual(header.map((c) => ({ column_name: c, column_type: parquetType(c) })));
+
+  const total = await count("SELECT count(*) AS n FROM csv");
+  expect(total).toBeGreaterThan(0);
+  expect(await count("SELECT count(*) AS n FROM pq")).toBe(total);
+  expect(await count("SELECT count(*) AS n FROM (SELECT * FROM csv EXCEPT ALL SELECT * FROM pq)")).toBe(0);
+  expect(await count("SELECT count(*) AS n FROM (SELECT * FROM pq EXCEPT ALL SELECT * FROM csv)")).toBe(0);
+
+  expect([...(await broken("csv")), ...(await broken("pq"))]).toEqual([]);
+  // Null handling: a string column holds null, never an empty or placeholder string.
+  const strings = header.filter((c) => parquetType(c) === "VARCHAR");
+  expect(
+    await count(`SELECT count(*) AS n FROM pq WHERE ${strings.map((c) => `${c} = ''`).join(" OR ")}`),
+  ).toBe(0);
+  // Date/Time Format: ISO 8601 in UTC to the second, 'YYYY-MM-DDTHH:mm:ssZ'.
+  const badTime = DATETIMES.map(
+    (c) => `NOT regexp_full_match(${c}, '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z')`,
+  );
+  expect(await count(`SELECT count(*) AS n FROM csv_text WHERE ${badTime.join(" OR ")}`)).toBe(0);
+  // Numeric Format: plain decimals, no thousands separators, currency symbols or exponents.
+  const badNumber = DECIMALS.map((c) => `NOT regexp_full_match(${c}, '-?\\d+(\\.\\d+)?')`);
+  expect(await count(`SELECT count(*) AS n FROM csv_text WHERE ${badNumber.join(" OR ")}`)).toBe(0);
+
+  // The BilledCost of the dataset is the report's: every row of the report, and its total.
+  const sums = await rows(
+    "SELECT (SELECT sum(BilledCost::DECIMAL(18, 6)) FROM csv)::VARCHAR AS csv, (SELECT sum(BilledCost::DECIMAL(18, 6)) FROM pq)::VARCHAR AS pq",
+  );
+  const reportRows = json.allRows.reduce((s, r) => s + Math.round(Number(r.cost) * 1e6), 0);
+  expect(sums[0]?.csv).toBe(sums[0]?.pq);
+  expect(Math.round(Number(sums[0]?.pq) * 1e6)).toBe(reportRows);
+  expect(Number(sums[0]?.pq).toFixed(2)).toBe(Number(json.total).toFixed(2));
+}
+
+// Each report writes and reads back a hundred thousand rows: more than the default 20 s on a loaded CI machine.
+describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { timeout: 90_000 }, () => {
+  it("an organisation's month by day: FOCUS 1.2 in both files, Parquet typed and in row groups, the same rows", async () => {
+    const { header, json, parquet } = await focusReport({ period: "last-30-days", compare: "false" });
+    await checkDataset(header, json);
+    const groups = await count(
+      `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
+    );
+    expect(groups).toBeGreaterThan(1);
+    // Customer-level charges are the billing account's own: no team, project or resource.
+    const customer = await rows(
+      "SELECT DISTINCT ServiceName, ServiceCategory, PricingUnit FROM pq WHERE SubAccountId IS NULL ORDER BY 1",
+    );
+    expect(customer).toEqual([
+      { ServiceName: "Bring your own cloud", ServiceCategory: "Compute", PricingUnit: "Hours" },
+      { ServiceName: "Egress IP", ServiceCategory: "Networking", PricingUnit: "Hours" },
+      { ServiceName: "Load balancer", ServiceCategory: "Networking", PricingUnit: "Hours" },
+    ]);
+  });
+
+  it("a team billed through the organisation, a day by hour: its share, no customer-level charges", async () => {
+    const dayBefore = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const { header, json } = await focusReport(
+      { start: dayBefore, end: dayBefore, granularity: "hour", compare: "false" },
+      platform.tokens.teamViaOrg,
+    );
+    await checkDataset(header, json);
+    expect(
+      await rows(
+        "SELECT DISTINCT BillingAccountType, epoch(ChargePeriodEnd) - epoch(ChargePeriodStart) AS seconds FROM pq",
+      ),
+    ).toEqual([{ BillingAccountType: "Team billed through an organisation", seconds: 3600 }]);
+    expect(await count("SELECT count(*) AS n FROM pq WHERE SubAccountId IS NULL")).toBe(0);
+  });
+
+  it("a team with its own billing, by month", async () => {
+    const { header, json } = await focusReport(
+      { period: "last-month", granularity: "month", compare: "false" },
+      platform.tokens.teamOwnBilling,
+    );
+    await checkDataset(header, json);
+  });
+});
