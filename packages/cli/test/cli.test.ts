@@ -390,19 +390,24 @@ describe("cwp: exit codes and secrets", () => {
     }
   });
 
-  it("writes usage-report's files where --output-dir says", async () => {
+  it("writes usage-report's files where --output-dir says, the FOCUS dataset as Parquet too", async () => {
     const dir = join(tmpdir(), `cwp-cli-report-${process.pid}`);
     const result = await cwp([
       "usage-report",
       "--period",
       "last-30-days",
       "--formats",
-      "json",
+      "json,focus-parquet",
       "--output-dir",
       dir,
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toBeTypeOf("object");
+    // A whole Parquet file: "PAR1" at both ends, its footer in between (the action's tests read it).
+    const parquet = await readFile(join(dir, "focus.parquet"));
+    expect(parquet.subarray(0, 4).toString()).toBe("PAR1");
+    expect(parquet.subarray(-4).toString()).toBe("PAR1");
+    expect(parquet.length).toBeGreaterThan(1000);
   });
 });
 
