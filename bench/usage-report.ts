@@ -11,6 +11,10 @@
 // Run: pnpm build && pnpm --filter @cwp/bench run bench:usage-report
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 // BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
+// BENCH_FOCUS_PARQUET=1 (with focus in BENCH_FORMATS): each cell also runs the same report with
+// focus-parquet instead of focus, the two in turn FOCUS_ROUNDS times, and reports each one's median
+// wall, its peak and its FOCUS file's size, against the targets (Parquet at most 1/8 of the CSV's
+// bytes, no slower, peak at most 512 MB).
 // Cells whose first run takes under QUICK_SECONDS run QUICK_RUNS times, and their floor is measured
 // as many times: both are medians, every run listed (a single run of a half-second cell moves by a
 // fifth on this machine, its floor by half). BENCH_RUNS sets the count for every cell.
@@ -45,6 +49,10 @@ const PAGE_SIZE = { hour: 100, day: 100, month: 12 } as const;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const formats = process.env.BENCH_FORMATS;
 const against = process.env.BENCH_AGAINST;
+const focusParquet = process.env.BENCH_FOCUS_PARQUET === "1";
+const FOCUS_ROUNDS = 3;
+if (focusParquet && !formats?.split(",").includes("focus"))
+  throw new Error("BENCH_FOCUS_PARQUET=1 compares focus with focus-parquet: give BENCH_FORMATS with focus");
 const QUICK_SECONDS = 2;
 const QUICK_RUNS = 5;
 const runsAsked = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
@@ -187,6 +195,48 @@ async function leastStepSeconds(url: string, token: string, log: LogEntry[]): Pr
   return (performance.now() - started) / 1000;
 }
 
+type StepRun = (
+  actionDir: string,
+  apiUrl?: string,
+  stepFormats?: string,
+) => Promise<{ wall: number; peak: number }>;
+
+/** The same report writing focus.csv, then focus.parquet instead, in turn: walls, peaks, sizes. */
+async function compareFocusFiles(runStep: StepRun, out: string) {
+  const actionDir = join(root, "actions/usage-report");
+  const variants = [
+    { file: "focus.csv", formats: formats as string },
+    { file: "focus.parquet", formats: (formats as string).replace(/\bfocus\b/, "focus-parquet") },
+  ];
+  const measured = variants.map(() => ({ walls: [] as number[], peaks: [] as number[], bytes: 0 }));
+  for (let round = 0; round < FOCUS_ROUNDS; round++)
+    for (const [i, variant] of variants.entries()) {
+      const run = await runStep(actionDir, undefined, variant.formats);
+      const m = measured[i] as (typeof measured)[number];
+      m.walls.push(run.wall);
+      m.peaks.push(run.peak);
+      m.bytes = (await stat(join(out, variant.file))).size;
+    }
+  const [csv, parquet] = measured.map((m, i) => ({
+    file: variants[i]?.file,
+    mb: Number((m.bytes / 1e6).toFixed(1)),
+    wallMedianSeconds: Number(median(m.walls).toFixed(2)),
+    walls: m.walls.map((w) => Number(w.toFixed(2))),
+    peakMb: Math.round(Math.max(...m.peaks) / 1024),
+    bytes: m.bytes,
+  }));
+  if (!csv || !parquet) throw new Error("both FOCUS files are measured");
+  return {
+    csv,
+    parquet,
+    targets: {
+      parquetAtMostAnEighth: parquet.bytes * 8 <= csv.bytes,
+      parquetNoSlower: parquet.wallMedianSeconds <= csv.wallMedianSeconds,
+      parquetPeakWithin512Mb: parquet.peakMb <= 512,
+    },
+  };
+}
+
 const cells: unknown[] = [];
 for (const scale of SCALES) {
   const shapes = SHAPES.filter((s) => wanted([scale, s.period, s.granularity]));
@@ -201,7 +251,7 @@ for (const scale of SCALES) {
     await emulator.control("POST", "faults", { path: "/v1/*", delayMs: LATENCY_MS, times: 1_000_000 });
     const out = join(tmpdir(), `cwp-bench-usage-report-${process.pid}`);
     /** The step once, as the runner runs it: its wall and CPU time, its peak, the emulator's CPU. */
-    const runStep = async (actionDir: string, apiUrl = emulator.url) => {
+    const runStep = async (actionDir: string, apiUrl = emulator.url, stepFormats = formats) => {
       await rm(out, { recursive: true, force: true });
       let peak = 0;
       let cpu = 0;
@@ -216,7 +266,7 @@ for (const scale of SCALES) {
           granularity: shape.granularity,
           "group-by": "project",
           "output-dir": out,
-          ...(formats ? { formats } : {}),
+          ...(stepFormats ? { formats: stepFormats } : {}),
           timeout: "60m",
         },
         onSpawn: (pid) => {
@@ -273,6 +323,7 @@ for (const scale of SCALES) {
     const replayed = replay && (await runStep(join(root, "actions/usage-report"), replay.url));
     const replayMisses = replay?.misses();
     await replay?.close();
+    const focusFiles = focusParquet ? await compareFocusFiles(runStep, out) : undefined;
     const minimum = minimumRequests(report, fixtures.projects.length);
     const bound = (3 * floor.ms + LATENCY_MS * log.length) / 1000;
     const cell = {
@@ -318,6 +369,7 @@ for (const scale of SCALES) {
             ),
           }
         : {}),
+      ...(focusFiles ? { focusFiles } : {}),
       targets: {
         requests: report.requests.count === minimum,
         memory: stepPeakKb <= 512 * 1024,
@@ -337,6 +389,7 @@ console.log(
       cores: CORES,
       latencyMsPerRequest: LATENCY_MS,
       formats: formats ?? "default",
+      ...(focusParquet ? { focusParquetRounds: FOCUS_ROUNDS } : {}),
       runs: runsAsked ?? `${QUICK_RUNS} where the first run takes under ${QUICK_SECONDS} s, else 1`,
       ...(against ? { against } : {}),
       cells,
