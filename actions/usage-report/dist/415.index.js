@@ -37,7 +37,7 @@ const schema = () => [
 /** Where a column's values come from in the buffered rows. */
 const SOURCES = _columns_js__WEBPACK_IMPORTED_MODULE_1__/* .FOCUS_COLUMNS */ .j.map((column) => ({
     column,
-    index: _columns_js__WEBPACK_IMPORTED_MODULE_1__/* .FOCUS_COLUMNS */ .j.filter((c) => c.part === column.part).indexOf(column),
+    index: (0,_columns_js__WEBPACK_IMPORTED_MODULE_1__/* .columnsOf */ .P)(column.part).indexOf(column),
 }));
 class FocusParquet {
     file;

@@ -52858,7 +52858,7 @@ class FocusCsv {
     #cells(parts) {
         let bytes = this.#encoded.get(parts);
         if (!bytes) {
-            const [before, after] = FRAMES[parts.part] ?? ["", ""];
+            const [before, after] = FRAMES[parts.part];
             const cells = (0,columns/* columnsOf */.P)(parts.part).map((c, i) => csvCell(cellText(c.name, parts.values[i] ?? null)));
             bytes = Buffer.from(`${before}${cells.join(",")}${after}`);
             this.#encoded.set(parts, bytes);

@@ -65,25 +65,9 @@ const DECIMALS = [
   "ConsumedQuantity",
 ];
 const DATETIMES = ["BillingPeriodStart", "BillingPeriodEnd", "ChargePeriodStart", "ChargePeriodEnd"];
-const NOT_NULL = [
-  "BilledCost",
-  "BillingAccountId",
-  "BillingCurrency",
-  "BillingPeriodEnd",
-  "BillingPeriodStart",
-  "ChargeCategory",
-  "ChargeDescription",
-  "ChargePeriodEnd",
-  "ChargePeriodStart",
-  "ContractedCost",
-  "EffectiveCost",
-  "InvoiceIssuerName",
-  "ListCost",
-  "ProviderName",
-  "PublisherName",
-  "ServiceCategory",
-  "ServiceName",
-];
+/** The mandatory columns FOCUS 1.2 allows to be null ("Allows nulls: True"); PricingQuantity and PricingUnit have rules of their own below. */
+const NULLABLE = ["BillingAccountName", "ChargeClass", "PricingQuantity", "PricingUnit"];
+const NOT_NULL = MANDATORY.filter((c) => !NULLABLE.includes(c));
 const SERVICE_CATEGORIES = [
   "AI and Machine Learning",
   "Analytics",

@@ -5,6 +5,8 @@
 
 /** What a column's value belongs to: the row itself, or a part many rows share. */
 export type FocusPart = "cost" | "period" | "charge" | "quantity" | "resource" | "owner";
+/** The parts many rows share: made once, encoded once by each file. */
+export type SharedPart = "period" | "charge" | "owner";
 /** FOCUS's data types: Decimal, Date/Time (UTC) and String. */
 export type FocusType = "decimal" | "datetime" | "string";
 
@@ -63,8 +65,3 @@ export const columnsOf = (part: FocusPart) => FOCUS_COLUMNS.filter((c) => c.part
 
 /** A value of a shared part: text, a date-time as milliseconds since the epoch (UTC), or null. */
 export type FocusValue = string | number | null;
-
-/** What many rows share: its values in the order of its part's columns. */
-export interface FocusPartValues {
-  readonly values: readonly FocusValue[];
-}

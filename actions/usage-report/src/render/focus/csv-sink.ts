@@ -1,6 +1,6 @@
 import { csvCell, csvLine } from "../csv.js";
 import { LineFile } from "../line-file.js";
-import { columnsOf, FOCUS_COLUMNS, type FocusPart, type FocusValue } from "./columns.js";
+import { columnsOf, FOCUS_COLUMNS, type FocusValue, type SharedPart } from "./columns.js";
 import type { FocusParts } from "./parts.js";
 import type { FocusSink } from "./rows.js";
 
@@ -18,7 +18,7 @@ const cellText = (column: string, value: FocusValue) =>
   value === null ? "" : types.get(column) === "datetime" ? focusDateTime(value as number) : String(value);
 
 /** How each part sits in a line: between commas, or last. */
-const FRAMES: Partial<Record<FocusPart, [string, string]>> = {
+const FRAMES: Record<SharedPart, [string, string]> = {
   period: [",", ","],
   charge: ["", ","],
   owner: [",", "\n"],
@@ -79,7 +79,7 @@ export class FocusCsv implements FocusSink {
   #cells(parts: FocusParts): Uint8Array {
     let bytes = this.#encoded.get(parts);
     if (!bytes) {
-      const [before, after] = FRAMES[parts.part] ?? ["", ""];
+      const [before, after] = FRAMES[parts.part];
       const cells = columnsOf(parts.part).map((c, i) => csvCell(cellText(c.name, parts.values[i] ?? null)));
       bytes = Buffer.from(`${before}${cells.join(",")}${after}`);
       this.#encoded.set(parts, bytes);

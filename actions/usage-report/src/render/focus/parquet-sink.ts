@@ -1,6 +1,6 @@
 import type { ParquetWriter } from "hyparquet-writer";
 import { LineFile } from "../line-file.js";
-import { FOCUS_COLUMNS, type FocusColumn, type FocusValue } from "./columns.js";
+import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type FocusValue, type SharedPart } from "./columns.js";
 import type { FocusParts } from "./parts.js";
 import type { FocusSink } from "./rows.js";
 
@@ -36,7 +36,7 @@ const schema = (): Schema => [
 /** Where a column's values come from in the buffered rows. */
 const SOURCES = FOCUS_COLUMNS.map((column) => ({
   column,
-  index: FOCUS_COLUMNS.filter((c) => c.part === column.part).indexOf(column),
+  index: columnsOf(column.part).indexOf(column),
 }));
 
 export class FocusParquet implements FocusSink {
@@ -148,7 +148,7 @@ export class FocusParquet implements FocusSink {
     column: FocusColumn,
     index: number,
     rows: number,
-    shared: Record<"period" | "charge" | "owner", Encoded[][]>,
+    shared: Record<SharedPart, Encoded[][]>,
   ): Float64Array | (Uint8Array | null)[] | Encoded[] {
     switch (column.part) {
       case "cost":

@@ -1,5 +1,5 @@
 import type { UsageEntry } from "@cwp/client";
-import type { FocusPart, FocusValue } from "./columns.js";
+import type { FocusValue, SharedPart } from "./columns.js";
 
 // What the rows of the FOCUS dataset share, and how each value is derived from what the platform
 // sends (usage-report's README has the same as a table: column, source, rule). The platform sends
@@ -10,7 +10,7 @@ const PROVIDER = "Cloud Workload Platform";
 const HOUR_MS = 3_600_000;
 
 /** Values shared by many rows, in the order of their part's columns. */
-export interface FocusParts<P extends FocusPart = FocusPart> {
+export interface FocusParts<P extends SharedPart = SharedPart> {
   readonly part: P;
   readonly values: readonly FocusValue[];
 }
