@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3521);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2113);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3521:
+/***/ 2113:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56295,7 +56295,37 @@ function twinPath(specPath, teamId) {
 const defOf = (schema) => schema._zod.def;
 /** A def with exactly these members and no others (a member zod adds for a check or a transform declines). */
 const only = (def, ...members) => Object.keys(def).every((key) => key === "type" || members.includes(key));
-const noChecks = (def) => only(def, "checks") && (!Array.isArray(def.checks) || def.checks.length === 0);
+/** The members a check of a bound may have beside its own; `error` only words the message, which zod writes. */
+const CHECK_MEMBERS = ["check", "abort", "error"];
+/**
+ * `type` (a string's or a number's own test) and the expression of each of its checks that has
+ * one: whole numbers, bounds (requests carry page sizes and counts) and lengths. Any other check
+ * (a pattern, a format, a refinement, a bound on something else) declines.
+ */
+function withChecks(def, type, x) {
+    if (!only(def, "checks"))
+        return null;
+    const tests = [type];
+    for (const check of def.checks ?? []) {
+        const c = defOf(check);
+        const bound = (member) => typeof c[member] === "number" && Number.isFinite(c[member]);
+        const has = (...members) => Object.keys(c).every((key) => CHECK_MEMBERS.includes(key) || members.includes(key));
+        if (c.check === "number_format" && c.format === "safeint" && has("type", "format"))
+            tests.push(`Number.isSafeInteger(${x})`);
+        else if (c.check === "greater_than" && bound("value") && has("value", "inclusive"))
+            tests.push(`${x} ${c.inclusive ? ">=" : ">"} ${c.value}`);
+        else if (c.check === "less_than" && bound("value") && has("value", "inclusive"))
+            tests.push(`${x} ${c.inclusive ? "<=" : "<"} ${c.value}`);
+        // A length check applies `when` the value has a length, as every string has.
+        else if (c.check === "min_length" && def.type === "string" && bound("minimum") && has("minimum", "when"))
+            tests.push(`${x}.length >= ${c.minimum}`);
+        else if (c.check === "max_length" && def.type === "string" && bound("maximum") && has("maximum", "when"))
+            tests.push(`${x}.length <= ${c.maximum}`);
+        else
+            return null;
+    }
+    return `(${tests.join(" && ")})`;
+}
 const compiled = new WeakMap();
 /** The in-place check of `schema`, or undefined when its parse may return something else than its input. */
 function inPlaceCheck(schema) {
@@ -56369,11 +56399,11 @@ function test(schema, x, subs) {
     const def = defOf(schema);
     switch (def.type) {
         case "string":
-            return noChecks(def) ? `typeof ${x} === "string"` : null;
+            return withChecks(def, `typeof ${x} === "string"`, x);
         case "number":
-            return noChecks(def) ? `(typeof ${x} === "number" && Number.isFinite(${x}))` : null;
+            return withChecks(def, `typeof ${x} === "number" && Number.isFinite(${x})`, x);
         case "boolean":
-            return noChecks(def) ? `typeof ${x} === "boolean"` : null;
+            return withChecks(def, `typeof ${x} === "boolean"`, x);
         case "null":
             return only(def) ? `${x} === null` : null;
         case "unknown":
@@ -56448,9 +56478,13 @@ function validate_describe(details) {
 }
 /**
  * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
- * names every field and leaves the process without a request.
+ * names every field and leaves the process without a request. A part that passes in place is sent
+ * as it is: the transport serializes it once, when the request is made, so a caller changing it
+ * afterwards changes no attempt.
  */
 function validateRequest(schema, value, where) {
+    if (inPlaceCheck(schema)?.(value))
+        return value;
     const result = schema.safeParse(value);
     if (result.success)
         return result.data;
@@ -57460,7 +57494,7 @@ async function* pushToPull(produce) {
     }
 }
 //# sourceMappingURL=push-to-pull.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/read-capped.js
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/answer-size.js
 
 /**
  * The most a whole-body answer (a status read, a page, an error) may hold. Beyond it the request
@@ -57473,41 +57507,7 @@ const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
 function tooLargeError(at, size, what = "answer") {
     return new UnexpectedResponseError(`${at.method} ${at.path} answered ${at.status} with ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} too large (${size}; one ${what} may hold ${megabytes(MAX_ANSWER_BYTES)})`, at);
 }
-/**
- * The body as text, read until `MAX_ANSWER_BYTES` at most.
- *
- * An answer without a declared length (chunked) is counted from its `data` events: reading it with
- * `for await` cost the client a tenth of its loopback throughput (an async iterator, its promises
- * and end-of-stream watch per answer, bench/README).
- */
-function readCapped(body, headers, at) {
-    const tooLarge = (size) => {
-        body.destroy();
-        return tooLargeError(at, size);
-    };
-    const declared = Number(headers["content-length"] ?? Number.NaN);
-    if (declared > MAX_ANSWER_BYTES)
-        return Promise.reject(tooLarge(megabytes(declared)));
-    // A declared length bounds the body (HTTP ends it there): read it whole, undici's way.
-    if (declared >= 0)
-        return body.text();
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        body.on("data", (chunk) => {
-            size += chunk.byteLength;
-            if (size > MAX_ANSWER_BYTES)
-                reject(tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`));
-            else
-                chunks.push(chunk);
-        });
-        body.once("end", () => 
-        // Most answers arrive in one chunk: copying it into a new buffer first was a fifth of the read.
-        resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString("utf8")));
-        body.once("error", reject);
-    });
-}
-//# sourceMappingURL=read-capped.js.map
+//# sourceMappingURL=answer-size.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/usage-stream.js
 
 
@@ -59283,8 +59283,8 @@ var undici = __nccwpck_require__(8762);
 // Generated by scripts/write-version.mjs from package.json; do not edit.
 const VERSION = "0.1.0";
 //# sourceMappingURL=version.js.map
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/expiry-watch.js
 const watched = new Set();
 let timer;
@@ -59322,52 +59322,170 @@ function sweep() {
         wakeUpAt(next);
 }
 //# sourceMappingURL=expiry-watch.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/attempt-signal.js
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/attempt.js
+
 
 
 /**
- * What stops one attempt, as the EventEmitter undici listens to: the caller's signal aborting, or
- * the attempt's time running out; `clear()` ends both once the attempt is over.
+ * One attempt of a request, as a handler of undici's dispatch API: it gathers the body itself
+ * (or hands it to `readBody` as it arrives) and stops the request with undici's controller.
  *
- * undici takes an EventEmitter as a request's `signal` (its documented alternative to an
- * AbortSignal) and stops the request when it emits `abort`. An AbortSignal per attempt cost more
- * than all the client's own work on a loopback request (`AbortSignal.timeout` and `AbortSignal.any`
- * a third of its throughput, an AbortController's signal about a tenth, in undici's and Node's
- * listener machinery); an emitter costs next to nothing (bench/README, client-overhead). The time
- * limit is kept by one timer for all attempts (`expiry-watch.ts`).
+ * `request()` with a signal cost the client about a tenth of its loopback throughput in undici's
+ * machinery alone (the signal's listeners, the body stream and its events), more than all the
+ * client's own work; a whole answer here passes through none of it (bench/README, client-overhead).
+ *
+ * The attempt ends within `ms` of being made (one timer keeps the limits of all attempts,
+ * `expiry-watch.ts`), at once when the caller's signal aborts, and as soon as a whole answer passes
+ * `MAX_ANSWER_BYTES`; each of these also stops the request in undici. A body handed to `readBody`
+ * ends the attempt only when `readBody` returns: a retry must not start while it still delivers.
  */
-class AttemptSignal extends external_node_events_.EventEmitter {
+class Attempt {
     expiresAt;
-    #outer;
-    /** Made only when there is a caller's signal to follow: most attempts have none. */
+    answer;
+    /** Whether the platform answered: a status came back, so the request reached it. */
+    responded = false;
+    /** Whether the attempt's time ran out (rather than the caller aborting). */
+    timedOut = false;
+    #options;
+    #resolve;
+    #reject;
+    #settled = false;
+    #controller;
+    /** Why the attempt was stopped before undici started it: the request stops as it starts. */
+    #stoppedWith;
     #onOuterAbort;
-    #timedOut = false;
-    constructor(ms, outer) {
-        super();
-        this.expiresAt = performance.now() + Math.max(1, Math.ceil(ms));
-        if (Number.isFinite(ms))
+    #status = 0;
+    #headers = {};
+    #chunks = [];
+    #size = 0;
+    /** The body handed to `readBody`, while it reads. */
+    #stream;
+    constructor(options) {
+        this.#options = options;
+        this.answer = new Promise((resolve, reject) => {
+            this.#resolve = resolve;
+            this.#reject = reject;
+        });
+        this.expiresAt = performance.now() + Math.max(1, Math.ceil(options.ms));
+        if (Number.isFinite(options.ms))
             watch(this);
-        this.#outer = outer;
-        if (outer) {
-            this.#onOuterAbort = () => this.emit("abort");
-            outer.addEventListener("abort", this.#onOuterAbort, { once: true });
+        if (options.signal) {
+            this.#onOuterAbort = () => this.#stop(new Error("the attempt was aborted"));
+            options.signal.addEventListener("abort", this.#onOuterAbort, { once: true });
         }
     }
-    /** Whether the attempt's time ran out (rather than the caller aborting). */
-    get timedOut() {
-        return this.#timedOut;
-    }
     expire() {
-        this.#timedOut = true;
-        this.emit("abort");
+        this.timedOut = true;
+        this.#stop(new Error("the attempt's time ran out"));
     }
-    clear() {
+    onRequestStart(controller) {
+        if (this.#stoppedWith)
+            controller.abort(this.#stoppedWith);
+        else
+            this.#controller = controller;
+    }
+    onResponseStart(controller, status, headers) {
+        // An informational answer (100 Continue) comes before the real one.
+        if (status < 200 || this.#settled)
+            return;
+        this.responded = true;
+        this.#status = status;
+        this.#headers = headers;
+        this.#options.onHeaders(headers);
+        const { readBody } = this.#options;
+        if (readBody && status < 300) {
+            const stream = new external_node_stream_.Readable({
+                read: () => controller.resume(),
+                // A reader that stops early (an entry too large, a consumer gone) stops the request: the
+                // rest of a 1.5 GB answer is not read for nobody.
+                destroy: (error, done) => {
+                    if (!stream.readableEnded)
+                        controller.abort(error ?? new Error("the answer's reader stopped"));
+                    done(error);
+                },
+            });
+            this.#stream = stream;
+            readBody(stream).then((value) => this.#end({ status, headers, read: { value } }), (error) => {
+                stream.destroy();
+                this.#fail(error);
+            });
+            return;
+        }
+        const declared = Number(headers["content-length"] ?? Number.NaN);
+        if (declared > MAX_ANSWER_BYTES)
+            this.#stop(this.#tooLarge(megabytes(declared)));
+    }
+    onResponseData(controller, chunk) {
+        if (this.#stream) {
+            // Held in undici until `readBody` asks for more: memory holds what it has not read yet.
+            if (!this.#stream.push(chunk))
+                controller.pause();
+            return;
+        }
+        if (this.#settled)
+            return;
+        this.#size += chunk.byteLength;
+        if (this.#size > MAX_ANSWER_BYTES)
+            this.#stop(this.#tooLarge(`over ${megabytes(MAX_ANSWER_BYTES)}`));
+        else
+            this.#chunks.push(chunk);
+    }
+    onResponseEnd() {
+        if (this.#stream) {
+            this.#stream.push(null);
+            return;
+        }
+        if (this.#settled)
+            return;
+        const chunks = this.#chunks;
+        // Most answers arrive in one chunk: copying it into a new buffer first was a fifth of the read.
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.#size);
+        this.#end({ status: this.#status, headers: this.#headers, text: body.toString("utf8") });
+    }
+    onResponseError(_controller, error) {
+        // `readBody` sees the failure in its body, and the attempt ends when it returns.
+        if (this.#stream)
+            this.#stream.destroy(error);
+        else
+            this.#fail(error);
+    }
+    #tooLarge(size) {
+        return tooLargeError({ ...this.#options.at, status: this.#status }, size);
+    }
+    /** Stops the request in undici as soon as it can, and ends the attempt with `reason`. */
+    #stop(reason) {
+        if (this.#settled)
+            return;
+        if (this.#controller)
+            this.#controller.abort(reason);
+        else
+            this.#stoppedWith = reason;
+        if (this.#stream)
+            this.#stream.destroy(reason);
+        else
+            this.#fail(reason);
+    }
+    #end(answer) {
+        if (this.#settle())
+            this.#resolve(answer);
+    }
+    #fail(error) {
+        if (this.#settle())
+            this.#reject(error);
+    }
+    /** True the first time: an attempt ends once. */
+    #settle() {
+        if (this.#settled)
+            return false;
+        this.#settled = true;
+        this.#chunks = [];
         unwatch(this);
         if (this.#onOuterAbort)
-            this.#outer?.removeEventListener("abort", this.#onOuterAbort);
+            this.#options.signal?.removeEventListener("abort", this.#onOuterAbort);
+        return true;
     }
 }
-//# sourceMappingURL=attempt-signal.js.map
+//# sourceMappingURL=attempt.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/classify.js
 // Which network failures prove that the request never reached the platform. Only those make it
 // safe to send again an operation that starts work.
@@ -59555,7 +59673,6 @@ class RateLimitBudget {
 
 
 
-
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 /**
  * Attempts of one request that may go unanswered (no connection or no response in time) before it
@@ -59569,24 +59686,28 @@ class Transport {
     #options;
     #dispatcher;
     #ownsDispatcher;
-    #base;
+    /** The base URL's own path (`/api` of `https://example.com/api`), before every request path. */
+    #basePath;
     /** The headers of every request (one object for all: undici only reads them). */
     #headers;
-    /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
+    /** Where requests go; also for messages: which API URL was tried (an origin has no credentials or query). */
     #origin;
     constructor(options) {
         if (!options.baseUrl)
             throw new TypeError("baseUrl is required");
         if (!options.token)
             throw new TypeError("token is required");
-        this.#base = options.baseUrl.replace(/\/+$/, "");
-        this.#origin = URL.canParse(this.#base) ? new URL(this.#base).origin : undefined;
+        const base = URL.parse(options.baseUrl);
+        if (!base || (base.protocol !== "http:" && base.protocol !== "https:"))
+            throw new TypeError("baseUrl must be an http or https URL");
+        this.#origin = base.origin;
+        this.#basePath = base.pathname.replace(/\/+$/, "");
         this.clock = options.clock ?? systemClock;
         this.rateLimit = new RateLimitBudget(this.clock);
         this.#ownsDispatcher = options.dispatcher === undefined;
         this.#dispatcher = options.dispatcher ?? new undici.EnvHttpProxyAgent();
         this.#options = {
-            baseUrl: this.#base,
+            baseUrl: options.baseUrl,
             token: options.token,
             timeoutMs: options.timeoutMs ?? 30_000,
             maxRetries: options.maxRetries ?? 3,
@@ -59607,6 +59728,9 @@ class Transport {
                 ? "idempotent"
                 : "start-work");
         const base = { method: spec.method, path: spec.path };
+        // Made once, before the first await: every attempt sends the same request, whatever the caller
+        // does with its query or body meanwhile.
+        const message = this.#message(spec);
         /** When the request first left, for "check what was started since". */
         let sentAt;
         /** Attempts the platform did not answer in time: after two it is not answering, and no third goes. */
@@ -59618,7 +59742,7 @@ class Transport {
             if (!spec.urgent && this.rateLimit.delayBeforeSend() > 0)
                 await this.#waitForBudget(spec, base);
             sentAt ??= this.clock.now();
-            const outcome = await this.#attempt(spec, base);
+            const outcome = await this.#attempt(spec, message, base);
             const retriesLeft = attempt < this.#options.maxRetries;
             if (outcome.kind === "response") {
                 const { response } = outcome;
@@ -59663,53 +59787,42 @@ class Transport {
             throw unknown();
         }
     }
-    async #attempt(spec, base) {
+    /** Where a request goes, its headers and body, as every attempt sends them. */
+    #message(spec) {
+        const path = this.#pathOf(spec);
+        if (spec.body === undefined)
+            return { origin: this.#origin, path, headers: this.#headers, body: undefined };
+        return {
+            origin: this.#origin,
+            path,
+            headers: { ...this.#headers, "content-type": "application/json" },
+            body: JSON.stringify(spec.body),
+        };
+    }
+    async #attempt(spec, message, base) {
         const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
-        let headers = this.#headers;
-        let body;
-        if (spec.body !== undefined) {
-            body = JSON.stringify(spec.body);
-            headers = { ...headers, "content-type": "application/json" };
-        }
         if (spec.signal?.aborted)
             return {
                 kind: "failure",
                 error: new AbortedError(`${base.method} ${base.path} was aborted before it was sent`, base),
                 neverSent: true,
             };
-        let sent = false;
         // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
         // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
         // than one timeout (it is large), so only the deadline bounds it as a whole.
-        const attempt = new AttemptSignal(spec.readBody ? this.#remaining(spec) : timeout, spec.signal);
+        const attempt = new Attempt({
+            ms: spec.readBody ? this.#remaining(spec) : timeout,
+            signal: spec.signal,
+            at: base,
+            onHeaders: (headers) => this.rateLimit.update(headers),
+            readBody: spec.readBody,
+        });
         try {
             this.rateLimit.take();
-            const res = await (0,undici.request)(this.#url(spec), {
-                method: spec.method,
-                headers,
-                body,
-                dispatcher: this.#dispatcher,
-                signal: attempt,
-                headersTimeout: timeout,
-                bodyTimeout: timeout,
-            });
-            sent = true;
-            this.rateLimit.update(res.headers);
-            if (spec.readBody && res.statusCode >= 200 && res.statusCode < 300) {
-                try {
-                    const read = await spec.readBody(res.body);
-                    return { kind: "response", response: { status: res.statusCode, headers: res.headers, body: read } };
-                }
-                catch (error) {
-                    res.body.destroy();
-                    throw error;
-                }
-            }
-            const text = await readCapped(res.body, res.headers, { ...base, status: res.statusCode });
-            return {
-                kind: "response",
-                response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
-            };
+            this.#dispatcher.dispatch({ ...message, method: spec.method, headersTimeout: timeout, bodyTimeout: timeout }, attempt);
+            const { status, headers, text, read } = await attempt.answer;
+            const body = read ? read.value : this.#parseBody(text, status, headers, base);
+            return { kind: "response", response: { status, headers, body } };
         }
         catch (cause) {
             if (cause instanceof CwpError)
@@ -59722,28 +59835,26 @@ class Transport {
                 };
             }
             const failure = classifyNetworkError(cause);
+            const sent = attempt.responded;
             const neverSent = !sent && failure.neverSent;
             const init = { ...base, cause: this.#redactedCause(cause) };
             const error = failure.timedOut || attempt.timedOut
                 ? new TimeoutError(spec.readBody && sent
                     ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                    : `${base.method} ${base.path}: the platform${this.#origin ? ` at ${this.#origin}` : ""} did not answer within ${formatSeconds(timeout)}`, init)
-                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`, init);
+                    : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${formatSeconds(timeout)}`, init)
+                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}`, init);
             return { kind: "failure", error, neverSent };
         }
-        finally {
-            attempt.clear();
-        }
     }
-    #parseBody(text, res, base) {
+    #parseBody(text, status, headers, base) {
         if (text === "")
             return undefined;
         try {
             return JSON.parse(text);
         }
         catch {
-            if (res.statusCode < 400) {
-                throw new UnexpectedResponseError(`${base.method} ${base.path} answered ${res.statusCode} with a body that is not JSON (${res.headers["content-type"] ?? "no content type"})`, { ...base, status: res.statusCode });
+            if (status < 400) {
+                throw new UnexpectedResponseError(`${base.method} ${base.path} answered ${status} with a body that is not JSON (${headers["content-type"] ?? "no content type"})`, { ...base, status });
             }
             // An error page from a proxy or load balancer: the status says enough.
             return undefined;
@@ -59839,7 +59950,7 @@ class Transport {
     #remaining(spec) {
         return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - this.clock.now();
     }
-    #url(spec) {
+    #pathOf(spec) {
         let search;
         for (const [key, value] of Object.entries(spec.query ?? {})) {
             if (value === undefined || value === null)
@@ -59849,7 +59960,7 @@ class Transport {
                 search.append(key, String(item));
         }
         const qs = search?.toString();
-        return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
+        return `${this.#basePath}${spec.path}${qs ? `?${qs}` : ""}`;
     }
     #redact(text) {
         return text.split(this.#options.token).join("***");
@@ -60894,6 +61005,8 @@ function pullRequestOf(event) {
     };
 }
 //# sourceMappingURL=event.js.map
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"

@@ -29,6 +29,26 @@ describe("rate limit", () => {
     expect(t.client.rateLimit.remaining).toBe(999);
   });
 
+  it("a request sent again is the request as it was made, whatever the caller changed since", async () => {
+    t.server.on("POST", "/v1/projects/p1/services/s1/build", (_req, n) =>
+      n === 1 ? spent : { headers: limitHeaders(999, 3600), body: { data: build("PENDING") } },
+    );
+    t.server.on("GET", "/v1/projects", (_req, n) =>
+      n === 1 ? spent : { body: { data: { projects: [] }, pagination: { hasNextPage: false, count: 0 } } },
+    );
+    const input = { branch: "main" };
+    const started = t.client.builds.start("p1", "s1", input);
+    input.branch = "changed-after-the-call";
+    await started;
+    const query = { cursor: "c1" };
+    const listed = t.client.projects.list(query);
+    query.cursor = "changed-after-the-call";
+    await listed;
+    const [first, second, third, fourth] = t.server.requests;
+    expect([first!.body, second!.body]).toEqual([{ branch: "main" }, { branch: "main" }]);
+    expect([third!.query.get("cursor"), fourth!.query.get("cursor")]).toEqual(["c1", "c1"]);
+  });
+
   it("once the budget is spent, the next request waits for the reset instead of drawing a 429", async () => {
     t.server.on("GET", "/v1/projects", (_req, n) => ({
       headers: n === 1 ? limitHeaders(0, 1) : limitHeaders(999, 3600),

@@ -1,13 +1,14 @@
 import type { z } from "zod";
 
-// A response schema's check that reads a parsed body without copying it. Zod's parse builds a new
-// object for every object it checks: on a large usage list (millions of small price and usage
-// objects) that is a quarter of the time the client spends, and most of its garbage. Where a
+// A schema's check that reads a value without copying it. Zod's parse builds a new object for every
+// object it checks: on a large usage list (millions of small price and usage objects) that is a
+// quarter of the time the client spends, and most of its garbage; on a small request (a list's
+// query) it was a third of the client's own work per request (bench/README, client-overhead). Where a
 // schema's parse can only return its input unchanged (tolerant objects, plain strings, numbers,
 // booleans, arrays, enums, literals, unions and optionals of those), the same rules are checked in
-// place and the input is the result. Any other schema (defaults, transforms, refinements, checks
-// such as `.int()`) has no such check; and an input that fails is parsed by the schema itself, so
-// every error is zod's own.
+// place and the input is the result; so are whole numbers, bounds and lengths, which requests carry.
+// Any other schema (defaults, transforms, refinements, patterns and formats) has no such check; and
+// an input that fails is parsed by the schema itself, so every error is zod's own.
 
 type Check = (value: unknown) => boolean;
 type Def = { type: string } & Record<string, unknown>;
@@ -17,7 +18,38 @@ const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.
 /** A def with exactly these members and no others (a member zod adds for a check or a transform declines). */
 const only = (def: Def, ...members: string[]) =>
   Object.keys(def).every((key) => key === "type" || members.includes(key));
-const noChecks = (def: Def) => only(def, "checks") && (!Array.isArray(def.checks) || def.checks.length === 0);
+
+/** The members a check of a bound may have beside its own; `error` only words the message, which zod writes. */
+const CHECK_MEMBERS = ["check", "abort", "error"];
+
+/**
+ * `type` (a string's or a number's own test) and the expression of each of its checks that has
+ * one: whole numbers, bounds (requests carry page sizes and counts) and lengths. Any other check
+ * (a pattern, a format, a refinement, a bound on something else) declines.
+ */
+function withChecks(def: Def, type: string, x: string): string | null {
+  if (!only(def, "checks")) return null;
+  const tests = [type];
+  for (const check of (def.checks as unknown[] | undefined) ?? []) {
+    const c = defOf(check) as Def & { check?: string };
+    const bound = (member: string) => typeof c[member] === "number" && Number.isFinite(c[member]);
+    const has = (...members: string[]) =>
+      Object.keys(c).every((key) => CHECK_MEMBERS.includes(key) || members.includes(key));
+    if (c.check === "number_format" && c.format === "safeint" && has("type", "format"))
+      tests.push(`Number.isSafeInteger(${x})`);
+    else if (c.check === "greater_than" && bound("value") && has("value", "inclusive"))
+      tests.push(`${x} ${c.inclusive ? ">=" : ">"} ${c.value}`);
+    else if (c.check === "less_than" && bound("value") && has("value", "inclusive"))
+      tests.push(`${x} ${c.inclusive ? "<=" : "<"} ${c.value}`);
+    // A length check applies `when` the value has a length, as every string has.
+    else if (c.check === "min_length" && def.type === "string" && bound("minimum") && has("minimum", "when"))
+      tests.push(`${x}.length >= ${c.minimum}`);
+    else if (c.check === "max_length" && def.type === "string" && bound("maximum") && has("maximum", "when"))
+      tests.push(`${x}.length <= ${c.maximum}`);
+    else return null;
+  }
+  return `(${tests.join(" && ")})`;
+}
 
 const compiled = new WeakMap<object, Check | null>();
 
@@ -93,11 +125,11 @@ function test(schema: unknown, x: string, subs: Check[]): string | null {
   const def = defOf(schema);
   switch (def.type) {
     case "string":
-      return noChecks(def) ? `typeof ${x} === "string"` : null;
+      return withChecks(def, `typeof ${x} === "string"`, x);
     case "number":
-      return noChecks(def) ? `(typeof ${x} === "number" && Number.isFinite(${x}))` : null;
+      return withChecks(def, `typeof ${x} === "number" && Number.isFinite(${x})`, x);
     case "boolean":
-      return noChecks(def) ? `typeof ${x} === "boolean"` : null;
+      return withChecks(def, `typeof ${x} === "boolean"`, x);
     case "null":
       return only(def) ? `${x} === null` : null;
     case "unknown":

@@ -22,13 +22,16 @@ function describe(details: Record<string, string[]>): string {
 
 /**
  * Checks a request part (`body`, `query` or a path parameter) before anything is sent; a failure
- * names every field and leaves the process without a request.
+ * names every field and leaves the process without a request. A part that passes in place is sent
+ * as it is: the transport serializes it once, when the request is made, so a caller changing it
+ * afterwards changes no attempt.
  */
 export function validateRequest<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: { method: string; path: string; part: string },
 ): z.output<S> {
+  if (inPlaceCheck(schema)?.(value)) return value as z.output<S>;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = issuesToDetails(result.error.issues, where.part);

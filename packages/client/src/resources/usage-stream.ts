@@ -17,7 +17,7 @@ import {
   usageListQuery,
   usageListResponse,
 } from "../schemas/billing.js";
-import { MAX_ANSWER_BYTES, megabytes, tooLargeError } from "../transport/read-capped.js";
+import { MAX_ANSWER_BYTES, megabytes, tooLargeError } from "../transport/answer-size.js";
 
 // The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
 // bytes, each parsed and checked once complete, pages followed by cursor.

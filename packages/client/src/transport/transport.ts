@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Dispatcher, EnvHttpProxyAgent, request } from "undici";
+import { type Dispatcher, EnvHttpProxyAgent } from "undici";
 import { VERSION } from "../version.js";
-import { AttemptSignal } from "./attempt-signal.js";
+import { Attempt } from "./attempt.js";
 import { classifyNetworkError } from "./classify.js";
 import { type Clock, systemClock } from "./clock.js";
 import {
@@ -16,7 +16,6 @@ import {
   UnexpectedResponseError,
 } from "./errors.js";
 import { RateLimitBudget } from "./rate-limit.js";
-import { readCapped } from "./read-capped.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue =
@@ -85,6 +84,14 @@ export interface RawResponse {
   body: unknown;
 }
 
+interface RequestMessage {
+  origin: string;
+  /** Under the base URL's own path, with the query. */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+}
+
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 /**
  * Attempts of one request that may go unanswered (no connection or no response in time) before it
@@ -101,23 +108,27 @@ export class Transport {
   };
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
-  readonly #base: string;
+  /** The base URL's own path (`/api` of `https://example.com/api`), before every request path. */
+  readonly #basePath: string;
   /** The headers of every request (one object for all: undici only reads them). */
   readonly #headers: Readonly<Record<string, string>>;
-  /** Where requests go, for messages: which API URL was tried (an origin has no credentials or query). */
-  readonly #origin: string | undefined;
+  /** Where requests go; also for messages: which API URL was tried (an origin has no credentials or query). */
+  readonly #origin: string;
 
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new TypeError("baseUrl is required");
     if (!options.token) throw new TypeError("token is required");
-    this.#base = options.baseUrl.replace(/\/+$/, "");
-    this.#origin = URL.canParse(this.#base) ? new URL(this.#base).origin : undefined;
+    const base = URL.parse(options.baseUrl);
+    if (!base || (base.protocol !== "http:" && base.protocol !== "https:"))
+      throw new TypeError("baseUrl must be an http or https URL");
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, "");
     this.clock = options.clock ?? systemClock;
     this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
     this.#options = {
-      baseUrl: this.#base,
+      baseUrl: options.baseUrl,
       token: options.token,
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 3,
@@ -140,6 +151,9 @@ export class Transport {
         ? "idempotent"
         : "start-work");
     const base: CwpErrorInit = { method: spec.method, path: spec.path };
+    // Made once, before the first await: every attempt sends the same request, whatever the caller
+    // does with its query or body meanwhile.
+    const message = this.#message(spec);
     /** When the request first left, for "check what was started since". */
     let sentAt: number | undefined;
     /** Attempts the platform did not answer in time: after two it is not answering, and no third goes. */
@@ -150,7 +164,7 @@ export class Transport {
       // Awaited only when there is something to wait for: most requests go at once.
       if (!spec.urgent && this.rateLimit.delayBeforeSend() > 0) await this.#waitForBudget(spec, base);
       sentAt ??= this.clock.now();
-      const outcome = await this.#attempt(spec, base);
+      const outcome = await this.#attempt(spec, message, base);
       const retriesLeft = attempt < this.#options.maxRetries;
 
       if (outcome.kind === "response") {
@@ -193,57 +207,52 @@ export class Transport {
     }
   }
 
+  /** Where a request goes, its headers and body, as every attempt sends them. */
+  #message(spec: RequestSpec): RequestMessage {
+    const path = this.#pathOf(spec);
+    if (spec.body === undefined)
+      return { origin: this.#origin, path, headers: this.#headers, body: undefined };
+    return {
+      origin: this.#origin,
+      path,
+      headers: { ...this.#headers, "content-type": "application/json" },
+      body: JSON.stringify(spec.body),
+    };
+  }
+
   async #attempt(
     spec: RequestSpec,
+    message: RequestMessage,
     base: CwpErrorInit,
   ): Promise<
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
     const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
-    let headers = this.#headers;
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
-      headers = { ...headers, "content-type": "application/json" };
-    }
     if (spec.signal?.aborted)
       return {
         kind: "failure",
         error: new AbortedError(`${base.method} ${base.path} was aborted before it was sent`, base),
         neverSent: true,
       };
-    let sent = false;
     // The whole attempt, body included, ends within `timeout`: a body that trickles in does not
     // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
     // than one timeout (it is large), so only the deadline bounds it as a whole.
-    const attempt = new AttemptSignal(spec.readBody ? this.#remaining(spec) : timeout, spec.signal);
+    const attempt = new Attempt({
+      ms: spec.readBody ? this.#remaining(spec) : timeout,
+      signal: spec.signal,
+      at: base,
+      onHeaders: (headers) => this.rateLimit.update(headers),
+      readBody: spec.readBody,
+    });
     try {
       this.rateLimit.take();
-      const res = await request(this.#url(spec), {
-        method: spec.method,
-        headers,
-        body,
-        dispatcher: this.#dispatcher,
-        signal: attempt,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-      sent = true;
-      this.rateLimit.update(res.headers);
-      if (spec.readBody && res.statusCode >= 200 && res.statusCode < 300) {
-        try {
-          const read = await spec.readBody(res.body);
-          return { kind: "response", response: { status: res.statusCode, headers: res.headers, body: read } };
-        } catch (error) {
-          res.body.destroy();
-          throw error;
-        }
-      }
-      const text = await readCapped(res.body, res.headers, { ...base, status: res.statusCode });
-      return {
-        kind: "response",
-        response: { status: res.statusCode, headers: res.headers, body: this.#parseBody(text, res, base) },
-      };
+      this.#dispatcher.dispatch(
+        { ...message, method: spec.method, headersTimeout: timeout, bodyTimeout: timeout },
+        attempt,
+      );
+      const { status, headers, text, read } = await attempt.answer;
+      const body = read ? read.value : this.#parseBody(text, status, headers, base);
+      return { kind: "response", response: { status, headers, body } };
     } catch (cause) {
       if (cause instanceof CwpError) throw cause;
       if (spec.signal?.aborted) {
@@ -254,6 +263,7 @@ export class Transport {
         };
       }
       const failure = classifyNetworkError(cause);
+      const sent = attempt.responded;
       const neverSent = !sent && failure.neverSent;
       const init = { ...base, cause: this.#redactedCause(cause) };
       const error =
@@ -261,32 +271,26 @@ export class Transport {
           ? new TimeoutError(
               spec.readBody && sent
                 ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                : `${base.method} ${base.path}: the platform${this.#origin ? ` at ${this.#origin}` : ""} did not answer within ${formatSeconds(timeout)}`,
+                : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${formatSeconds(timeout)}`,
               init,
             )
           : new ConnectionError(
-              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"}${this.#origin ? ` at ${this.#origin}` : ""}${neverSent ? " (no connection was made)" : ""}`,
+              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}`,
               init,
             );
       return { kind: "failure", error, neverSent };
-    } finally {
-      attempt.clear();
     }
   }
 
-  #parseBody(
-    text: string,
-    res: { statusCode: number; headers: IncomingHttpHeaders },
-    base: CwpErrorInit,
-  ): unknown {
+  #parseBody(text: string, status: number, headers: IncomingHttpHeaders, base: CwpErrorInit): unknown {
     if (text === "") return undefined;
     try {
       return JSON.parse(text);
     } catch {
-      if (res.statusCode < 400) {
+      if (status < 400) {
         throw new UnexpectedResponseError(
-          `${base.method} ${base.path} answered ${res.statusCode} with a body that is not JSON (${res.headers["content-type"] ?? "no content type"})`,
-          { ...base, status: res.statusCode },
+          `${base.method} ${base.path} answered ${status} with a body that is not JSON (${headers["content-type"] ?? "no content type"})`,
+          { ...base, status },
         );
       }
       // An error page from a proxy or load balancer: the status says enough.
@@ -406,7 +410,7 @@ export class Transport {
     return spec.deadline === undefined ? Number.POSITIVE_INFINITY : spec.deadline - this.clock.now();
   }
 
-  #url(spec: RequestSpec): string {
+  #pathOf(spec: RequestSpec): string {
     let search: URLSearchParams | undefined;
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined || value === null) continue;
@@ -414,7 +418,7 @@ export class Transport {
       for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
     }
     const qs = search?.toString();
-    return `${this.#base}${spec.path}${qs ? `?${qs}` : ""}`;
+    return `${this.#basePath}${spec.path}${qs ? `?${qs}` : ""}`;
   }
 
   #redact(text: string): string {
