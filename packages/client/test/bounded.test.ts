@@ -1,3 +1,4 @@
+import { Agent } from "undici";
 import { describe, expect, it } from "vitest";
 import { ConnectionError, createClient, RateLimitError, TimeoutError } from "../src/index.js";
 import { FAST, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
@@ -35,6 +36,21 @@ describe("calls bounded by a deadline", () => {
     expect(Date.now() - begun).toBeLessThan(1500);
     expect(t.server.requests).toHaveLength(1);
     await bounded.close();
+  });
+
+  it("a call queued behind another in the connection pool ends at its deadline all the same", async () => {
+    t.server.on("GET", "/v1/projects", () => ({ delayMs: 3_000 }));
+    const pool = new Agent({ connections: 1 });
+    const client = createClient({ baseUrl: t.server.url, token: TOKEN, ...FAST, dispatcher: pool });
+    const first = client.projects.list().catch((e: unknown) => e);
+    const begun = Date.now();
+    const queued = await client.projects.list({}, { deadline: begun + 300 }).catch((e: unknown) => e);
+    expect(queued).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - begun).toBeLessThan(1_000);
+    // The one connection was busy throughout: the queued call never reached the platform.
+    expect(t.server.requests).toHaveLength(1);
+    await pool.destroy();
+    await first;
   });
 
   it("an urgent call goes out with the budget spent; another waits for the reset", async () => {
