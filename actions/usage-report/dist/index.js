@@ -53261,7 +53261,7 @@ async function readReport(client, o) {
 }
 /** focus.parquet's writer is loaded only for a report that asks for it. */
 async function openFocusParquet(path) {
-    const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 415).then(__nccwpck_require__.bind(__nccwpck_require__, 9415));
+    const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 955).then(__nccwpck_require__.bind(__nccwpck_require__, 5955));
     return FocusParquet.open(path);
 }
 

@@ -1,6 +1,8 @@
-import type { ParquetWriter } from "hyparquet-writer";
 import { LineFile } from "../line-file.js";
-import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type FocusValue, type SharedPart } from "./columns.js";
+import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type SharedPart } from "./columns.js";
+import { ByteBuffer } from "./parquet/byte-buffer.js";
+import { type ColumnPages, ColumnPagesWriter, place, type Runs, runsOf } from "./parquet/column-chunk.js";
+import { type ThriftStruct, writeStruct } from "./parquet/thrift.js";
 import type { FocusParts } from "./parts.js";
 import type { FocusSink } from "./rows.js";
 
@@ -8,78 +10,164 @@ import type { FocusSink } from "./rows.js";
 // sent, exactly; date-times TIMESTAMP in UTC; strings UTF-8), written a row group at a time as the
 // usage is read, so memory holds one row group whatever the report's size.
 //
-// The writer is hyparquet-writer (pure JavaScript), chosen on measurement (usage-report's README):
-// it is imported only when focus-parquet is asked for, so no other report loads it.
-// Column statistics are off: they doubled the time to encode a row group.
+// Written by our own encoder (`parquet/`), not a library: the libraries measured (usage-report's
+// README) encode any column generically, looking up every value of every column, and took twice
+// the CSV's time; here a row records which shared parts it has, and each column's dictionary is
+// made from those few parts, not from its rows.
+//
+// Compressed (Zstandard, in libuv's threads): the resource ids (hex text, the one large dictionary)
+// and the two quantity columns (by 40%). Not the four cost columns: they are most of the file and
+// shrink by only a third, and compressing them made the file 92 MB instead of about 120 at 50k
+// resources × 30 days by day, but 2.3 s slower than focus.csv. Nor the other dictionaries: each is
+// small, and a compression's set-up (a zlib stream each) cost more than they would save.
 
 /** Rows per row group: a few megabytes encoded, and what memory holds of the file. */
 const ROW_GROUP_ROWS = 50_000;
+const MAGIC = new TextEncoder().encode("PAR1");
 
-type Schema = ConstructorParameters<typeof ParquetWriter>[0]["schema"];
-type Encoded = Uint8Array | number | null;
-
-const PHYSICAL = {
-  decimal: { type: "DOUBLE" },
-  datetime: { type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" } },
-  string: { type: "BYTE_ARRAY", converted_type: "UTF8" },
-} as const;
-
-const schema = (): Schema => [
-  { name: "schema", num_children: FOCUS_COLUMNS.length },
-  ...FOCUS_COLUMNS.map((c) => ({
-    name: c.name,
-    ...PHYSICAL[c.type],
-    repetition_type: c.nullable ? ("OPTIONAL" as const) : ("REQUIRED" as const),
-  })),
+// The footer's field numbers and values are parquet.thrift's (https://github.com/apache/parquet-format).
+const PHYSICAL = { INT64: 2, DOUBLE: 5, BYTE_ARRAY: 6 } as const;
+const CONVERTED = { UTF8: 0, TIMESTAMP_MILLIS: 9 } as const;
+/** LogicalType STRING. */
+const STRING: ThriftStruct = [[1, { struct: [] }]];
+/** LogicalType TIMESTAMP: isAdjustedToUTC true, unit MILLIS. */
+const TIMESTAMP_UTC_MILLIS: ThriftStruct = [
+  [
+    8,
+    {
+      struct: [
+        [1, { bool: true }],
+        [2, { struct: [[1, { struct: [] }]] }],
+      ],
+    },
+  ],
 ];
 
-/** Where a column's values come from in the buffered rows. */
-const SOURCES = FOCUS_COLUMNS.map((column) => ({
-  column,
-  index: columnsOf(column.part).indexOf(column),
-}));
+/** A column's SchemaElement fields by FOCUS type: 1 type, 6 converted type (for older readers), 10 logical type. */
+const SCHEMA_TYPES = {
+  decimal: [[1, { i32: PHYSICAL.DOUBLE }]],
+  datetime: [
+    [1, { i32: PHYSICAL.INT64 }],
+    [6, { i32: CONVERTED.TIMESTAMP_MILLIS }],
+    [10, { struct: TIMESTAMP_UTC_MILLIS }],
+  ],
+  string: [
+    [1, { i32: PHYSICAL.BYTE_ARRAY }],
+    [6, { i32: CONVERTED.UTF8 }],
+    [10, { struct: STRING }],
+  ],
+} satisfies Record<FocusColumn["type"], ThriftStruct>;
+
+/** The footer's schema: the root (4 name, 5 children), then each column (3 repetition: 0 required, 1 optional; 4 name). */
+const schema = (): ThriftStruct[] => [
+  [
+    [4, { binary: "schema" }],
+    [5, { i32: FOCUS_COLUMNS.length }],
+  ],
+  ...FOCUS_COLUMNS.map((c): ThriftStruct => {
+    const [type, ...rest] = SCHEMA_TYPES[c.type];
+    return [type, [3, { i32: c.nullable ? 1 : 0 }], [4, { binary: c.name }], ...rest] as ThriftStruct;
+  }),
+];
+
+const newRuns = (): Runs => ({
+  values: new Int32Array(ROW_GROUP_ROWS),
+  lengths: new Int32Array(ROW_GROUP_ROWS),
+  count: 0,
+});
+
+/**
+ * Each shared part's rows in a row group: which part a row has, by its number in the group. Its
+ * columns are written from the runs of those numbers: a period or a project spans many rows, so
+ * each of their columns costs a step per run, not per row.
+ */
+class PartRows {
+  readonly ids = new Int32Array(ROW_GROUP_ROWS);
+  readonly runs = newRuns();
+  parts: FocusParts[] = [];
+  #numbers = new Map<FocusParts, number>();
+  #last: FocusParts | undefined;
+  #lastNumber = -1;
+
+  set(row: number, part: FocusParts): void {
+    // Neighbouring rows mostly share their parts: no lookup for those.
+    if (part !== this.#last) {
+      let number = this.#numbers.get(part);
+      if (number === undefined) {
+        number = this.parts.length;
+        this.parts.push(part);
+        this.#numbers.set(part, number);
+      }
+      this.#last = part;
+      this.#lastNumber = number;
+    }
+    this.ids[row] = this.#lastNumber;
+  }
+
+  reset(): void {
+    this.parts = [];
+    this.#numbers = new Map();
+    this.#last = undefined;
+  }
+}
+
+/**
+ * The row group's resource ids, as a dictionary and each row's index in it (-1: none). The
+ * dictionary is the ids in the order their runs come, a resource seen again (a later day) again:
+ * looking each up (a hash of each id) took more time than the rest of the file, and the column is
+ * compressed, so the repeats cost little room.
+ */
+class ResourceRows {
+  readonly indexes = new Int32Array(ROW_GROUP_ROWS);
+  readonly runs = newRuns();
+  ids: string[] = [];
+  #last: string | undefined;
+
+  set(row: number, id: string | null): void {
+    if (id === null) {
+      this.indexes[row] = -1;
+      this.#last = undefined;
+      return;
+    }
+    if (id !== this.#last) {
+      this.ids.push(id);
+      this.#last = id;
+    }
+    this.indexes[row] = this.ids.length - 1;
+  }
+
+  reset(): void {
+    this.ids = [];
+    this.#last = undefined;
+  }
+}
 
 export class FocusParquet implements FocusSink {
-  readonly #encoded = new WeakMap<FocusParts, Encoded[]>();
-  readonly #text = new TextEncoder();
+  readonly #columns = new ColumnPagesWriter();
+  readonly #costs = new Float64Array(ROW_GROUP_ROWS);
+  readonly #quantities = new Float64Array(ROW_GROUP_ROWS);
+  readonly #parts: Record<SharedPart, PartRows> = {
+    period: new PartRows(),
+    charge: new PartRows(),
+    owner: new PartRows(),
+  };
+  readonly #resources = new ResourceRows();
+  /** The runs of the column being written (a part's runs, each part as its value's index). */
+  readonly #columnRuns = newRuns();
   #rows = 0;
-  #costs = new Float64Array(ROW_GROUP_ROWS);
-  #quantities = new Float64Array(ROW_GROUP_ROWS);
-  #resources: (Uint8Array | null)[] = [];
-  /**
-   * The row group's resource ids, each encoded once: a resource has a row per price component, and
-   * the writer's dictionary finds a value it has seen by identity before it compares bytes.
-   */
-  #resourceIds = new Map<string, Uint8Array>();
-  #periods: FocusParts[] = [];
-  #charges: FocusParts[] = [];
-  #owners: FocusParts[] = [];
-  /** The last row group handed to the disk, until the disk has it. */
-  #pending: Promise<void> | undefined;
+  #totalRows = 0;
+  /** Where the next bytes go in the file. */
+  #offset = MAGIC.length;
+  #rowGroups: ThriftStruct[] = [];
+  /** Row groups on their way to the disk (compressing, then written in order): at most two. */
+  #inFlight: Promise<void>[] = [];
 
-  private constructor(
-    private readonly file: LineFile,
-    private readonly writer: ParquetWriter,
-  ) {}
+  private constructor(private readonly file: LineFile) {
+    file.bytes(MAGIC);
+  }
 
   static async open(path: string): Promise<FocusParquet> {
-    const { ByteWriter, ParquetWriter } = await import("hyparquet-writer");
-    const file = LineFile.open(path);
-    const bytes = new ByteWriter(1 << 20);
-    // Each row group's bytes go to the file as soon as they are made; the buffer is then reused.
-    const flush = () => {
-      file.bytes(new Uint8Array(bytes.buffer.slice(0, bytes.index)));
-      bytes.index = 0;
-      return file.drained();
-    };
-    Object.assign(bytes, { flush, finish: flush });
-    const writer = new ParquetWriter({
-      writer: bytes,
-      schema: schema(),
-      statistics: false,
-      createdBy: "cwp usage-report",
-    });
-    return new FocusParquet(file, writer);
+    return new FocusParquet(LineFile.open(path));
   }
 
   row(
@@ -93,21 +181,34 @@ export class FocusParquet implements FocusSink {
     const at = this.#rows++;
     this.#costs[at] = cost;
     this.#quantities[at] = quantity;
-    this.#resources.push(resourceId === null ? null : this.#resourceId(resourceId));
-    this.#periods.push(period);
-    this.#charges.push(charge);
-    this.#owners.push(owner);
+    this.#parts.period.set(at, period);
+    this.#parts.charge.set(at, charge);
+    this.#parts.owner.set(at, owner);
+    this.#resources.set(at, resourceId);
     if (this.#rows === ROW_GROUP_ROWS) this.#writeGroup();
   }
 
+  /** The disk's pace, and the row group before the last: memory holds at most two. */
   async drained(): Promise<void> {
-    await this.#pending;
+    while (this.#inFlight.length > 1) await this.#inFlight.shift();
+    await this.file.drained();
   }
 
   async close(): Promise<void> {
     if (this.#rows > 0) this.#writeGroup();
-    await this.#pending;
-    await this.writer.finish();
+    for (const group of this.#inFlight) await group;
+    const footer = new ByteBuffer();
+    writeStruct(footer, [
+      [1, { i32: 1 }],
+      [2, { list: "struct", of: schema() }],
+      [3, { i64: this.#totalRows }],
+      [4, { list: "struct", of: this.#rowGroups }],
+      [6, { binary: "cwp usage-report" }],
+    ]);
+    const size = footer.length;
+    footer.int32(size);
+    footer.append(MAGIC);
+    this.file.bytes(footer.bytes);
     await this.file.close();
   }
 
@@ -115,73 +216,87 @@ export class FocusParquet implements FocusSink {
     return this.file.discard();
   }
 
-  /** The buffered rows as a row group: encoded at once, then on their way to the disk. */
+  /**
+   * The buffered rows as a row group: its columns made now, compressed in the background, and
+   * written after the group before it, in order.
+   */
   #writeGroup(): void {
     const rows = this.#rows;
-    const shared = {
-      period: this.#periods.map((p) => this.#encode(p)),
-      charge: this.#charges.map((p) => this.#encode(p)),
-      owner: this.#owners.map((p) => this.#encode(p)),
-    };
-    const columnData = SOURCES.map(({ column, index }) => ({
-      name: column.name,
-      data: this.#column(column, index, rows, shared),
-      // Amounts and quantities are almost all distinct: the writer need not try a dictionary.
-      ...(column.type === "decimal" ? { encoding: "PLAIN" as const } : {}),
-    }));
-    const previous = this.#pending;
-    const written = this.writer.write({ columnData, rowGroupSize: rows });
-    this.#pending = Promise.all([previous, written]).then(() => {});
-    // A failed write is reported where the file is next waited for, not as unhandled meanwhile.
-    this.#pending.catch(() => {});
+    for (const part of Object.values(this.#parts)) runsOf(part.ids, rows, part.runs);
+    runsOf(this.#resources.indexes, rows, this.#resources.runs);
+    const columns = FOCUS_COLUMNS.map((column) => this.#column(column, rows));
+    const ready = Promise.all(columns.map((c) => c.pages));
+    const previous = this.#inFlight.at(-1);
+    const written = Promise.all([ready, previous]).then(([pages]) => {
+      const chunks: ThriftStruct[] = [];
+      let bytes = 0;
+      columns.forEach((column, i) => {
+        const chunk = place(column, pages[i] ?? [], this.#offset);
+        this.file.bytes(chunk.bytes);
+        this.#offset += chunk.bytes.length;
+        bytes += chunk.bytes.length;
+        chunks.push(chunk.meta);
+      });
+      this.#rowGroups.push([
+        [1, { list: "struct", of: chunks }],
+        [2, { i64: bytes }],
+        [3, { i64: rows }],
+      ]);
+    });
+    // A failure is reported where the file is next waited for, not as unhandled meanwhile.
+    written.catch(() => {});
+    this.#inFlight.push(written);
+    this.#totalRows += rows;
     this.#rows = 0;
-    this.#costs = new Float64Array(ROW_GROUP_ROWS);
-    this.#quantities = new Float64Array(ROW_GROUP_ROWS);
-    this.#resources = [];
-    this.#resourceIds = new Map();
-    this.#periods = [];
-    this.#charges = [];
-    this.#owners = [];
+    for (const part of Object.values(this.#parts)) part.reset();
+    this.#resources.reset();
   }
 
-  #column(
-    column: FocusColumn,
-    index: number,
-    rows: number,
-    shared: Record<SharedPart, Encoded[][]>,
-  ): Float64Array | (Uint8Array | null)[] | Encoded[] {
+  #column(column: FocusColumn, rows: number): ColumnPages {
     switch (column.part) {
       case "cost":
-        return this.#costs.subarray(0, rows);
+        return this.#columns.doubles(column.name, this.#costs.subarray(0, rows), false);
       case "quantity":
-        return this.#quantities.subarray(0, rows);
-      case "resource":
-        return this.#resources;
+        return this.#columns.doubles(column.name, this.#quantities.subarray(0, rows), true);
+      case "resource": {
+        const { ids, runs } = this.#resources;
+        return this.#columns.dictionary(column.name, "BYTE_ARRAY", ids, {
+          runs,
+          rows,
+          nullable: true,
+          compress: true,
+        });
+      }
       default: {
-        const parts = shared[column.part];
-        const values = new Array<Encoded>(rows);
-        for (let row = 0; row < rows; row++) values[row] = parts[row]?.[index] ?? null;
-        return values;
+        // The column's distinct values among the group's parts, and each part's index among them.
+        const { parts, runs } = this.#parts[column.part];
+        const place = columnsOf(column.part).indexOf(column);
+        const dictionary: (number | string)[] = [];
+        const found = new Map<string | number, number>();
+        const partIndex = parts.map((part) => {
+          const value = part.values[place] ?? null;
+          if (value === null) return -1;
+          let index = found.get(value);
+          if (index === undefined) {
+            index = dictionary.length;
+            dictionary.push(value);
+            found.set(value, index);
+          }
+          return index;
+        });
+        const columnRuns = this.#columnRuns;
+        columnRuns.count = runs.count;
+        for (let k = 0; k < runs.count; k++)
+          columnRuns.values[k] = partIndex[runs.values[k] as number] as number;
+        columnRuns.lengths.set(runs.lengths.subarray(0, runs.count));
+        const type = column.type === "datetime" ? "INT64" : "BYTE_ARRAY";
+        return this.#columns.dictionary(column.name, type, dictionary, {
+          runs: columnRuns,
+          rows,
+          nullable: column.nullable,
+          compress: false,
+        });
       }
     }
-  }
-
-  #resourceId(id: string): Uint8Array {
-    let bytes = this.#resourceIds.get(id);
-    if (!bytes) {
-      bytes = this.#text.encode(id);
-      this.#resourceIds.set(id, bytes);
-    }
-    return bytes;
-  }
-
-  /** A shared part's values as the writer takes them, encoded once for all its rows. */
-  #encode(parts: FocusParts): Encoded[] {
-    let encoded = this.#encoded.get(parts);
-    if (!encoded) {
-      encoded = parts.values.map((v: FocusValue) => (typeof v === "string" ? this.#text.encode(v) : v));
-      this.#encoded.set(parts, encoded);
-    }
-    return encoded;
   }
 }
