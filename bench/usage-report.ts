@@ -12,7 +12,8 @@
 // BENCH_CELLS="50x20x50/last-12-months/day,10x10x20/*" picks cells; `*` matches any part.
 // BENCH_FORMATS="markdown,csv,json,focus" sets the report's `formats` (default: the action's).
 // BENCH_FOCUS_PARQUET=1 (with focus in BENCH_FORMATS): each cell also runs the same report with
-// focus-parquet instead of focus, the two in turn FOCUS_ROUNDS times, and reports each one's median
+// focus-parquet instead of focus, the two in turn FOCUS_ROUNDS times (BENCH_FOCUS_ROUNDS, default 3),
+// and reports each one's median
 // wall, its peak and its FOCUS file's size, against the targets (Parquet at most 1/8 of the CSV's
 // bytes, no slower, peak at most 512 MB).
 // Cells whose first run takes under QUICK_SECONDS run QUICK_RUNS times, and their floor is measured
@@ -50,7 +51,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const formats = process.env.BENCH_FORMATS;
 const against = process.env.BENCH_AGAINST;
 const focusParquet = process.env.BENCH_FOCUS_PARQUET === "1";
-const FOCUS_ROUNDS = 3;
+const FOCUS_ROUNDS = Number(process.env.BENCH_FOCUS_ROUNDS ?? 3);
 if (focusParquet && !formats?.split(",").includes("focus"))
   throw new Error("BENCH_FOCUS_PARQUET=1 compares focus with focus-parquet: give BENCH_FORMATS with focus");
 const QUICK_SECONDS = 2;
