@@ -397,21 +397,25 @@ function writePacked(out, values, bitWidth) {
         }
     }
 }
-/** Runs of equal values among the first `rows` of `values`, into `into` (as long as `values`). */
-function runsOf(values, rows, into) {
-    let count = 0;
-    for (let row = 0; row < rows; row++) {
-        const v = values[row];
-        if (count > 0 && into.values[count - 1] === v)
-            into.lengths[count - 1] = into.lengths[count - 1] + 1;
+/** Runs recorded as the rows come, a row at a time. */
+class RunsBuilder {
+    values;
+    lengths;
+    count = 0;
+    constructor(capacity) {
+        this.values = new Int32Array(capacity);
+        this.lengths = new Int32Array(capacity);
+    }
+    add(value) {
+        const last = this.count - 1;
+        if (last >= 0 && this.values[last] === value)
+            this.lengths[last] = this.lengths[last] + 1;
         else {
-            into.values[count] = v;
-            into.lengths[count] = 1;
-            count++;
+            this.values[this.count] = value;
+            this.lengths[this.count] = 1;
+            this.count++;
         }
     }
-    into.count = count;
-    return into;
 }
 
 ;// CONCATENATED MODULE: ./src/render/focus/parquet-sink.ts
@@ -479,24 +483,20 @@ const schema = () => [
         return [type, [3, { i32: c.nullable ? 1 : 0 }], [4, { binary: c.name }], ...rest];
     }),
 ];
-const newRuns = () => ({
-    values: new Int32Array(ROW_GROUP_ROWS),
-    lengths: new Int32Array(ROW_GROUP_ROWS),
-    count: 0,
-});
+/** Where each shared column's value sits in its part's values. */
+const PLACE_IN_PART = new Map(focus_columns/* FOCUS_COLUMNS */.j.map((c) => [c, (0,focus_columns/* columnsOf */.P)(c.part).indexOf(c)]));
 /**
- * Each shared part's rows in a row group: which part a row has, by its number in the group. Its
- * columns are written from the runs of those numbers: a period or a project spans many rows, so
- * each of their columns costs a step per run, not per row.
+ * Each shared part's rows in a row group: which part a row has, by its number in the group, in
+ * runs. Its columns are written from those runs: a period or a project spans many rows, so each of
+ * their columns costs a step per run, not per row.
  */
 class PartRows {
-    ids = new Int32Array(ROW_GROUP_ROWS);
-    runs = newRuns();
+    runs = new RunsBuilder(ROW_GROUP_ROWS);
     parts = [];
     #numbers = new Map();
     #last;
     #lastNumber = -1;
-    set(row, part) {
+    add(part) {
         // Neighbouring rows mostly share their parts: no lookup for those.
         if (part !== this.#last) {
             let number = this.#numbers.get(part);
@@ -508,38 +508,33 @@ class PartRows {
             this.#last = part;
             this.#lastNumber = number;
         }
-        this.ids[row] = this.#lastNumber;
+        this.runs.add(this.#lastNumber);
     }
     reset() {
+        this.runs.count = 0;
         this.parts = [];
         this.#numbers = new Map();
         this.#last = undefined;
     }
 }
 /**
- * The row group's resource ids, as a dictionary and each row's index in it (-1: none). The
- * dictionary is the ids in the order their runs come, a resource seen again (a later day) again:
- * looking each up (a hash of each id) took more time than the rest of the file, and the column is
- * compressed, so the repeats cost little room.
+ * The row group's resource ids, as a dictionary and each row's index in it (-1: none), in runs.
+ * The dictionary is the ids in the order their runs come, a resource seen again (a later day)
+ * again: looking each up (a hash of each id) took more time than the rest of the file, and the
+ * column is compressed, so the repeats cost little room.
  */
 class ResourceRows {
-    indexes = new Int32Array(ROW_GROUP_ROWS);
-    runs = newRuns();
+    runs = new RunsBuilder(ROW_GROUP_ROWS);
     ids = [];
     #last;
-    set(row, id) {
-        if (id === null) {
-            this.indexes[row] = -1;
-            this.#last = undefined;
-            return;
-        }
-        if (id !== this.#last) {
+    add(id) {
+        if (id !== null && id !== this.#last)
             this.ids.push(id);
-            this.#last = id;
-        }
-        this.indexes[row] = this.ids.length - 1;
+        this.#last = id ?? undefined;
+        this.runs.add(id === null ? -1 : this.ids.length - 1);
     }
     reset() {
+        this.runs.count = 0;
         this.ids = [];
         this.#last = undefined;
     }
@@ -556,7 +551,7 @@ class FocusParquet {
     };
     #resources = new ResourceRows();
     /** The runs of the column being written (a part's runs, each part as its value's index). */
-    #columnRuns = newRuns();
+    #columnRuns = new RunsBuilder(ROW_GROUP_ROWS);
     #rows = 0;
     #totalRows = 0;
     /** Where the next bytes go in the file. */
@@ -575,10 +570,10 @@ class FocusParquet {
         const at = this.#rows++;
         this.#costs[at] = cost;
         this.#quantities[at] = quantity;
-        this.#parts.period.set(at, period);
-        this.#parts.charge.set(at, charge);
-        this.#parts.owner.set(at, owner);
-        this.#resources.set(at, resourceId);
+        this.#parts.period.add(period);
+        this.#parts.charge.add(charge);
+        this.#parts.owner.add(owner);
+        this.#resources.add(resourceId);
         if (this.#rows === ROW_GROUP_ROWS)
             this.#writeGroup();
     }
@@ -616,9 +611,6 @@ class FocusParquet {
      */
     #writeGroup() {
         const rows = this.#rows;
-        for (const part of Object.values(this.#parts))
-            runsOf(part.ids, rows, part.runs);
-        runsOf(this.#resources.indexes, rows, this.#resources.runs);
         const columns = focus_columns/* FOCUS_COLUMNS */.j.map((column) => this.#column(column, rows));
         const ready = Promise.all(columns.map((c) => c.pages));
         const previous = this.#inFlight.at(-1);
@@ -665,11 +657,11 @@ class FocusParquet {
             default: {
                 // The column's distinct values among the group's parts, and each part's index among them.
                 const { parts, runs } = this.#parts[column.part];
-                const place = (0,focus_columns/* columnsOf */.P)(column.part).indexOf(column);
+                const at = PLACE_IN_PART.get(column);
                 const dictionary = [];
                 const found = new Map();
                 const partIndex = parts.map((part) => {
-                    const value = part.values[place] ?? null;
+                    const value = part.values[at] ?? null;
                     if (value === null)
                         return -1;
                     let index = found.get(value);

@@ -2,10 +2,10 @@ import type { z } from "zod";
 
 // A schema's check that reads a value without copying it. Zod's parse builds a new object for every
 // object it checks: on a large usage list (millions of small price and usage objects) that is a
-// quarter of the time the client spends, and most of its garbage; on a small request (a list's
-// query) it was a third of the client's own work per request (bench/README, client-overhead). Where a
-// schema's parse can only return its input unchanged (tolerant objects, plain strings, numbers,
-// booleans, arrays, enums, literals, unions and optionals of those), the same rules are checked in
+// quarter of the time the client spends, and most of its garbage; requests (every list's query)
+// need no copy either. Where a schema's parse can only return its input unchanged (tolerant
+// objects, plain strings, numbers, booleans, arrays, enums, literals, unions and optionals of
+// those), the same rules are checked in
 // place and the input is the result; so are whole numbers, bounds and lengths, which requests carry.
 // Any other schema (defaults, transforms, refinements, patterns and formats) has no such check; and
 // an input that fails is parsed by the schema itself, so every error is zod's own.

@@ -1,7 +1,7 @@
 import { LineFile } from "../line-file.js";
 import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type SharedPart } from "./columns.js";
 import { ByteBuffer } from "./parquet/byte-buffer.js";
-import { type ColumnPages, ColumnPagesWriter, place, type Runs, runsOf } from "./parquet/column-chunk.js";
+import { type ColumnPages, ColumnPagesWriter, place, RunsBuilder } from "./parquet/column-chunk.js";
 import { type ThriftStruct, writeStruct } from "./parquet/thrift.js";
 import type { FocusParts } from "./parts.js";
 import type { FocusSink } from "./rows.js";
@@ -70,26 +70,22 @@ const schema = (): ThriftStruct[] => [
   }),
 ];
 
-const newRuns = (): Runs => ({
-  values: new Int32Array(ROW_GROUP_ROWS),
-  lengths: new Int32Array(ROW_GROUP_ROWS),
-  count: 0,
-});
+/** Where each shared column's value sits in its part's values. */
+const PLACE_IN_PART = new Map(FOCUS_COLUMNS.map((c) => [c, columnsOf(c.part).indexOf(c)]));
 
 /**
- * Each shared part's rows in a row group: which part a row has, by its number in the group. Its
- * columns are written from the runs of those numbers: a period or a project spans many rows, so
- * each of their columns costs a step per run, not per row.
+ * Each shared part's rows in a row group: which part a row has, by its number in the group, in
+ * runs. Its columns are written from those runs: a period or a project spans many rows, so each of
+ * their columns costs a step per run, not per row.
  */
 class PartRows {
-  readonly ids = new Int32Array(ROW_GROUP_ROWS);
-  readonly runs = newRuns();
+  readonly runs = new RunsBuilder(ROW_GROUP_ROWS);
   parts: FocusParts[] = [];
   #numbers = new Map<FocusParts, number>();
   #last: FocusParts | undefined;
   #lastNumber = -1;
 
-  set(row: number, part: FocusParts): void {
+  add(part: FocusParts): void {
     // Neighbouring rows mostly share their parts: no lookup for those.
     if (part !== this.#last) {
       let number = this.#numbers.get(part);
@@ -101,10 +97,11 @@ class PartRows {
       this.#last = part;
       this.#lastNumber = number;
     }
-    this.ids[row] = this.#lastNumber;
+    this.runs.add(this.#lastNumber);
   }
 
   reset(): void {
+    this.runs.count = 0;
     this.parts = [];
     this.#numbers = new Map();
     this.#last = undefined;
@@ -112,31 +109,24 @@ class PartRows {
 }
 
 /**
- * The row group's resource ids, as a dictionary and each row's index in it (-1: none). The
- * dictionary is the ids in the order their runs come, a resource seen again (a later day) again:
- * looking each up (a hash of each id) took more time than the rest of the file, and the column is
- * compressed, so the repeats cost little room.
+ * The row group's resource ids, as a dictionary and each row's index in it (-1: none), in runs.
+ * The dictionary is the ids in the order their runs come, a resource seen again (a later day)
+ * again: looking each up (a hash of each id) took more time than the rest of the file, and the
+ * column is compressed, so the repeats cost little room.
  */
 class ResourceRows {
-  readonly indexes = new Int32Array(ROW_GROUP_ROWS);
-  readonly runs = newRuns();
+  readonly runs = new RunsBuilder(ROW_GROUP_ROWS);
   ids: string[] = [];
   #last: string | undefined;
 
-  set(row: number, id: string | null): void {
-    if (id === null) {
-      this.indexes[row] = -1;
-      this.#last = undefined;
-      return;
-    }
-    if (id !== this.#last) {
-      this.ids.push(id);
-      this.#last = id;
-    }
-    this.indexes[row] = this.ids.length - 1;
+  add(id: string | null): void {
+    if (id !== null && id !== this.#last) this.ids.push(id);
+    this.#last = id ?? undefined;
+    this.runs.add(id === null ? -1 : this.ids.length - 1);
   }
 
   reset(): void {
+    this.runs.count = 0;
     this.ids = [];
     this.#last = undefined;
   }
@@ -153,7 +143,7 @@ export class FocusParquet implements FocusSink {
   };
   readonly #resources = new ResourceRows();
   /** The runs of the column being written (a part's runs, each part as its value's index). */
-  readonly #columnRuns = newRuns();
+  readonly #columnRuns = new RunsBuilder(ROW_GROUP_ROWS);
   #rows = 0;
   #totalRows = 0;
   /** Where the next bytes go in the file. */
@@ -181,10 +171,10 @@ export class FocusParquet implements FocusSink {
     const at = this.#rows++;
     this.#costs[at] = cost;
     this.#quantities[at] = quantity;
-    this.#parts.period.set(at, period);
-    this.#parts.charge.set(at, charge);
-    this.#parts.owner.set(at, owner);
-    this.#resources.set(at, resourceId);
+    this.#parts.period.add(period);
+    this.#parts.charge.add(charge);
+    this.#parts.owner.add(owner);
+    this.#resources.add(resourceId);
     if (this.#rows === ROW_GROUP_ROWS) this.#writeGroup();
   }
 
@@ -222,8 +212,6 @@ export class FocusParquet implements FocusSink {
    */
   #writeGroup(): void {
     const rows = this.#rows;
-    for (const part of Object.values(this.#parts)) runsOf(part.ids, rows, part.runs);
-    runsOf(this.#resources.indexes, rows, this.#resources.runs);
     const columns = FOCUS_COLUMNS.map((column) => this.#column(column, rows));
     const ready = Promise.all(columns.map((c) => c.pages));
     const previous = this.#inFlight.at(-1);
@@ -270,11 +258,11 @@ export class FocusParquet implements FocusSink {
       default: {
         // The column's distinct values among the group's parts, and each part's index among them.
         const { parts, runs } = this.#parts[column.part];
-        const place = columnsOf(column.part).indexOf(column);
+        const at = PLACE_IN_PART.get(column) as number;
         const dictionary: (number | string)[] = [];
         const found = new Map<string | number, number>();
         const partIndex = parts.map((part) => {
-          const value = part.values[place] ?? null;
+          const value = part.values[at] ?? null;
           if (value === null) return -1;
           let index = found.get(value);
           if (index === undefined) {

@@ -268,24 +268,29 @@ function writePacked(out: ByteBuffer, values: Int32Array, bitWidth: number): voi
 
 /** A column's values in runs: `values[k]` (a dictionary index, or -1 for null) for `lengths[k]` rows. */
 export interface Runs {
-  values: Int32Array;
-  lengths: Int32Array;
-  count: number;
+  readonly values: Int32Array;
+  readonly lengths: Int32Array;
+  readonly count: number;
 }
 
-/** Runs of equal values among the first `rows` of `values`, into `into` (as long as `values`). */
-export function runsOf(values: Int32Array, rows: number, into: Runs): Runs {
-  let count = 0;
-  for (let row = 0; row < rows; row++) {
-    const v = values[row] as number;
-    if (count > 0 && into.values[count - 1] === v)
-      into.lengths[count - 1] = (into.lengths[count - 1] as number) + 1;
+/** Runs recorded as the rows come, a row at a time. */
+export class RunsBuilder implements Runs {
+  readonly values: Int32Array;
+  readonly lengths: Int32Array;
+  count = 0;
+
+  constructor(capacity: number) {
+    this.values = new Int32Array(capacity);
+    this.lengths = new Int32Array(capacity);
+  }
+
+  add(value: number): void {
+    const last = this.count - 1;
+    if (last >= 0 && this.values[last] === value) this.lengths[last] = (this.lengths[last] as number) + 1;
     else {
-      into.values[count] = v;
-      into.lengths[count] = 1;
-      count++;
+      this.values[this.count] = value;
+      this.lengths[this.count] = 1;
+      this.count++;
     }
   }
-  into.count = count;
-  return into;
 }
