@@ -45498,7 +45498,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9421);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5548);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45507,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9421:
+/***/ 5548:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45573,6 +45573,11 @@ function maskValues(values) {
 //# sourceMappingURL=secrets.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
 
+/** What the job summary (or the terminal's closing table) shows. */
+/** A failure the step explains in full: its message is told as it is, never as unexpected. */
+class StepFailure extends Error {
+    name = "StepFailure";
+}
 let current;
 /** The host everything after this speaks to (set once by the runner of an action). */
 function useHost(host) {
@@ -55863,11 +55868,17 @@ class Core {
         }
     }
     async #exchange(op, fullPath, options) {
+        let { query, body: sent } = op;
+        if (options?.beforeSend) {
+            // The request goes as it was asked, whatever the caller changes while this runs.
+            ({ query, sent } = structuredClone({ query, sent }));
+            await options.beforeSend();
+        }
         const response = await this.transport.send({
             method: op.method,
             path: fullPath,
-            query: op.query,
-            body: op.body,
+            query,
+            body: sent,
             safety: op.safety,
             checkHint: op.checkHint,
             signal: options?.signal,
@@ -59851,14 +59862,7 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
-/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
-class RecordRefused extends Error {
-    name = "RecordRefused";
-}
-//# sourceMappingURL=work-record.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
-
 
 
 
@@ -59877,6 +59881,11 @@ const ABORT_WITHIN_MS = 5000;
 const DRAIN_WITHIN_MS = 2000;
 /** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
 const RECORD_CLOSE_MS = 60_000;
+/**
+ * How long the record's closing may go on past the step's deadline: with it, the abort and the
+ * logs' drain, a step ends by `timeout` + 7 s whatever GitHub does.
+ */
+const CLOSE_AFTER_DEADLINE_MS = 5000;
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
 const defineAction = (action) => action;
 const isFinished = (x) => x.finished === true;
@@ -59904,6 +59913,10 @@ cancel = onCancel(), recorder) {
     let end;
     let workStarted = false;
     const report = (r) => host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+    // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
+    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
+    const started = Date.now();
+    let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
         action.validate?.(config);
@@ -59912,27 +59925,27 @@ cancel = onCancel(), recorder) {
         mask(conn.token);
         if (conn.unencrypted)
             warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
-        // Opened before anything is sent to the platform: a record that cannot be kept stops the step
-        // with nothing started.
-        await asked?.open(cancel.signal);
-        record = asked;
-        if (record)
-            outputs.set(record.outputs());
-        const started = Date.now();
-        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
-        client = createClient({
-            baseUrl: conn.baseUrl,
-            token: conn.token,
-            teamId: conn.teamId,
-            deadline: started + config.timeout,
-        });
+        deadline = started + config.timeout;
+        const stepDeadline = deadline;
+        // Opened once the start request is known valid and before it is sent: a record that cannot be
+        // kept stops the step with nothing started, and a request refused before sending leaves none.
+        let opening;
+        const openRecord = () => (opening ??= (async () => {
+            if (!asked)
+                return;
+            await asked.open({ signal: cancel.signal, deadline: stepDeadline });
+            record = asked;
+            outputs.set(asked.outputs());
+        })());
+        client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
         if (conn.teamId)
             say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const work = await action.start({
             config,
             client,
             signal: cancel.signal,
-            startSignal: cancel.startSignal,
+            deadline,
+            startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
         });
         if (isFinished(work)) {
             outputs.set(work.outputs);
@@ -59970,7 +59983,7 @@ cancel = onCancel(), recorder) {
         end = await fail(report, error, cancel.signal.aborted, workStarted);
     }
     finally {
-        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel));
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
         cancel.dispose();
         await client?.close();
     }
@@ -60002,7 +60015,8 @@ async function follow(work, config, cancel, started, outputs, report, record) {
     try {
         const history = work.history;
         const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-        await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
+        // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
+        record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,
@@ -60048,7 +60062,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const aborted = await abortRemote(work, config, cancel);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-        await record?.close(end, closeWithin(cancel));
+        await record?.close(end, closeWithin(cancel, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         await reportAs(timedOut ? "timed out" : "cancelled", status, message);
         failWith(message, timedOut ? "timeout" : "cancelled");
@@ -60078,9 +60092,10 @@ async function abortRemote(work, config, cancel) {
 }
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills
- * the step less the logs' drain; otherwise as long as one GitHub call may.
+ * the step less the logs' drain; otherwise what is left of the step's time and
+ * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel) => Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(), timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -60098,7 +60113,7 @@ workStarted) {
         return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError || error instanceof RecordRefused
+    const reason = error instanceof CwpError || error instanceof StepFailure
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
@@ -63242,6 +63257,22 @@ const escapeCell = (text) => text
     .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
     .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
+/**
+ * An http(s) URL as a Markdown link's target in a table cell, or undefined: no credentials, and
+ * every character that could end the target, the cell or the row percent-encoded.
+ */
+function markdownHref(link) {
+    let url;
+    try {
+        url = new URL(link);
+    }
+    catch {
+        return undefined;
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password)
+        return undefined;
+    return url.href.replace(/[()|<>"'`\\\s[\]*_]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
 //# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
 
@@ -63271,18 +63302,23 @@ function renderSummary(report) {
         ["Status", report.status],
         ["Duration", report.durationMs === undefined ? undefined : formatDuration(report.durationMs)],
         ["Message", report.message],
-    ].filter((row) => row[1] !== undefined && row[1] !== "");
+    ];
     const lines = [
         `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
         "",
         "| | |",
         "|---|---|",
-        ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
+        ...rows.flatMap(([label, value, link]) => value === undefined || value === "" ? [] : [`| ${cell(label)} | ${linked(cell(value), link)} |`]),
     ];
     if (report.lastLines && report.lastLines.length > 0) {
         lines.push("", `<details open><summary>Last ${report.lastLines.length} log lines</summary>`, "", `<pre>${report.lastLines.map(html).join("\n")}</pre>`, "", "</details>");
     }
     return `${lines.join("\n")}\n`;
+}
+/** `text` as a link to `link` where it is an http(s) URL, else as it is. */
+function linked(text, link) {
+    const href = link === undefined ? undefined : markdownHref(link);
+    return href === undefined ? text : `[${text}](${href})`;
 }
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
@@ -63379,6 +63415,8 @@ function logRangePages(fetch, options) {
     }).pages();
 }
 //# sourceMappingURL=range.js.map
+;// CONCATENATED MODULE: external "node:vm"
+const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/re2js@2.10.0/node_modules/re2js/build/index.js
 /*!
 * re2js
@@ -70196,6 +70234,7 @@ function re(stringsOrFlags, ...values) {
 ;// CONCATENATED MODULE: ./src/patterns.ts
 
 
+
 // The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
 // the step runs.
 /** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
@@ -70210,13 +70249,29 @@ function platformPattern(value, input) {
     }
 }
 /**
+ * The most instructions a `fail-on-regex` may compile to. RE2's time is linear in the line, but
+ * multiplied by the program's size: a Unicode class repeated (`(\p{L}\s?){1,300}`) compiles to
+ * 1,802 instructions and took 57 µs a character. Every pattern a log gate needs fits well within
+ * (`(?i)fatal|panic` is 13, `[\p{L}\p{N}]{10,50}ERROR` 97).
+ */
+const MAX_PROGRAM_SIZE = 1000;
+/** How long matching runs before the step looks at its cancel and deadline again, ms. */
+const SLICE_MS = 250;
+/** The longest one line may take to match: past it, the step cannot say whether it matches. */
+const LINE_MS = 1000;
+/** Matching runs here, so that the time limit of `vm` can stop it mid-line; progress is kept outside. */
+const MATCH_LINES = new external_node_vm_namespaceObject.Script("(() => { const p = progress, l = lines, t = test; for (let i = p.at; i < l.length; i++) { p.at = i; if (t(l[i])) return i; } p.at = l.length; return -1; })()");
+/**
  * A pattern our step runs on every line it reads (`fail-on-regex`), in RE2's linear time.
  *
  * JavaScript's own engine backtracks: `(a+)+$` against a line of forty `a`s and a `!` takes longer
  * than any step may run, and cannot be stopped while it does. RE2 (re2js, pure JavaScript) matches
  * in time proportional to the line, whatever the pattern; on 100,000 log lines it took 163 ms
  * against V8's 127 ms and re2-wasm's 295 ms (fetch-logs README). What it cannot run in linear
- * time (backreferences, lookaround) it refuses, and so does this input, before anything is read.
+ * time (backreferences, lookaround), or only slowly (a program past MAX_PROGRAM_SIZE), it refuses,
+ * and so does this input, before anything is read. What is left is bounded as it runs: matching
+ * stops every SLICE_MS to heed a cancel and the deadline, and one line taking LINE_MS fails the
+ * step, saying so.
  */
 function linePattern(value, input) {
     if (value === undefined)
@@ -70229,7 +70284,45 @@ function linePattern(value, input) {
         const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : "";
         throw new input_error_InputError(input, `must be a regular expression in RE2 syntax, which matches in linear time (no backreferences or lookaround)${why ? `: ${why}` : ""}`);
     }
-    return (line) => pattern.test(line);
+    const size = programSize(pattern);
+    if (size > MAX_PROGRAM_SIZE)
+        throw new input_error_InputError(input, `compiles to ${size} instructions, more than the ${MAX_PROGRAM_SIZE} a log line may be matched with in bounded time: use fewer or smaller repetitions ({n,m}) of classes`);
+    const test = (line) => pattern.test(line);
+    return {
+        async firstMatch(lines, { signal, deadline }) {
+            const context = (0,external_node_vm_namespaceObject.createContext)({ test, lines, progress: { at: 0 } });
+            const progress = context.progress;
+            // A slice that ended on the line it began with is given that line once more, for LINE_MS.
+            let retrying = false;
+            for (;;) {
+                if (signal.aborted)
+                    throw new StepFailure(`Cancelled while matching ${input}.`);
+                const left = deadline - Date.now();
+                if (left <= 0)
+                    throw new StepFailure(`Matching ${input} did not finish within timeout.`);
+                const at = progress.at;
+                try {
+                    const timeout = Math.min(retrying ? LINE_MS : SLICE_MS, left);
+                    return MATCH_LINES.runInContext(context, { timeout });
+                }
+                catch (error) {
+                    if (error.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT")
+                        throw error;
+                }
+                if (progress.at === at && retrying && Date.now() < deadline)
+                    throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: the step cannot tell whether it matches. Use a simpler pattern.`);
+                retrying = progress.at === at;
+                await new Promise((resolve) => setImmediate(resolve));
+            }
+        },
+    };
+}
+/** How many instructions RE2 compiled the pattern to (re2js keeps its program on the instance). */
+function programSize(pattern) {
+    const program = pattern.re2Input?.prog;
+    if (!Array.isArray(program?.inst))
+        throw new Error("re2js no longer exposes its compiled program");
+    return program.inst.length;
 }
 
 ;// CONCATENATED MODULE: ./src/sources.ts
@@ -70362,14 +70455,14 @@ const definition = defineAction({
         platformPattern(config["regex-not-includes"], "regex-not-includes");
         linePattern(config["fail-on-regex"], "fail-on-regex");
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, signal, deadline }) {
         const format = config.format ?? "text";
         const file = config["output-file"] ??
             (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
         // Opened before anything is read: a path that cannot be written is said before any request.
         const { stream: out, failed } = await outputFile(file, "output-file");
         // `timeout` bounds the whole read; a cancel stops it.
-        const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
+        const source = logSource(client, config, { signal, deadline });
         // A build's logs cover its own life unless a time is given; other logs the last hour.
         const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
         const range = noTime && source.ownRange
@@ -70394,11 +70487,13 @@ const definition = defineAction({
             pageSize: Math.min(limit, 5000),
         })) {
             const lines = page.slice(0, limit - count);
-            for (const line of lines) {
+            for (const line of lines)
                 if (!out.write(main_record(line, format)))
                     await Promise.race([(0,external_node_events_.once)(out, "drain"), failed]);
-                if (gate && !firstMatch && gate(lineText(line)))
-                    firstMatch = line;
+            if (gate && !firstMatch) {
+                const at = await gate.firstMatch(lines.map(lineText), { signal, deadline });
+                if (at >= 0)
+                    firstMatch = lines[at];
             }
             if (config.print)
                 host().logLines(source.title, lines.map((l) => ({ text: redact(`${l.ts} ${l.containerId} ${lineText(l)}`) })));

@@ -65,7 +65,7 @@ export const definition = defineAction({
     platformPattern(config["regex-not-includes"], "regex-not-includes");
     linePattern(config["fail-on-regex"], "fail-on-regex");
   },
-  async start({ config, client, signal }) {
+  async start({ config, client, signal, deadline }) {
     const format = config.format ?? "text";
     const file =
       config["output-file"] ??
@@ -73,7 +73,7 @@ export const definition = defineAction({
     // Opened before anything is read: a path that cannot be written is said before any request.
     const { stream: out, failed } = await outputFile(file, "output-file");
     // `timeout` bounds the whole read; a cancel stops it.
-    const source = logSource(client, config, { signal, deadline: Date.now() + config.timeout });
+    const source = logSource(client, config, { signal, deadline });
     // A build's logs cover its own life unless a time is given; other logs the last hour.
     const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
     const range =
@@ -99,9 +99,11 @@ export const definition = defineAction({
       pageSize: Math.min(limit, 5000),
     })) {
       const lines = page.slice(0, limit - count);
-      for (const line of lines) {
+      for (const line of lines)
         if (!out.write(record(line, format))) await Promise.race([once(out, "drain"), failed]);
-        if (gate && !firstMatch && gate(lineText(line))) firstMatch = line;
+      if (gate && !firstMatch) {
+        const at = await gate.firstMatch(lines.map(lineText), { signal, deadline });
+        if (at >= 0) firstMatch = lines[at];
       }
       if (config.print)
         host().logLines(

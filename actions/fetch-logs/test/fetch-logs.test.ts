@@ -205,6 +205,53 @@ describe("fetch-logs", () => {
     }
   });
 
+  it("refuses a fail-on-regex whose program is past the bound, naming it, before any request", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: { ...base(), "service-id": "web", "fail-on-regex": "(\\p{L}\\s?){1,300}\\d", print: "false" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::.*fail-on-regex.*compiles to 1802 instructions, more than the 1000/,
+    );
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("a slow pattern on long non-ASCII lines ends within timeout + 2 s, and within 2 s of a cancel", {
+    timeout: 60_000,
+  }, async () => {
+    await platform.reset();
+    // 60-120 ms a line of 24,000 Greek letters for this pattern (309 instructions, within the
+    // bound): 20 lines take 1.2-2.4 s, longer than the whole timeout.
+    let seed = 1;
+    const letter = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return "αβγδεζηθικλμνξοπρστυφχψω "[seed % 25];
+    };
+    const lines = Array.from({ length: 20 }, () => Array.from({ length: 24_000 }, letter).join(""));
+    const buildId = await concludedBuildWithLogs(lines);
+    const inputs = {
+      ...base(),
+      "service-id": "web",
+      "build-id": buildId,
+      "fail-on-regex": "(α|β)[\\p{Greek}\\s]{300}[αβ]{3}\\d",
+      "output-file": file("slow.log"),
+      print: "false",
+    };
+    const began = Date.now();
+    const timedOut = await runBundle(actionDir, { inputs: { ...inputs, timeout: "1s" } });
+    expect(timedOut.code, timedOut.stdout.slice(0, 600)).toBe(1);
+    expect(timedOut.stdout).toMatch(/::error::Matching fail-on-regex did not finish within timeout/);
+    expect(timedOut.endedAt - began).toBeLessThan(1000 + 2000);
+    const cancelled = await runBundle(actionDir, {
+      inputs,
+      // Into the matching, which would take 1.2-2.4 s.
+      cancelOn: new Promise((resolve) => setTimeout(resolve, 800)),
+    });
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.endedAt - (cancelled.cancelledAt ?? 0)).toBeLessThan(1000);
+  });
+
   it("reads a build's logs and prints hostile lines only inside a stop-commands block", async () => {
     await platform.reset();
     const hostile = [

@@ -38,13 +38,13 @@ export const definition = defineAction({
     if (config["service-id"] && config["acknowledge-active-sessions"])
       throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
   },
-  async start({ config, client, startSignal }) {
+  async start({ config, client, startOptions }) {
     const projectId = config["project-id"];
     const harnessId = config["harness-id"];
     if (harnessId) {
       const acknowledged = config["acknowledge-active-sessions"];
       await client.harnesses
-        .restart(projectId, harnessId, { acknowledgeActiveSessions: acknowledged }, { signal: startSignal })
+        .restart(projectId, harnessId, { acknowledgeActiveSessions: acknowledged }, startOptions)
         .catch((error: unknown) => {
           throw refusedForSessions(error, harnessId, acknowledged) ?? error;
         });
@@ -62,7 +62,7 @@ export const definition = defineAction({
       };
     }
     const serviceId = config["service-id"] as string;
-    const receipt = await client.services.restart(projectId, serviceId, { signal: startSignal });
+    const receipt = await client.services.restart(projectId, serviceId, startOptions);
     const restartedAt = new Date(receipt.restartedAt).toISOString();
     return {
       title: `restart of service ${serviceId} in project ${projectId}`,

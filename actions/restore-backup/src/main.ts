@@ -31,7 +31,7 @@ export const definition = defineAction({
         "give source-project-id and source-addon-id together (for a global backup of another addon)",
       );
   },
-  async start({ config, client, signal, startSignal }) {
+  async start({ config, client, signal, startOptions }) {
     const projectId = config["project-id"];
     const addonId = config["addon-id"];
     const backupId = config["backup-id"];
@@ -66,9 +66,13 @@ export const definition = defineAction({
         success: false,
         message: `Backup ${backupId} is ${backup.status}: only completed backups can be restored. Nothing was restored.`,
       };
-    const { restoreId } = await client.addons.restoreBackup(projectId, addonId, backupId, source ?? {}, {
-      signal: startSignal,
-    });
+    const { restoreId } = await client.addons.restoreBackup(
+      projectId,
+      addonId,
+      backupId,
+      source ?? {},
+      startOptions,
+    );
     return {
       title: `${title} (restore ${restoreId})`,
       rows: [...rows, ["Restore", restoreId]],

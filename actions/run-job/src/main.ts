@@ -111,7 +111,7 @@ export const definition = defineAction({
         "needs image or build-service-id to say what runs",
       );
   },
-  async start({ config, client, startSignal }) {
+  async start({ config, client, startOptions }) {
     maskValues(config["runtime-environment"]);
     const projectId = config["project-id"];
     const jobId = config["job-id"];
@@ -125,7 +125,7 @@ export const definition = defineAction({
       },
       FIELDS,
     );
-    const started = await client.jobs.run(projectId, jobId, body, { signal: startSignal });
+    const started = await client.jobs.run(projectId, jobId, body, startOptions);
     return {
       title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
       rows: [

@@ -11,10 +11,10 @@ export const definition = defineAction({
     arguments: objectInput(),
   },
   outputs: { "run-id": OUTPUT.id, status: OUTPUT.status, concluded: OUTPUT.flag },
-  async start({ config, client, startSignal }) {
+  async start({ config, client, startOptions }) {
     const templateId = config["template-id"];
     const body = checkRequest(runTemplateBody, { arguments: config.arguments }, { arguments: "arguments" });
-    const started = await client.templates.run(templateId, body, { signal: startSignal });
+    const started = await client.templates.run(templateId, body, startOptions);
     return {
       title: `run ${started.id} of template ${templateId}`,
       initial: started,

@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7162);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(170);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7162:
+/***/ 170:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46410,6 +46410,11 @@ function maskValues(values) {
 //# sourceMappingURL=secrets.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
 
+/** What the job summary (or the terminal's closing table) shows. */
+/** A failure the step explains in full: its message is told as it is, never as unexpected. */
+class StepFailure extends Error {
+    name = "StepFailure";
+}
 let current;
 /** The host everything after this speaks to (set once by the runner of an action). */
 function useHost(host) {
@@ -56627,11 +56632,17 @@ class Core {
         }
     }
     async #exchange(op, fullPath, options) {
+        let { query, body: sent } = op;
+        if (options?.beforeSend) {
+            // The request goes as it was asked, whatever the caller changes while this runs.
+            ({ query, sent } = structuredClone({ query, sent }));
+            await options.beforeSend();
+        }
         const response = await this.transport.send({
             method: op.method,
             path: fullPath,
-            query: op.query,
-            body: op.body,
+            query,
+            body: sent,
             safety: op.safety,
             checkHint: op.checkHint,
             signal: options?.signal,
@@ -60687,14 +60698,7 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
-/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
-class RecordRefused extends Error {
-    name = "RecordRefused";
-}
-//# sourceMappingURL=work-record.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
-
 
 
 
@@ -60713,6 +60717,11 @@ const ABORT_WITHIN_MS = 5000;
 const DRAIN_WITHIN_MS = 2000;
 /** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
 const RECORD_CLOSE_MS = 60_000;
+/**
+ * How long the record's closing may go on past the step's deadline: with it, the abort and the
+ * logs' drain, a step ends by `timeout` + 7 s whatever GitHub does.
+ */
+const CLOSE_AFTER_DEADLINE_MS = 5000;
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
 const defineAction = (action) => action;
 const isFinished = (x) => x.finished === true;
@@ -60740,6 +60749,10 @@ cancel = onCancel(), recorder) {
     let end;
     let workStarted = false;
     const report = (r) => host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+    // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
+    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
+    const started = Date.now();
+    let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
         action.validate?.(config);
@@ -60748,27 +60761,27 @@ cancel = onCancel(), recorder) {
         mask(conn.token);
         if (conn.unencrypted)
             warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
-        // Opened before anything is sent to the platform: a record that cannot be kept stops the step
-        // with nothing started.
-        await asked?.open(cancel.signal);
-        record = asked;
-        if (record)
-            outputs.set(record.outputs());
-        const started = Date.now();
-        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
-        client = createClient({
-            baseUrl: conn.baseUrl,
-            token: conn.token,
-            teamId: conn.teamId,
-            deadline: started + config.timeout,
-        });
+        deadline = started + config.timeout;
+        const stepDeadline = deadline;
+        // Opened once the start request is known valid and before it is sent: a record that cannot be
+        // kept stops the step with nothing started, and a request refused before sending leaves none.
+        let opening;
+        const openRecord = () => (opening ??= (async () => {
+            if (!asked)
+                return;
+            await asked.open({ signal: cancel.signal, deadline: stepDeadline });
+            record = asked;
+            outputs.set(asked.outputs());
+        })());
+        client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
         if (conn.teamId)
             say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const work = await action.start({
             config,
             client,
             signal: cancel.signal,
-            startSignal: cancel.startSignal,
+            deadline,
+            startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
         });
         if (isFinished(work)) {
             outputs.set(work.outputs);
@@ -60806,7 +60819,7 @@ cancel = onCancel(), recorder) {
         end = await fail(report, error, cancel.signal.aborted, workStarted);
     }
     finally {
-        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel));
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
         cancel.dispose();
         await client?.close();
     }
@@ -60838,7 +60851,8 @@ async function follow(work, config, cancel, started, outputs, report, record) {
     try {
         const history = work.history;
         const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-        await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
+        // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
+        record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,
@@ -60884,7 +60898,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const aborted = await abortRemote(work, config, cancel);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-        await record?.close(end, closeWithin(cancel));
+        await record?.close(end, closeWithin(cancel, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         await reportAs(timedOut ? "timed out" : "cancelled", status, message);
         failWith(message, timedOut ? "timeout" : "cancelled");
@@ -60914,9 +60928,10 @@ async function abortRemote(work, config, cancel) {
 }
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills
- * the step less the logs' drain; otherwise as long as one GitHub call may.
+ * the step less the logs' drain; otherwise what is left of the step's time and
+ * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel) => Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(), timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -60934,7 +60949,7 @@ workStarted) {
         return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError || error instanceof RecordRefused
+    const reason = error instanceof CwpError || error instanceof StepFailure
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
@@ -64082,6 +64097,22 @@ const escapeCell = (text) => text
     .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
     .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
+/**
+ * An http(s) URL as a Markdown link's target in a table cell, or undefined: no credentials, and
+ * every character that could end the target, the cell or the row percent-encoded.
+ */
+function markdownHref(link) {
+    let url;
+    try {
+        url = new URL(link);
+    }
+    catch {
+        return undefined;
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password)
+        return undefined;
+    return url.href.replace(/[()|<>"'`\\\s[\]*_]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
 //# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
 
@@ -64111,18 +64142,23 @@ function renderSummary(report) {
         ["Status", report.status],
         ["Duration", report.durationMs === undefined ? undefined : formatDuration(report.durationMs)],
         ["Message", report.message],
-    ].filter((row) => row[1] !== undefined && row[1] !== "");
+    ];
     const lines = [
         `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
         "",
         "| | |",
         "|---|---|",
-        ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
+        ...rows.flatMap(([label, value, link]) => value === undefined || value === "" ? [] : [`| ${cell(label)} | ${linked(cell(value), link)} |`]),
     ];
     if (report.lastLines && report.lastLines.length > 0) {
         lines.push("", `<details open><summary>Last ${report.lastLines.length} log lines</summary>`, "", `<pre>${report.lastLines.map(html).join("\n")}</pre>`, "", "</details>");
     }
     return `${lines.join("\n")}\n`;
+}
+/** `text` as a link to `link` where it is an http(s) URL, else as it is. */
+function linked(text, link) {
+    const href = link === undefined ? undefined : markdownHref(link);
+    return href === undefined ? text : `[${text}](${href})`;
 }
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
@@ -69198,34 +69234,167 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/retry.js
+/** A secondary rate limit without `retry-after`: "wait for at least one minute before retrying". */
+const SECONDARY_WAIT_MS = 60_000;
+const BACKOFF_BASE_MS = 1000;
+/** How long to wait before trying again, or undefined: the failure stands. */
+function retryDelay(failure, attempt, options) {
+    if (attempt >= options.retries)
+        return undefined;
+    if (!("status" in failure))
+        return options.creates ? undefined : backoff(attempt);
+    if (failure.rateLimited) {
+        const after = Number(failure.headers["retry-after"]);
+        if (Number.isFinite(after) && after >= 0)
+            return after * 1000;
+        const resetsAt = failure.resetsAt;
+        if (failure.headers["x-ratelimit-remaining"] === "0" && resetsAt !== undefined)
+            return Math.max(0, resetsAt - Date.now()) + 1000;
+        return SECONDARY_WAIT_MS;
+    }
+    if (failure.status >= 500 && !options.creates)
+        return backoff(attempt);
+    return undefined;
+}
+/** Exponential backoff with full jitter: 0-1 s, 0-2 s, 0-4 s. */
+const backoff = (attempt) => Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
+//# sourceMappingURL=retry.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/client.js
 
-/** The longest one GitHub call may take: the report is otherwise written, and the step must end. */
-const GITHUB_CALL_TIMEOUT_MS = 30_000;
+
+
+
+
+/** The longest one attempt of a GitHub call may take, within the step's budget. */
+const GITHUB_ATTEMPT_TIMEOUT_MS = 30_000;
+/** Attempts after the first, for a 5xx or a rate limit (GitHub's docs ask for backoff, not how often). */
+const RETRIES = 3;
 function gitHubClient(token) {
     const octokit = getOctokit(token, { userAgent: "cwp-actions" });
-    // Each call its own limit (Octokit has none of its own), within the caller's signal if it gave one.
-    octokit.hook.before("request", (options) => {
-        const limit = AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS);
-        const given = options.request?.signal;
-        options.request = { ...options.request, signal: given ? AbortSignal.any([given, limit]) : limit };
-    });
-    // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
-    octokit.hook.error("request", (error, options) => {
-        throw refusal(error, `${options.method} ${options.url}`) ?? error;
+    const api = new URL(octokit.request.endpoint.DEFAULTS.baseUrl);
+    if (api.protocol === "http:" && !isLoopback(api.hostname))
+        warn("GITHUB_API_URL is plain http to another machine: the github-token travels unencrypted. Use https.");
+    // Retried here rather than by @octokit/plugin-retry and plugin-throttling: their waits (Bottleneck)
+    // take no signal, so a cancel sat out a retry's wait, and plugin-retry ignores `retry-after`.
+    octokit.hook.wrap("request", async (request, options) => {
+        const given = options.request;
+        const budget = given;
+        const signal = budget?.signal;
+        const deadline = budget?.deadline ?? Date.now() + GITHUB_ATTEMPT_TIMEOUT_MS;
+        const route = `${options.method} ${options.url}`;
+        for (let attempt = 0;; attempt++) {
+            const left = deadline - Date.now();
+            if (left <= 0)
+                throw new GitHubTimeout(route);
+            signal?.throwIfAborted();
+            const limit = attemptSignal(signal, Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
+            // Set on `options` itself: the hook's `request` is bound to that object, and reads the
+            // attempt's signal from it (an object passed to it instead is ignored).
+            options.request = { ...given, signal: limit.signal };
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                if (signal?.aborted)
+                    throw signal.reason;
+                if (limit.timedOut)
+                    throw new GitHubTimeout(route);
+                const failure = refusal(error, route) ?? unreached(error, route);
+                const delay = retryDelay(failure, attempt, { creates: budget?.creates === true, retries: RETRIES });
+                if (delay === undefined)
+                    throw failure;
+                // A wait past the deadline is no retry: the refusal is told as it is (a rate limit as one).
+                if (Date.now() + delay >= deadline)
+                    throw failure;
+                await (0,promises_namespaceObject.setTimeout)(delay, undefined, { signal });
+            }
+            finally {
+                limit.dispose();
+            }
+        }
     });
     return octokit;
+}
+/**
+ * One attempt's signal: the step's cancel, or `ms` passing. Made by hand, not with
+ * AbortSignal.any/timeout: undici's fetch holds its signal weakly, and a combined signal nothing
+ * else held was collected before it fired, leaving a hung GitHub call hung for good.
+ */
+function attemptSignal(step, ms) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const onCancel = () => controller.abort(step?.reason);
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`no answer within ${ms} ms`));
+    }, ms);
+    step?.addEventListener("abort", onCancel, { once: true });
+    return {
+        signal: controller.signal,
+        get timedOut() {
+            return timedOut;
+        },
+        dispose: () => {
+            clearTimeout(timer);
+            step?.removeEventListener("abort", onCancel);
+        },
+    };
 }
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
 class GitHubRefusal extends Error {
     route;
     status;
     reason;
-    constructor(route, status, reason) {
+    headers;
+    constructor(route, status, reason, 
+    /** The answer's headers (rate-limit and retry-after), lower-cased. */
+    headers = {}) {
         super(`GitHub ${route} answered ${status}: ${reason}`);
         this.route = route;
         this.status = status;
         this.reason = reason;
+        this.headers = headers;
+    }
+    /**
+     * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
+     * spent, a `retry-after`, or a message that says so. Never a missing permission.
+     */
+    get rateLimited() {
+        if (this.status === 429)
+            return true;
+        return (this.status === 403 &&
+            (this.headers["x-ratelimit-remaining"] === "0" ||
+                this.headers["retry-after"] !== undefined ||
+                /rate limit/i.test(this.reason)));
+    }
+    /** When the limit lifts (epoch ms), where GitHub said. */
+    get resetsAt() {
+        const reset = Number(this.headers["x-ratelimit-reset"]);
+        return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+    }
+    /** The refusal as a person reads it: a rate limit names when it lifts. */
+    get told() {
+        if (!this.rateLimited)
+            return `${this.status}: ${this.reason}`;
+        const at = this.resetsAt;
+        return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
+    }
+}
+/** GitHub did not answer: the connection failed. */
+class GitHubUnreached extends Error {
+    route;
+    constructor(route, reason) {
+        super(`GitHub ${route} could not be reached: ${reason}`);
+        this.route = route;
+    }
+}
+/** The step's deadline passed before GitHub answered. */
+class GitHubTimeout extends Error {
+    route;
+    constructor(route) {
+        super(`GitHub ${route} did not answer within the step's time`);
+        this.route = route;
     }
 }
 /**
@@ -69239,8 +69408,13 @@ function refusal(error, route) {
         return undefined;
     const { data } = response;
     const message = typeof data === "object" && data !== null ? data.message : undefined;
-    return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`);
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {}))
+        if (typeof value === "string" || typeof value === "number")
+            headers[name.toLowerCase()] = String(value);
+    return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`, headers);
 }
+const unreached = (error, route) => new GitHubUnreached(route, String(error?.message ?? error).slice(0, 200));
 //# sourceMappingURL=client.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/commit.js
 
@@ -69251,7 +69425,7 @@ function refusal(error, route) {
  */
 function deployedCommit(shaInput) {
     if (typeof shaInput === "string" && shaInput)
-        return shaInput;
+        return shaInput.toLowerCase();
     const event = process.env.GITHUB_EVENT_NAME;
     if (event === "pull_request" || event === "pull_request_target") {
         const { headSha } = pullRequestOf(eventPayload());
@@ -69261,48 +69435,98 @@ function deployedCommit(shaInput) {
     return process.env.GITHUB_SHA || undefined;
 }
 //# sourceMappingURL=commit.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
+
+/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
+class RecordRefused extends StepFailure {
+    name = "RecordRefused";
+}
+//# sourceMappingURL=work-record.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/pages.js
+// GitHub's lists walked by hand, not by Octokit's `paginate`: it drops `request` (the signal) on
+// every page after the first, and follows whatever `Link` says, forever and anywhere. Here each
+// page is within the step's budget; the walk is bounded in pages; a `next` seen before ends it; one
+// on another host than the API (where the token would go) ends it; an item seen before is skipped.
+/** GitHub's largest page. */
+const PER_PAGE = 100;
+/** The list was not what GitHub documents (not an array of objects with an id). */
+class GitHubMalformed extends Error {
+}
+/** Items of a list GitHub pages (`GET` `route`), newest first where GitHub orders them so. */
+async function* listItems(github, route, params, budget, maxPages) {
+    const api = new URL(github.request.endpoint.DEFAULTS.baseUrl);
+    const seenPages = new Set();
+    const seenItems = new Set();
+    let next;
+    for (let page = 0; page < maxPages; page++) {
+        const response = next === undefined
+            ? await github.request(`GET ${route}`, { ...params, per_page: PER_PAGE, request: budget })
+            : await github.request({ method: "GET", url: next, request: budget });
+        const items = response.data;
+        if (!Array.isArray(items))
+            throw new GitHubMalformed(`GitHub answered GET ${route} with no list`);
+        for (const item of items) {
+            const id = item?.id;
+            if (typeof id !== "number")
+                throw new GitHubMalformed(`GitHub answered GET ${route} with an item without id`);
+            if (seenItems.has(id))
+                continue;
+            seenItems.add(id);
+            yield item;
+        }
+        next = nextPage(response.headers.link, api);
+        if (next === undefined || seenPages.has(next))
+            return;
+        seenPages.add(next);
+    }
+}
+/** The `rel="next"` address of a `Link` header, if it is on the API's own host. */
+function nextPage(link, api) {
+    const match = /<([^>]*)>\s*;\s*rel="next"/.exec(link ?? "");
+    if (!match?.[1])
+        return undefined;
+    try {
+        const url = new URL(match[1], api);
+        return url.origin === api.origin ? url.toString() : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+//# sourceMappingURL=pages.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deactivate.js
+
+/** The most deployments of one environment a walk reads: 10 pages of GitHub's 100. */
+const MAX_PAGES = 10;
 /**
- * Marks the environment's earlier deployments inactive, newest first: those whose latest state is
- * `success`, or with `all` (a teardown) every one not inactive yet. The walk ends at the first one
- * already inactive: when it became so, those before it were settled by the same rule, so the cost
- * is the deployments since, not the environment's whole history.
+ * Marks the environment's earlier deployments inactive, newest first: every one still active
+ * (latest state `success`), or with `all` (a teardown) every one not inactive yet. The whole list
+ * is walked, not only to the first inactive one: a cancelled or timed-out run is recorded
+ * inactive, and an earlier walk may have been cut short by its budget or a GitHub error, so an
+ * active deployment can lie behind an inactive one.
  */
 async function deactivateEarlier(env, options) {
     const { github, owner, repo, environment } = env;
-    const request = { signal: options.signal };
-    const pages = github.paginate.iterator(github.rest.repos.listDeployments, {
-        owner,
-        repo,
-        environment,
-        per_page: 100,
-        request,
-    });
-    for await (const { data: deployments } of pages)
-        for (const deployment of deployments) {
-            if (deployment.id === options.except)
-                continue;
-            const { data: latest } = await github.rest.repos.listDeploymentStatuses({
+    const request = options.budget;
+    const deployments = listItems(github, "/repos/{owner}/{repo}/deployments", { owner, repo, environment }, request, MAX_PAGES);
+    for await (const deployment of deployments) {
+        if (deployment.id === options.except)
+            continue;
+        const { data: latest } = await github.request("GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses", { owner, repo, deployment_id: deployment.id, per_page: 1, request });
+        const state = Array.isArray(latest) ? latest[0]?.state : undefined;
+        if (state === "inactive")
+            continue;
+        if (state === "success" || options.all)
+            await github.request("POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses", {
                 owner,
                 repo,
                 deployment_id: deployment.id,
-                per_page: 1,
+                state: "inactive",
+                log_url: options.logUrl,
+                description: options.all ? "Torn down." : "Superseded by a later deployment.",
                 request,
             });
-            const state = latest[0]?.state;
-            if (state === "inactive")
-                return;
-            if (state === "success" || options.all)
-                await github.rest.repos.createDeploymentStatus({
-                    owner,
-                    repo,
-                    deployment_id: deployment.id,
-                    state: "inactive",
-                    log_url: options.logUrl,
-                    description: options.all ? "Torn down." : "Superseded by a later deployment.",
-                    request,
-                });
-        }
+    }
 }
 //# sourceMappingURL=deactivate.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deployment-record.js
@@ -69315,7 +69539,8 @@ async function deactivateEarlier(env, options) {
 // The step's work as one GitHub deployment: created before anything is sent to the platform,
 // `in_progress` once the work has started, and its outcome at the end, also on a cancel or a
 // timeout. Once the work has started, GitHub failing to record a status is a warning: the step's
-// result is the work's.
+// result is the work's. Every call is within the step's cancel and deadline; the closing has a
+// budget of its own (the engine's), so a cancel or a timeout is still recorded.
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
 /** A GitHub state for how the step ended: never left queued or in progress. */
@@ -69335,11 +69560,16 @@ class DeploymentRecord {
      */
     #retireEarlier = false;
     #closed = false;
+    /** The `in_progress` status under way, and how to stop it when the step closes first. */
+    #progress;
+    /** The step's cancel and deadline, as `open` was given them. */
+    #budget;
     constructor(target) {
         this.#target = target;
     }
-    async open(signal) {
+    async open(budget) {
         const t = this.#target;
+        this.#budget = budget;
         try {
             const { data, status } = await t.github.rest.repos.createDeployment({
                 owner: t.owner,
@@ -69353,47 +69583,62 @@ class DeploymentRecord {
                 description: deployment_record_describe(`${t.action} by cwp`),
                 transient_environment: t.transient,
                 ...(t.production !== undefined ? { production_environment: t.production } : {}),
-                request: { signal },
+                request: { ...budget, creates: true },
             });
             // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
-            if (!("id" in data))
-                throw new RecordRefused(`GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`);
-            this.#id = data.id;
-            this.#retireEarlier = data.production_environment === true || data.transient_environment === true;
+            // Never trusted to be well formed: only an answer with a deployment's id is one.
+            const created = data;
+            if (typeof created?.id !== "number")
+                throw new RecordRefused(`GitHub did not create the deployment (${status}: ${String(data?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`);
+            this.#id = created.id;
+            this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
         }
         catch (error) {
-            throw error instanceof RecordRefused ? error : refusedToCreate(error, t);
+            throw error instanceof RecordRefused ? error : notCreated(error, t, budget.signal);
         }
     }
-    async started(title, usualMs) {
+    started(title, usualMs) {
+        if (this.#id === undefined || this.#budget === undefined || this.#progress)
+            return;
         const usually = usualMs === undefined ? "" : `; it usually takes ${formatDuration(usualMs)}`;
-        await this.#status("in_progress", `${deployment_record_capitalise(title)} is running${usually}.`, AbortSignal.timeout(30_000));
+        const stop = new AbortController();
+        const { signal, deadline } = this.#budget;
+        const told = this.#status("in_progress", `${deployment_record_capitalise(title)} is running${usually}.`, {
+            signal: AbortSignal.any([signal, stop.signal]),
+            deadline,
+        });
+        this.#progress = { told, stop };
     }
     async close(end, withinMs) {
         if (this.#id === undefined || this.#closed)
             return;
         this.#closed = true;
-        const signal = AbortSignal.timeout(withinMs);
+        // The outcome is what counts: an `in_progress` still under way is given up, never waited for.
+        this.#progress?.stop.abort(new Error("the step is closing"));
+        await this.#progress?.told;
+        const budget = { signal: AbortSignal.timeout(withinMs), deadline: Date.now() + withinMs };
         const t = this.#target;
         if (end.outcome === "succeeded" && t.teardown) {
             // Every earlier deployment of the environment, then this one: the environment is gone.
-            await this.#deactivate({ all: true }, signal);
-            await this.#status("inactive", end.summary, signal);
+            await this.#deactivate({ all: true }, budget);
+            await this.#status("inactive", end.summary, budget);
             return;
         }
         const state = STATE_OF[end.outcome];
-        if (!(await this.#status(state, end.summary, signal)))
+        if (!(await this.#status(state, end.summary, budget)))
             return;
         // GitHub's auto_inactive retires the earlier successes of other environments itself.
         if (state === "success" && this.#retireEarlier)
-            await this.#deactivate({ all: false }, signal);
+            await this.#deactivate({ all: false }, budget);
     }
     rows() {
+        const { environment, environmentUrl } = this.#target;
         return this.#id === undefined
             ? []
             : [
-                ["Environment", this.#target.environment],
-                ["Environment URL", this.#target.environmentUrl],
+                ["Environment", environment],
+                // The user's own input, checked as an http(s) URL without credentials: a link.
+                ["Environment URL", environmentUrl, environmentUrl],
                 ["Deployment", String(this.#id)],
             ];
     }
@@ -69401,7 +69646,7 @@ class DeploymentRecord {
         return { "deployment-id": this.#id === undefined ? undefined : String(this.#id) };
     }
     /** Records a status; a failure is a warning naming the deployment (false), never a throw. */
-    async #status(state, text, signal) {
+    async #status(state, text, budget) {
         const t = this.#target;
         if (this.#id === undefined)
             return false;
@@ -69414,19 +69659,22 @@ class DeploymentRecord {
                 log_url: t.logUrl,
                 description: deployment_record_describe(text),
                 ...(state === "success" && t.environmentUrl ? { environment_url: t.environmentUrl } : {}),
-                request: { signal },
+                request: budget,
             });
             return true;
         }
         catch (error) {
+            // Given up for the closing status, which says what the in-progress one would have.
+            if (state === "in_progress" && budget.signal.aborted)
+                return false;
             warn(`GitHub did not record "${state}" for deployment ${this.#id} of environment ${t.environment} (${reason(error)}); the step's result is unchanged.`);
             return false;
         }
     }
-    async #deactivate(which, signal) {
+    async #deactivate(which, budget) {
         const t = this.#target;
         try {
-            await deactivateEarlier(t, { except: this.#id, all: which.all, signal, logUrl: t.logUrl });
+            await deactivateEarlier(t, { except: this.#id, all: which.all, budget, logUrl: t.logUrl });
         }
         catch (error) {
             warn(`GitHub did not mark the earlier deployments of environment ${t.environment} inactive (${reason(error)}); deployment ${this.#id} is recorded.`);
@@ -69434,16 +69682,22 @@ class DeploymentRecord {
     }
 }
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
-function refusedToCreate(error, t) {
-    const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+function notCreated(error, t, signal) {
     const nothing = "Nothing was sent to the platform.";
+    if (signal.aborted)
+        return new RecordRefused(`The deployment of environment ${t.environment} was not created: the step was cancelled first. ${nothing}`);
+    const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+    if (error instanceof GitHubRefusal && error.rateLimited)
+        return new RecordRefused(`${what} (${error.told}): try again once it lifts, or use a token with a budget of its own. ${nothing}`);
     if (error instanceof GitHubRefusal && (error.status === 403 || error.status === 404))
         return new RecordRefused(`${what} (${error.status}: ${error.reason}): the github-token may not write deployments. Give the job \`deployments: write\` in the workflow's \`permissions:\`. ${nothing}`);
     if (error instanceof GitHubRefusal && error.status === 401)
         return new RecordRefused(`${what}: GitHub did not accept the github-token (401: ${error.reason}). ${nothing}`);
+    if (!(error instanceof GitHubRefusal))
+        return new RecordRefused(`The deployment of environment ${t.environment} was not created (${reason(error)}). ${nothing}`);
     return new RecordRefused(`${what} (${reason(error)}). ${nothing}`);
 }
-const reason = (error) => error instanceof GitHubRefusal ? `${error.status}: ${error.reason}` : error.message;
+const reason = (error) => error instanceof GitHubRefusal ? error.told : String(error?.message ?? error);
 /** A description GitHub takes: masked values redacted, at most 140 characters. */
 function deployment_record_describe(text) {
     const chars = [...redact(text).replace(/\s+/g, " ").trim()];
@@ -69466,7 +69720,11 @@ const deploymentInputs = {
         .max(255, "must be at most 255 characters (GitHub's limit for an environment name)")
         .regex(PRINTABLE, "must be one line of text")
         .optional()),
-    "environment-url": optionalText().pipe(url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional()),
+    "environment-url": optionalText().pipe(schemas_string()
+        .regex(/^\S+$/, "must be a URL without spaces or line breaks")
+        .pipe(url({ protocol: /^https?$/, message: "must be an http or https URL" }))
+        .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), "must not carry credentials (user:password@): GitHub shows the URL to everyone who can read the repository")
+        .optional()),
     // Empty leaves GitHub's own default (production only for an environment named production).
     "production-environment": booleanInput(undefined),
     "transient-environment": booleanInput(false),
@@ -69482,6 +69740,8 @@ const deploymentOutputs = { "deployment-id": OUTPUT.number };
 
 
 
+/** A commit as GitHub names it in full. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
 /**
  * GitHub Deployments for an action that starts work (`runAction(definition, deployments)`): with
  * `environment` set, the work is recorded as a deployment of it; without, nothing is asked of GitHub.
@@ -69509,6 +69769,8 @@ const deployments = {
         const repository = workflowRepository();
         if (!repository)
             throw new input_error_InputError("environment", "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)");
+        if (typeof config.sha === "string" && config.sha && !FULL_SHA.test(config.sha))
+            throw new input_error_InputError("sha", "must be a full 40-character commit SHA with environment: GitHub records a deployment of a commit");
         const sha = deployedCommit(config.sha);
         if (!sha)
             throw new input_error_InputError("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
@@ -69540,6 +69802,7 @@ function runUrl({ owner, repo }) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github.js
 // The kit's GitHub client and the deployments on it, apart from the rest: only actions that talk
 // to GitHub bundle Octokit.
+
 
 
 //# sourceMappingURL=github.js.map
@@ -69632,7 +69895,7 @@ const definition = defineAction({
         sha: OUTPUT.sha,
         branch: OUTPUT.branch,
     },
-    async start({ config, client, startSignal }) {
+    async start({ config, client, startOptions }) {
         maskValues(config["build-arguments"]);
         const projectId = config["project-id"];
         const serviceId = config["service-id"];
@@ -69659,7 +69922,7 @@ const definition = defineAction({
             ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
         }, FIELDS);
         const build = await client.builds
-            .start(projectId, serviceId, body, { signal: startSignal })
+            .start(projectId, serviceId, body, startOptions)
             .catch((error) => {
             throw refusedForKind(error, serviceId, body) ?? error;
         });

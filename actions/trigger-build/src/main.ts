@@ -82,7 +82,7 @@ export const definition = defineAction({
     sha: OUTPUT.sha,
     branch: OUTPUT.branch,
   },
-  async start({ config, client, startSignal }) {
+  async start({ config, client, startOptions }) {
     maskValues(config["build-arguments"]);
     const projectId = config["project-id"];
     const serviceId = config["service-id"];
@@ -115,7 +115,7 @@ export const definition = defineAction({
       FIELDS,
     );
     const build = await client.builds
-      .start(projectId, serviceId, body, { signal: startSignal })
+      .start(projectId, serviceId, body, startOptions)
       .catch((error: unknown) => {
         throw refusedForKind(error, serviceId, body) ?? error;
       });

@@ -19,7 +19,7 @@ export const definition = defineAction({
     force: booleanInput(false),
   },
   outputs: { "previous-version": OUTPUT.version, version: OUTPUT.version, status: OUTPUT.status },
-  async start({ config, client, signal, startSignal }) {
+  async start({ config, client, signal, startOptions }) {
     const projectId = config["project-id"];
     const addonId = config["addon-id"];
     const target = config.version;
@@ -55,7 +55,7 @@ export const definition = defineAction({
         success: false,
         message: `Addon ${addonId} is ${addon.status}, not running: not upgraded. Set ${host().inputSetting("force", "true")} to upgrade it anyway.`,
       };
-    await client.addons.upgrade(projectId, addonId, target, { signal: startSignal });
+    await client.addons.upgrade(projectId, addonId, target, startOptions);
     return {
       title,
       rows,

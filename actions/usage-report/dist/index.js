@@ -46470,7 +46470,7 @@ const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7589);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3822);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46479,7 +46479,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7589:
+/***/ 3822:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46492,8 +46492,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ../../packages/action-kit/dist/index.js + 79 modules
-var dist = __nccwpck_require__(9934);
+// EXTERNAL MODULE: ../../packages/action-kit/dist/index.js + 77 modules
+var dist = __nccwpck_require__(1162);
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __nccwpck_require__(8500);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
 // EXTERNAL MODULE: external "os"
@@ -51498,34 +51500,171 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+// EXTERNAL MODULE: ../../packages/action-kit/dist/engine/host.js
+var host = __nccwpck_require__(7542);
+// EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/shared.js
+var shared = __nccwpck_require__(3444);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/retry.js
+/** A secondary rate limit without `retry-after`: "wait for at least one minute before retrying". */
+const SECONDARY_WAIT_MS = 60_000;
+const BACKOFF_BASE_MS = 1000;
+/** How long to wait before trying again, or undefined: the failure stands. */
+function retryDelay(failure, attempt, options) {
+    if (attempt >= options.retries)
+        return undefined;
+    if (!("status" in failure))
+        return options.creates ? undefined : backoff(attempt);
+    if (failure.rateLimited) {
+        const after = Number(failure.headers["retry-after"]);
+        if (Number.isFinite(after) && after >= 0)
+            return after * 1000;
+        const resetsAt = failure.resetsAt;
+        if (failure.headers["x-ratelimit-remaining"] === "0" && resetsAt !== undefined)
+            return Math.max(0, resetsAt - Date.now()) + 1000;
+        return SECONDARY_WAIT_MS;
+    }
+    if (failure.status >= 500 && !options.creates)
+        return backoff(attempt);
+    return undefined;
+}
+/** Exponential backoff with full jitter: 0-1 s, 0-2 s, 0-4 s. */
+const backoff = (attempt) => Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
+//# sourceMappingURL=retry.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/client.js
 
-/** The longest one GitHub call may take: the report is otherwise written, and the step must end. */
-const GITHUB_CALL_TIMEOUT_MS = 30_000;
+
+
+
+
+/** The longest one attempt of a GitHub call may take, within the step's budget. */
+const GITHUB_ATTEMPT_TIMEOUT_MS = 30_000;
+/** Attempts after the first, for a 5xx or a rate limit (GitHub's docs ask for backoff, not how often). */
+const RETRIES = 3;
 function gitHubClient(token) {
     const octokit = getOctokit(token, { userAgent: "cwp-actions" });
-    // Each call its own limit (Octokit has none of its own), within the caller's signal if it gave one.
-    octokit.hook.before("request", (options) => {
-        const limit = AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS);
-        const given = options.request?.signal;
-        options.request = { ...options.request, signal: given ? AbortSignal.any([given, limit]) : limit };
-    });
-    // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
-    octokit.hook.error("request", (error, options) => {
-        throw refusal(error, `${options.method} ${options.url}`) ?? error;
+    const api = new URL(octokit.request.endpoint.DEFAULTS.baseUrl);
+    if (api.protocol === "http:" && !(0,shared/* isLoopback */.U9)(api.hostname))
+        (0,host/* warn */.R8)("GITHUB_API_URL is plain http to another machine: the github-token travels unencrypted. Use https.");
+    // Retried here rather than by @octokit/plugin-retry and plugin-throttling: their waits (Bottleneck)
+    // take no signal, so a cancel sat out a retry's wait, and plugin-retry ignores `retry-after`.
+    octokit.hook.wrap("request", async (request, options) => {
+        const given = options.request;
+        const budget = given;
+        const signal = budget?.signal;
+        const deadline = budget?.deadline ?? Date.now() + GITHUB_ATTEMPT_TIMEOUT_MS;
+        const route = `${options.method} ${options.url}`;
+        for (let attempt = 0;; attempt++) {
+            const left = deadline - Date.now();
+            if (left <= 0)
+                throw new GitHubTimeout(route);
+            signal?.throwIfAborted();
+            const limit = attemptSignal(signal, Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
+            // Set on `options` itself: the hook's `request` is bound to that object, and reads the
+            // attempt's signal from it (an object passed to it instead is ignored).
+            options.request = { ...given, signal: limit.signal };
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                if (signal?.aborted)
+                    throw signal.reason;
+                if (limit.timedOut)
+                    throw new GitHubTimeout(route);
+                const failure = refusal(error, route) ?? unreached(error, route);
+                const delay = retryDelay(failure, attempt, { creates: budget?.creates === true, retries: RETRIES });
+                if (delay === undefined)
+                    throw failure;
+                // A wait past the deadline is no retry: the refusal is told as it is (a rate limit as one).
+                if (Date.now() + delay >= deadline)
+                    throw failure;
+                await (0,promises_.setTimeout)(delay, undefined, { signal });
+            }
+            finally {
+                limit.dispose();
+            }
+        }
     });
     return octokit;
+}
+/**
+ * One attempt's signal: the step's cancel, or `ms` passing. Made by hand, not with
+ * AbortSignal.any/timeout: undici's fetch holds its signal weakly, and a combined signal nothing
+ * else held was collected before it fired, leaving a hung GitHub call hung for good.
+ */
+function attemptSignal(step, ms) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const onCancel = () => controller.abort(step?.reason);
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`no answer within ${ms} ms`));
+    }, ms);
+    step?.addEventListener("abort", onCancel, { once: true });
+    return {
+        signal: controller.signal,
+        get timedOut() {
+            return timedOut;
+        },
+        dispose: () => {
+            clearTimeout(timer);
+            step?.removeEventListener("abort", onCancel);
+        },
+    };
 }
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
 class GitHubRefusal extends Error {
     route;
     status;
     reason;
-    constructor(route, status, reason) {
+    headers;
+    constructor(route, status, reason, 
+    /** The answer's headers (rate-limit and retry-after), lower-cased. */
+    headers = {}) {
         super(`GitHub ${route} answered ${status}: ${reason}`);
         this.route = route;
         this.status = status;
         this.reason = reason;
+        this.headers = headers;
+    }
+    /**
+     * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
+     * spent, a `retry-after`, or a message that says so. Never a missing permission.
+     */
+    get rateLimited() {
+        if (this.status === 429)
+            return true;
+        return (this.status === 403 &&
+            (this.headers["x-ratelimit-remaining"] === "0" ||
+                this.headers["retry-after"] !== undefined ||
+                /rate limit/i.test(this.reason)));
+    }
+    /** When the limit lifts (epoch ms), where GitHub said. */
+    get resetsAt() {
+        const reset = Number(this.headers["x-ratelimit-reset"]);
+        return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+    }
+    /** The refusal as a person reads it: a rate limit names when it lifts. */
+    get told() {
+        if (!this.rateLimited)
+            return `${this.status}: ${this.reason}`;
+        const at = this.resetsAt;
+        return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
+    }
+}
+/** GitHub did not answer: the connection failed. */
+class GitHubUnreached extends Error {
+    route;
+    constructor(route, reason) {
+        super(`GitHub ${route} could not be reached: ${reason}`);
+        this.route = route;
+    }
+}
+/** The step's deadline passed before GitHub answered. */
+class GitHubTimeout extends Error {
+    route;
+    constructor(route) {
+        super(`GitHub ${route} did not answer within the step's time`);
+        this.route = route;
     }
 }
 /**
@@ -51539,8 +51678,13 @@ function refusal(error, route) {
         return undefined;
     const { data } = response;
     const message = typeof data === "object" && data !== null ? data.message : undefined;
-    return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`);
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {}))
+        if (typeof value === "string" || typeof value === "number")
+            headers[name.toLowerCase()] = String(value);
+    return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`, headers);
 }
+const unreached = (error, route) => new GitHubUnreached(route, String(error?.message ?? error).slice(0, 200));
 //# sourceMappingURL=client.js.map
 // EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/event.js
 var inputs_event = __nccwpck_require__(8777);
@@ -51555,7 +51699,7 @@ var input_error = __nccwpck_require__(2830);
  */
 function deployedCommit(shaInput) {
     if (typeof shaInput === "string" && shaInput)
-        return shaInput;
+        return shaInput.toLowerCase();
     const event = process.env.GITHUB_EVENT_NAME;
     if (event === "pull_request" || event === "pull_request_target") {
         const { headSha } = (0,inputs_event/* pullRequestOf */._n)((0,inputs_event/* eventPayload */.Z3)());
@@ -51567,54 +51711,100 @@ function deployedCommit(shaInput) {
 //# sourceMappingURL=commit.js.map
 // EXTERNAL MODULE: ../../packages/action-kit/dist/engine/duration.js
 var duration = __nccwpck_require__(2756);
-// EXTERNAL MODULE: ../../packages/action-kit/dist/engine/host.js
-var host = __nccwpck_require__(7542);
 // EXTERNAL MODULE: ../../packages/action-kit/dist/engine/secrets.js
 var secrets = __nccwpck_require__(8375);
-// EXTERNAL MODULE: ../../packages/action-kit/dist/engine/work-record.js
-var work_record = __nccwpck_require__(2999);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/work-record.js
+
+/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
+class RecordRefused extends host/* StepFailure */.pH {
+    name = "RecordRefused";
+}
+//# sourceMappingURL=work-record.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/pages.js
+// GitHub's lists walked by hand, not by Octokit's `paginate`: it drops `request` (the signal) on
+// every page after the first, and follows whatever `Link` says, forever and anywhere. Here each
+// page is within the step's budget; the walk is bounded in pages; a `next` seen before ends it; one
+// on another host than the API (where the token would go) ends it; an item seen before is skipped.
+/** GitHub's largest page. */
+const PER_PAGE = 100;
+/** The list was not what GitHub documents (not an array of objects with an id). */
+class GitHubMalformed extends Error {
+}
+/** Items of a list GitHub pages (`GET` `route`), newest first where GitHub orders them so. */
+async function* listItems(github, route, params, budget, maxPages) {
+    const api = new URL(github.request.endpoint.DEFAULTS.baseUrl);
+    const seenPages = new Set();
+    const seenItems = new Set();
+    let next;
+    for (let page = 0; page < maxPages; page++) {
+        const response = next === undefined
+            ? await github.request(`GET ${route}`, { ...params, per_page: PER_PAGE, request: budget })
+            : await github.request({ method: "GET", url: next, request: budget });
+        const items = response.data;
+        if (!Array.isArray(items))
+            throw new GitHubMalformed(`GitHub answered GET ${route} with no list`);
+        for (const item of items) {
+            const id = item?.id;
+            if (typeof id !== "number")
+                throw new GitHubMalformed(`GitHub answered GET ${route} with an item without id`);
+            if (seenItems.has(id))
+                continue;
+            seenItems.add(id);
+            yield item;
+        }
+        next = nextPage(response.headers.link, api);
+        if (next === undefined || seenPages.has(next))
+            return;
+        seenPages.add(next);
+    }
+}
+/** The `rel="next"` address of a `Link` header, if it is on the API's own host. */
+function nextPage(link, api) {
+    const match = /<([^>]*)>\s*;\s*rel="next"/.exec(link ?? "");
+    if (!match?.[1])
+        return undefined;
+    try {
+        const url = new URL(match[1], api);
+        return url.origin === api.origin ? url.toString() : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+//# sourceMappingURL=pages.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deactivate.js
+
+/** The most deployments of one environment a walk reads: 10 pages of GitHub's 100. */
+const MAX_PAGES = 10;
 /**
- * Marks the environment's earlier deployments inactive, newest first: those whose latest state is
- * `success`, or with `all` (a teardown) every one not inactive yet. The walk ends at the first one
- * already inactive: when it became so, those before it were settled by the same rule, so the cost
- * is the deployments since, not the environment's whole history.
+ * Marks the environment's earlier deployments inactive, newest first: every one still active
+ * (latest state `success`), or with `all` (a teardown) every one not inactive yet. The whole list
+ * is walked, not only to the first inactive one: a cancelled or timed-out run is recorded
+ * inactive, and an earlier walk may have been cut short by its budget or a GitHub error, so an
+ * active deployment can lie behind an inactive one.
  */
 async function deactivateEarlier(env, options) {
     const { github, owner, repo, environment } = env;
-    const request = { signal: options.signal };
-    const pages = github.paginate.iterator(github.rest.repos.listDeployments, {
-        owner,
-        repo,
-        environment,
-        per_page: 100,
-        request,
-    });
-    for await (const { data: deployments } of pages)
-        for (const deployment of deployments) {
-            if (deployment.id === options.except)
-                continue;
-            const { data: latest } = await github.rest.repos.listDeploymentStatuses({
+    const request = options.budget;
+    const deployments = listItems(github, "/repos/{owner}/{repo}/deployments", { owner, repo, environment }, request, MAX_PAGES);
+    for await (const deployment of deployments) {
+        if (deployment.id === options.except)
+            continue;
+        const { data: latest } = await github.request("GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses", { owner, repo, deployment_id: deployment.id, per_page: 1, request });
+        const state = Array.isArray(latest) ? latest[0]?.state : undefined;
+        if (state === "inactive")
+            continue;
+        if (state === "success" || options.all)
+            await github.request("POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses", {
                 owner,
                 repo,
                 deployment_id: deployment.id,
-                per_page: 1,
+                state: "inactive",
+                log_url: options.logUrl,
+                description: options.all ? "Torn down." : "Superseded by a later deployment.",
                 request,
             });
-            const state = latest[0]?.state;
-            if (state === "inactive")
-                return;
-            if (state === "success" || options.all)
-                await github.rest.repos.createDeploymentStatus({
-                    owner,
-                    repo,
-                    deployment_id: deployment.id,
-                    state: "inactive",
-                    log_url: options.logUrl,
-                    description: options.all ? "Torn down." : "Superseded by a later deployment.",
-                    request,
-                });
-        }
+    }
 }
 //# sourceMappingURL=deactivate.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deployment-record.js
@@ -51627,7 +51817,8 @@ async function deactivateEarlier(env, options) {
 // The step's work as one GitHub deployment: created before anything is sent to the platform,
 // `in_progress` once the work has started, and its outcome at the end, also on a cancel or a
 // timeout. Once the work has started, GitHub failing to record a status is a warning: the step's
-// result is the work's.
+// result is the work's. Every call is within the step's cancel and deadline; the closing has a
+// budget of its own (the engine's), so a cancel or a timeout is still recorded.
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
 /** A GitHub state for how the step ended: never left queued or in progress. */
@@ -51647,11 +51838,16 @@ class DeploymentRecord {
      */
     #retireEarlier = false;
     #closed = false;
+    /** The `in_progress` status under way, and how to stop it when the step closes first. */
+    #progress;
+    /** The step's cancel and deadline, as `open` was given them. */
+    #budget;
     constructor(target) {
         this.#target = target;
     }
-    async open(signal) {
+    async open(budget) {
         const t = this.#target;
+        this.#budget = budget;
         try {
             const { data, status } = await t.github.rest.repos.createDeployment({
                 owner: t.owner,
@@ -51665,47 +51861,62 @@ class DeploymentRecord {
                 description: describe(`${t.action} by cwp`),
                 transient_environment: t.transient,
                 ...(t.production !== undefined ? { production_environment: t.production } : {}),
-                request: { signal },
+                request: { ...budget, creates: true },
             });
             // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
-            if (!("id" in data))
-                throw new work_record/* RecordRefused */.a(`GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`);
-            this.#id = data.id;
-            this.#retireEarlier = data.production_environment === true || data.transient_environment === true;
+            // Never trusted to be well formed: only an answer with a deployment's id is one.
+            const created = data;
+            if (typeof created?.id !== "number")
+                throw new RecordRefused(`GitHub did not create the deployment (${status}: ${String(data?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`);
+            this.#id = created.id;
+            this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
         }
         catch (error) {
-            throw error instanceof work_record/* RecordRefused */.a ? error : refusedToCreate(error, t);
+            throw error instanceof RecordRefused ? error : notCreated(error, t, budget.signal);
         }
     }
-    async started(title, usualMs) {
+    started(title, usualMs) {
+        if (this.#id === undefined || this.#budget === undefined || this.#progress)
+            return;
         const usually = usualMs === undefined ? "" : `; it usually takes ${(0,duration/* formatDuration */.a)(usualMs)}`;
-        await this.#status("in_progress", `${capitalise(title)} is running${usually}.`, AbortSignal.timeout(30_000));
+        const stop = new AbortController();
+        const { signal, deadline } = this.#budget;
+        const told = this.#status("in_progress", `${capitalise(title)} is running${usually}.`, {
+            signal: AbortSignal.any([signal, stop.signal]),
+            deadline,
+        });
+        this.#progress = { told, stop };
     }
     async close(end, withinMs) {
         if (this.#id === undefined || this.#closed)
             return;
         this.#closed = true;
-        const signal = AbortSignal.timeout(withinMs);
+        // The outcome is what counts: an `in_progress` still under way is given up, never waited for.
+        this.#progress?.stop.abort(new Error("the step is closing"));
+        await this.#progress?.told;
+        const budget = { signal: AbortSignal.timeout(withinMs), deadline: Date.now() + withinMs };
         const t = this.#target;
         if (end.outcome === "succeeded" && t.teardown) {
             // Every earlier deployment of the environment, then this one: the environment is gone.
-            await this.#deactivate({ all: true }, signal);
-            await this.#status("inactive", end.summary, signal);
+            await this.#deactivate({ all: true }, budget);
+            await this.#status("inactive", end.summary, budget);
             return;
         }
         const state = STATE_OF[end.outcome];
-        if (!(await this.#status(state, end.summary, signal)))
+        if (!(await this.#status(state, end.summary, budget)))
             return;
         // GitHub's auto_inactive retires the earlier successes of other environments itself.
         if (state === "success" && this.#retireEarlier)
-            await this.#deactivate({ all: false }, signal);
+            await this.#deactivate({ all: false }, budget);
     }
     rows() {
+        const { environment, environmentUrl } = this.#target;
         return this.#id === undefined
             ? []
             : [
-                ["Environment", this.#target.environment],
-                ["Environment URL", this.#target.environmentUrl],
+                ["Environment", environment],
+                // The user's own input, checked as an http(s) URL without credentials: a link.
+                ["Environment URL", environmentUrl, environmentUrl],
                 ["Deployment", String(this.#id)],
             ];
     }
@@ -51713,7 +51924,7 @@ class DeploymentRecord {
         return { "deployment-id": this.#id === undefined ? undefined : String(this.#id) };
     }
     /** Records a status; a failure is a warning naming the deployment (false), never a throw. */
-    async #status(state, text, signal) {
+    async #status(state, text, budget) {
         const t = this.#target;
         if (this.#id === undefined)
             return false;
@@ -51726,19 +51937,22 @@ class DeploymentRecord {
                 log_url: t.logUrl,
                 description: describe(text),
                 ...(state === "success" && t.environmentUrl ? { environment_url: t.environmentUrl } : {}),
-                request: { signal },
+                request: budget,
             });
             return true;
         }
         catch (error) {
+            // Given up for the closing status, which says what the in-progress one would have.
+            if (state === "in_progress" && budget.signal.aborted)
+                return false;
             (0,host/* warn */.R8)(`GitHub did not record "${state}" for deployment ${this.#id} of environment ${t.environment} (${reason(error)}); the step's result is unchanged.`);
             return false;
         }
     }
-    async #deactivate(which, signal) {
+    async #deactivate(which, budget) {
         const t = this.#target;
         try {
-            await deactivateEarlier(t, { except: this.#id, all: which.all, signal, logUrl: t.logUrl });
+            await deactivateEarlier(t, { except: this.#id, all: which.all, budget, logUrl: t.logUrl });
         }
         catch (error) {
             (0,host/* warn */.R8)(`GitHub did not mark the earlier deployments of environment ${t.environment} inactive (${reason(error)}); deployment ${this.#id} is recorded.`);
@@ -51746,16 +51960,22 @@ class DeploymentRecord {
     }
 }
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
-function refusedToCreate(error, t) {
-    const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+function notCreated(error, t, signal) {
     const nothing = "Nothing was sent to the platform.";
+    if (signal.aborted)
+        return new RecordRefused(`The deployment of environment ${t.environment} was not created: the step was cancelled first. ${nothing}`);
+    const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+    if (error instanceof GitHubRefusal && error.rateLimited)
+        return new RecordRefused(`${what} (${error.told}): try again once it lifts, or use a token with a budget of its own. ${nothing}`);
     if (error instanceof GitHubRefusal && (error.status === 403 || error.status === 404))
-        return new work_record/* RecordRefused */.a(`${what} (${error.status}: ${error.reason}): the github-token may not write deployments. Give the job \`deployments: write\` in the workflow's \`permissions:\`. ${nothing}`);
+        return new RecordRefused(`${what} (${error.status}: ${error.reason}): the github-token may not write deployments. Give the job \`deployments: write\` in the workflow's \`permissions:\`. ${nothing}`);
     if (error instanceof GitHubRefusal && error.status === 401)
-        return new work_record/* RecordRefused */.a(`${what}: GitHub did not accept the github-token (401: ${error.reason}). ${nothing}`);
-    return new work_record/* RecordRefused */.a(`${what} (${reason(error)}). ${nothing}`);
+        return new RecordRefused(`${what}: GitHub did not accept the github-token (401: ${error.reason}). ${nothing}`);
+    if (!(error instanceof GitHubRefusal))
+        return new RecordRefused(`The deployment of environment ${t.environment} was not created (${reason(error)}). ${nothing}`);
+    return new RecordRefused(`${what} (${reason(error)}). ${nothing}`);
 }
-const reason = (error) => error instanceof GitHubRefusal ? `${error.status}: ${error.reason}` : error.message;
+const reason = (error) => error instanceof GitHubRefusal ? error.told : String(error?.message ?? error);
 /** A description GitHub takes: masked values redacted, at most 140 characters. */
 function describe(text) {
     const chars = [...(0,secrets/* redact */.E$)(text).replace(/\s+/g, " ").trim()];
@@ -51784,7 +52004,11 @@ const deploymentInputs = {
         .max(255, "must be at most 255 characters (GitHub's limit for an environment name)")
         .regex(PRINTABLE, "must be one line of text")
         .optional()),
-    "environment-url": (0,parsers/* optionalText */.mR)().pipe(schemas/* url */.OZ5({ protocol: /^https?$/, message: "must be an http or https URL" }).optional()),
+    "environment-url": (0,parsers/* optionalText */.mR)().pipe(schemas/* string */.YjP()
+        .regex(/^\S+$/, "must be a URL without spaces or line breaks")
+        .pipe(schemas/* url */.OZ5({ protocol: /^https?$/, message: "must be an http or https URL" }))
+        .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), "must not carry credentials (user:password@): GitHub shows the URL to everyone who can read the repository")
+        .optional()),
     // Empty leaves GitHub's own default (production only for an environment named production).
     "production-environment": (0,parsers/* booleanInput */.tE)(undefined),
     "transient-environment": (0,parsers/* booleanInput */.tE)(false),
@@ -51800,6 +52024,8 @@ const deploymentOutputs = { "deployment-id": output_kinds/* OUTPUT */.a.number }
 
 
 
+/** A commit as GitHub names it in full. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
 /**
  * GitHub Deployments for an action that starts work (`runAction(definition, deployments)`): with
  * `environment` set, the work is recorded as a deployment of it; without, nothing is asked of GitHub.
@@ -51827,6 +52053,8 @@ const deployments = {
         const repository = (0,inputs_event/* workflowRepository */.G2)();
         if (!repository)
             throw new input_error/* InputError */.d("environment", "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)");
+        if (typeof config.sha === "string" && config.sha && !FULL_SHA.test(config.sha))
+            throw new input_error/* InputError */.d("sha", "must be a full 40-character commit SHA with environment: GitHub records a deployment of a commit");
         const sha = deployedCommit(config.sha);
         if (!sha)
             throw new input_error/* InputError */.d("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
@@ -51858,6 +52086,7 @@ function runUrl({ owner, repo }) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github.js
 // The kit's GitHub client and the deployments on it, apart from the rest: only actions that talk
 // to GitHub bundle Octokit.
+
 
 
 //# sourceMappingURL=github.js.map
@@ -52224,16 +52453,22 @@ function fitMarkdown(r, limit, measure) {
 
 
 
+/** The most pages of comments or issues read to find the report's own: 3,000 comments, 1,000 issues. */
+const MAX_COMMENT_PAGES = 30;
+const MAX_ISSUE_PAGES = 10;
 /**
  * Why the report could not be posted, and what to change. Said as the step's failure once the
  * report is otherwise whole (job summary, files and outputs): the comment is the last thing done.
  */
 function commentFailure(error, comment) {
     const where = comment === "pr" ? "comment on the pull request" : "issue";
+    const asWhere = comment === "pr" ? "a comment on the pull request" : "an issue";
     // Host-neutral: a terminal prints the summary where a runner shows it on the run.
     const rest = "The rest of the report is written: its summary, files and outputs.";
     if (!(error instanceof GitHubRefusal))
-        return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
+        return `Posting the report as ${asWhere} failed: ${error.message}. ${rest}`;
+    if (error.rateLimited)
+        return `GitHub did not take the report's ${where} (${error.told}). ${rest}`;
     if (error.status === 401)
         return `GitHub did not accept the github-token for the report's ${where} (401: ${error.reason}). ${rest}`;
     if (error.status === 403 || error.status === 404) {
@@ -52241,66 +52476,87 @@ function commentFailure(error, comment) {
         const fork = comment === "pr" ? " (a pull request from a fork only ever gets a read-only token)" : "";
         return `GitHub refused the report's ${where} (${error.status}: ${error.reason}): the github-token needs \`${permission}\` in the workflow's \`permissions\`${fork}. ${rest}`;
     }
-    return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
+    return `Posting the report as ${asWhere} failed: ${error.message}. ${rest}`;
 }
-/** The workflow token's identity: it may not read `/user`, and writes as this bot. */
-const WORKFLOW_BOT = "github-actions[bot]";
+/** What GitHub answers an installation token (the workflow's, or a GitHub App's) on `/user`. */
+const INSTALLATION_REFUSAL = /resource not accessible by integration/i;
 /**
- * Who the token writes as: a personal token's login from `/user`; the workflow token (and any
- * installation token) is refused `/user` with 403 and writes as github-actions[bot]. Only what this
- * identity wrote is ever edited: anyone can paste the marker into a comment of theirs.
+ * Who the token writes as: a personal token's login from `/user`. An installation token (the
+ * workflow's github-actions[bot], or a GitHub App's `<app-slug>[bot]`) is refused `/user`, and no
+ * call it may make names its app: it writes as a bot, and only a bot's comment is its own. A
+ * person's comment is never edited (anyone can paste the marker into one of theirs). Any other
+ * refusal (a rate limit, SAML enforcement) is said as it is.
  */
-async function identity(target) {
+async function writer(target) {
     try {
-        return (await target.github.rest.users.getAuthenticated()).data.login;
+        const { data } = await target.github.request("GET /user", { request: target.budget });
+        const login = data?.login;
+        if (typeof login !== "string")
+            throw new Error("GitHub answered GET /user without a login");
+        return { login };
     }
     catch (error) {
-        if (error instanceof GitHubRefusal && error.status === 403)
-            return WORKFLOW_BOT;
+        if (error instanceof GitHubRefusal &&
+            error.status === 403 &&
+            !error.rateLimited &&
+            INSTALLATION_REFUSAL.test(error.reason))
+            return { bot: true };
         throw error;
     }
 }
-const writtenBy = (item, login) => item.user?.login === login;
+const writtenBy = (item, who) => "login" in who
+    ? item.user?.login === who.login
+    : item.user?.type === "Bot" && typeof item.user.login === "string" && item.user.login.endsWith("[bot]");
+/** The first item `pick` takes from a list, within its pages. */
+async function find(items, pick) {
+    for await (const item of items)
+        if (pick(item))
+            return item;
+    return undefined;
+}
 /** Creates the report comment on the pull request, or updates the one an earlier run left. */
 async function upsertPullRequestComment(target, pullNumber, body) {
-    const repo = target.repository;
-    const [login, comments] = await Promise.all([
-        identity(target),
-        target.github.paginate(target.github.rest.issues.listComments, {
+    const { repository: repo, budget } = target;
+    const who = await writer(target);
+    const comments = listItems(target.github, "/repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: pullNumber }, budget, MAX_COMMENT_PAGES);
+    const mine = await find(comments, (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who));
+    const { data: saved } = mine
+        ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body, request: budget })
+        : await target.github.rest.issues.createComment({
             ...repo,
             issue_number: pullNumber,
-            per_page: 100,
-        }),
-    ]);
-    const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
-    const { data: saved } = mine
-        ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body })
-        : await target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
+            body,
+            request: { ...budget, creates: true },
+        });
     (0,dist/* say */.cv)(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
     return saved.html_url ?? "";
 }
 /** Finds the open issue with this title and label and replaces its body, or creates it. */
 async function upsertIssue(target, title, label, body) {
-    const repo = target.repository;
-    const [login, issues] = await Promise.all([
-        identity(target),
-        target.github.paginate(target.github.rest.issues.listForRepo, {
-            ...repo,
-            state: "open",
-            labels: label,
-            per_page: 100,
-        }),
-    ]);
-    const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
+    const { repository: repo, budget } = target;
+    const who = await writer(target);
+    const issues = listItems(target.github, "/repos/{owner}/{repo}/issues", { ...repo, state: "open", labels: label }, budget, MAX_ISSUE_PAGES);
+    const mine = await find(issues, (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who));
     const { data: saved } = mine
-        ? await target.github.rest.issues.update({ ...repo, issue_number: mine.number, body })
-        : await target.github.rest.issues.create({ ...repo, title, body, labels: [label] });
+        ? await target.github.rest.issues.update({
+            ...repo,
+            issue_number: mine.number,
+            body,
+            request: budget,
+        })
+        : await target.github.rest.issues.create({
+            ...repo,
+            title,
+            body,
+            labels: [label],
+            request: { ...budget, creates: true },
+        });
     (0,dist/* say */.cv)(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
     return saved.html_url ?? "";
 }
 
 // EXTERNAL MODULE: ../../packages/client/dist/schemas/shared.js
-var shared = __nccwpck_require__(7787);
+var schemas_shared = __nccwpck_require__(7787);
 // EXTERNAL MODULE: ../../packages/client/dist/schemas/billing.js
 var billing = __nccwpck_require__(5403);
 // EXTERNAL MODULE: ../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/core.js
@@ -52319,7 +52575,7 @@ const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"];
  * hosted runner's free disk by the hour at 50,000): written only when asked for.
  */
 const DEFAULT_FORMATS = ["markdown", "csv", "json"];
-const uidInput = () => (0,dist/* optionalText */.mR)().pipe(schemas/* string */.YjP().regex(shared/* UID_PATTERN */.C, "must be a 24-character hexadecimal uid").optional());
+const uidInput = () => (0,dist/* optionalText */.mR)().pipe(schemas/* string */.YjP().regex(schemas_shared/* UID_PATTERN */.C, "must be a 24-character hexadecimal uid").optional());
 /** A list of formats, separated by commas, spaces or new lines. */
 const formatsInput = () => schemas/* string */.YjP().transform((s, ctx) => {
     const items = s.split(/[\s,]+/).filter(Boolean);
@@ -52746,13 +53002,19 @@ async function invoiceClusters(client, period, counted, call) {
 
 // report.csv: one tidy row per period × group, amounts unrounded, safe to open in a spreadsheet;
 // written bucket by bucket as the trend is read (a year of hourly rows is too large to hold).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a cell never holds raw.
+const CONTROL = /[\x00-\x1f\x7f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same, each replaced.
+const CONTROLS = /[\x00-\x1f\x7f]/g;
 /**
  * A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection);
- * plain numbers, negative ones too, stay numbers.
+ * plain numbers, negative ones too, stay numbers. No control character is written raw (a NUL ends
+ * a string in many readers): a line break in a name becomes a space, any other one `�`.
  */
 function csvCell(value) {
-    const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    const text = CONTROL.test(value) ? value.replace(/\r\n|\r|\n/g, " ").replace(CONTROLS, "\ufffd") : value;
+    const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+    return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 const csvLine = (cells) => `${cells.map(csvCell).join(",")}\n`;
 const CSV_HEADER = csvLine([
@@ -52947,13 +53209,13 @@ function buildReport(data, options) {
 const PROVIDER = "Cloud Workload Platform";
 const HOUR_MS = 3_600_000;
 /** FOCUS's ServiceCategory of each resource type (one category per service, FOCUS 1.2 §3 ServiceCategory). */
-const SERVICE_CATEGORIES = {
-    service: "Compute",
-    job: "Compute",
-    harness: "Compute",
-    addon: "Databases",
-    volume: "Storage",
-};
+const SERVICE_CATEGORIES = new Map([
+    ["service", "Compute"],
+    ["job", "Compute"],
+    ["harness", "Compute"],
+    ["addon", "Databases"],
+    ["volume", "Storage"],
+]);
 /** A PaaS price component: its price and usage fields, its label and its unit (FOCUS UnitFormat). */
 const COMPONENTS = [
     ["cpu", "vcpuHours", "vCPU", "vCPU-Hours"],
@@ -52969,7 +53231,8 @@ const CUSTOMER_CHARGES = [
 ];
 /** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
 const HOURS = "Hours";
-const millis = (t) => (/^\d+$/.test(String(t)) ? Number(t) * 1000 : Date.parse(String(t)));
+/** A time the platform sends (epoch seconds, as a number or digits, or ISO 8601 text) in ms; NaN if not one. */
+const millis = (t) => /^\d+$/.test(String(t)) ? Number(t) * 1000 : Date.parse(String(t));
 /** The charge period of an entry, from its window (or its hour's timestamp), in its billing month. */
 function focusPeriod(at, context) {
     const start = millis(at.window?.start ?? at.timestamp ?? Number.NaN);
@@ -53007,7 +53270,8 @@ function paasCharge(type, component, hourly) {
         part: "charge",
         values: [
             `${service}: ${label}`,
-            SERVICE_CATEGORIES[type] ?? "Other",
+            // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
+            SERVICE_CATEGORIES.get(type) ?? "Other",
             service,
             type,
             chargeUnit,
@@ -53102,6 +53366,8 @@ class FocusRows {
 
 
 
+
+
 /** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */
 const WAITING_ROWS = 20_000;
 class TrendFold {
@@ -53112,6 +53378,8 @@ class TrendFold {
     #charged;
     /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
     #held = [];
+    /** Entries read so far, to name one whose times do not parse. */
+    #entries = 0;
     #context;
     #csv;
     #focus;
@@ -53134,8 +53402,10 @@ class TrendFold {
         if (this.o.focus.length > 0 && !this.#context)
             await this.#ready();
         if (part.kind === "head") {
-            if (part.window !== undefined || part.timestamp !== undefined)
+            if (part.window !== undefined || part.timestamp !== undefined) {
+                checkTimes(part, this.#entries + 1);
                 this.#charged = this.#focus?.period(part);
+            }
             return;
         }
         if (part.kind === "team") {
@@ -53147,6 +53417,8 @@ class TrendFold {
             return;
         }
         const { entry } = part;
+        this.#entries += 1;
+        checkTimes(entry, this.#entries);
         const rows = this.#bucket.add(entry);
         if (this.#focus) {
             const charged = this.#charged ?? this.#focus.period(entry);
@@ -53188,6 +53460,16 @@ class TrendFold {
         this.points.push(point);
         await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.#csv));
     }
+}
+/**
+ * An entry's window and timestamp are times, whatever the format asked for: one the platform sent
+ * as text that does not parse stops the report, naming the entry and the field.
+ */
+function checkTimes(at, entry) {
+    const times = { "window.start": at.window?.start, "window.end": at.window?.end, timestamp: at.timestamp };
+    for (const [field, value] of Object.entries(times))
+        if (value !== undefined && !Number.isFinite(millis(value)))
+            throw new dist/* StepFailure */.pH(`The platform's usage entry ${entry} has a ${field} that is not a time (${JSON.stringify(String(value).slice(0, 40))}): the report stops here.`);
 }
 
 ;// CONCATENATED MODULE: ./src/read-report.ts
@@ -53346,7 +53628,7 @@ const definition = (0,dist/* defineAction */.QP)({
     validate(config) {
         checkCommentInputs(config);
     },
-    async start({ config, client, signal }) {
+    async start({ config, client, signal, deadline }) {
         const now = Date.now();
         const period = resolvePeriod(config.period ?? "month-to-date", { start: config.start, end: config.end }, now);
         const pullNumber = config.comment === "pr" ? pullRequestNumber((0,dist/* eventPayload */.Z3)()) : undefined;
@@ -53401,7 +53683,11 @@ const definition = (0,dist/* defineAction */.QP)({
         // The repository was checked with the inputs (checkCommentInputs).
         const repository = (0,dist/* workflowRepository */.G2)();
         if (config.comment !== "none" && config["github-token"] && repository) {
-            const target = { github: gitHubClient(config["github-token"]), repository };
+            const target = {
+                github: gitHubClient(config["github-token"]),
+                repository,
+                budget: { signal, deadline },
+            };
             const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);
             try {
                 if (pullNumber !== undefined)
@@ -53514,7 +53800,7 @@ const columnsOf = (part) => FOCUS_COLUMNS.filter((c) => c.part === part);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _cwp_action_kit__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9934);
+/* harmony import */ var _cwp_action_kit__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1162);
 /* harmony import */ var _decimal_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7040);
 
 
@@ -53858,6 +54144,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
+
+/***/ }),
+
+/***/ 8500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 
 /***/ }),
 
@@ -72163,10 +72456,16 @@ function formatDuration(ms) {
 /* harmony export */   R8: () => (/* binding */ warn),
 /* harmony export */   Yz: () => (/* binding */ debug),
 /* harmony export */   cv: () => (/* binding */ say),
-/* harmony export */   ff: () => (/* binding */ failWith)
+/* harmony export */   ff: () => (/* binding */ failWith),
+/* harmony export */   pH: () => (/* binding */ StepFailure)
 /* harmony export */ });
 /* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8375);
 
+/** What the job summary (or the terminal's closing table) shows. */
+/** A failure the step explains in full: its message is told as it is, never as unexpected. */
+class StepFailure extends Error {
+    name = "StepFailure";
+}
 let current;
 /** The host everything after this speaks to (set once by the runner of an action). */
 function useHost(host) {
@@ -72293,21 +72592,7 @@ function maskValues(values) {
 
 /***/ }),
 
-/***/ 2999:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   a: () => (/* binding */ RecordRefused)
-/* harmony export */ });
-/** The record could not be opened: the step ends with this message, nothing sent to the platform. */
-class RecordRefused extends Error {
-    name = "RecordRefused";
-}
-//# sourceMappingURL=work-record.js.map
-
-/***/ }),
-
-/***/ 9934:
+/***/ 1162:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -72315,6 +72600,7 @@ class RecordRefused extends Error {
 __nccwpck_require__.d(__webpack_exports__, {
   dz: () => (/* reexport */ input_error/* InputError */.d),
   aQ: () => (/* reexport */ output_kinds/* OUTPUT */.a),
+  pH: () => (/* reexport */ host/* StepFailure */.pH),
   tE: () => (/* reexport */ parsers/* booleanInput */.tE),
   ij: () => (/* reexport */ parsers/* choiceInput */.ij),
   QP: () => (/* reexport */ defineAction),
@@ -72805,11 +73091,17 @@ class Core {
         }
     }
     async #exchange(op, fullPath, options) {
+        let { query, body: sent } = op;
+        if (options?.beforeSend) {
+            // The request goes as it was asked, whatever the caller changes while this runs.
+            ({ query, sent } = structuredClone({ query, sent }));
+            await options.beforeSend();
+        }
         const response = await this.transport.send({
             method: op.method,
             path: fullPath,
-            query: op.query,
-            body: op.body,
+            query,
+            body: sent,
             safety: op.safety,
             checkHint: op.checkHint,
             signal: options?.signal,
@@ -73844,8 +74136,8 @@ class Billing {
     }
 }
 //# sourceMappingURL=billing.js.map
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __nccwpck_require__(8500);
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
 const systemClock = {
@@ -73855,7 +74147,7 @@ const systemClock = {
             signal?.throwIfAborted();
             return;
         }
-        await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+        await (0,promises_.setTimeout)(ms, undefined, signal ? { signal } : undefined);
     },
 };
 //# sourceMappingURL=clock.js.map
@@ -76177,63 +76469,8 @@ function checkRequest(schema, value, fields) {
     throw new InputErrors(errors);
 }
 //# sourceMappingURL=read.js.map
-// EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/parsers.js
-var parsers = __nccwpck_require__(1989);
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
-
-
-
-
-/** The inputs every action has (architecture: "Inputs shared by every action"). */
-const sharedInputs = {
-    "api-token": (0,parsers/* optionalText */.mR)(),
-    "api-url": (0,parsers/* optionalText */.mR)(),
-    "team-id": (0,parsers/* optionalText */.mR)().pipe(schemas/* string */.YjP()
-        .regex(shared/* ID_PATTERN */.pw, "must be a team id (letters and digits in groups joined by hyphens)")
-        .optional()),
-    wait: (0,parsers/* booleanInput */.tE)(true),
-    timeout: (0,parsers/* durationInput */.Ts)("30m"),
-    "abort-on-cancel": (0,parsers/* booleanInput */.tE)(true),
-};
-/** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
-function connection(config) {
-    const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
-    if (!token)
-        throw new input_error/* InputError */.d("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
-    // It travels as a header: a line break or a character outside Latin-1 cannot, and the request
-    // would fail after the step had begun, as an outcome it could not know.
-    if (!HEADER_VALUE.test(token))
-        throw new input_error/* InputError */.d("api-token", "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)");
-    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
-    if (!baseUrl)
-        throw new input_error/* InputError */.d("api-url", "is required: set it, or the CWP_API_URL environment variable");
-    let url;
-    try {
-        url = new URL(baseUrl);
-    }
-    catch {
-        throw new input_error/* InputError */.d("api-url", "must be an http or https URL");
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:")
-        throw new input_error/* InputError */.d("api-url", "must be an http or https URL");
-    // Paths are appended to it: a query or a fragment would swallow them.
-    if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
-        throw new input_error/* InputError */.d("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
-    return {
-        token,
-        baseUrl: baseUrl.replace(/\/+$/, ""),
-        teamId: config["team-id"],
-        unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
-    };
-}
-/** Visible Latin-1 characters, spaces and tabs: what an HTTP header value may hold. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
-/** This machine: `localhost` (and names under it), 127.0.0.0/8 and `[::1]`. */
-const isLoopback = (hostname) => hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
-    hostname === "[::1]";
-//# sourceMappingURL=shared.js.map
+// EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/shared.js
+var inputs_shared = __nccwpck_require__(3444);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/cancellation.js
 /** How long a start-work request may go on after a cancel, so its answer says what to abort. */
 const START_GRACE_MS = 5000;
@@ -76431,10 +76668,7 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
-// EXTERNAL MODULE: ../../packages/action-kit/dist/engine/work-record.js
-var work_record = __nccwpck_require__(2999);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
-
 
 
 
@@ -76453,11 +76687,16 @@ const ABORT_WITHIN_MS = 5000;
 const DRAIN_WITHIN_MS = 2000;
 /** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
 const RECORD_CLOSE_MS = 60_000;
+/**
+ * How long the record's closing may go on past the step's deadline: with it, the abort and the
+ * logs' drain, a step ends by `timeout` + 7 s whatever GitHub does.
+ */
+const CLOSE_AFTER_DEADLINE_MS = 5000;
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
 const defineAction = (action) => action;
 const isFinished = (x) => x.finished === true;
 /** The inputs every action has and its own, as one schema (the CLI's flags are their names). */
-const inputsOf = (action) => schemas/* object */.Ikc({ ...sharedInputs, ...action.inputs });
+const inputsOf = (action) => schemas/* object */.Ikc({ ...inputs_shared/* sharedInputs */.dO, ...action.inputs });
 /**
  * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
  * with status lines and streamed logs, aborts it on a cancel or a timeout, and reports. The host
@@ -76480,35 +76719,39 @@ cancel = onCancel(), recorder) {
     let end;
     let workStarted = false;
     const report = (r) => (0,host/* host */.Hc)().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+    // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
+    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
+    const started = Date.now();
+    let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
         action.validate?.(config);
         const asked = recorder?.create(config, action.name);
-        const conn = connection(config);
+        const conn = (0,inputs_shared/* connection */.FI)(config);
         (0,secrets/* mask */.dK)(conn.token);
         if (conn.unencrypted)
             (0,host/* warn */.R8)(`${(0,host/* host */.Hc)().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
-        // Opened before anything is sent to the platform: a record that cannot be kept stops the step
-        // with nothing started.
-        await asked?.open(cancel.signal);
-        record = asked;
-        if (record)
-            outputs.set(record.outputs());
-        const started = Date.now();
-        // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
-        client = createClient({
-            baseUrl: conn.baseUrl,
-            token: conn.token,
-            teamId: conn.teamId,
-            deadline: started + config.timeout,
-        });
+        deadline = started + config.timeout;
+        const stepDeadline = deadline;
+        // Opened once the start request is known valid and before it is sent: a record that cannot be
+        // kept stops the step with nothing started, and a request refused before sending leaves none.
+        let opening;
+        const openRecord = () => (opening ??= (async () => {
+            if (!asked)
+                return;
+            await asked.open({ signal: cancel.signal, deadline: stepDeadline });
+            record = asked;
+            outputs.set(asked.outputs());
+        })());
+        client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
         if (conn.teamId)
             (0,host/* say */.cv)(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const work = await action.start({
             config,
             client,
             signal: cancel.signal,
-            startSignal: cancel.startSignal,
+            deadline,
+            startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
         });
         if (isFinished(work)) {
             outputs.set(work.outputs);
@@ -76546,7 +76789,7 @@ cancel = onCancel(), recorder) {
         end = await fail(report, error, cancel.signal.aborted, workStarted);
     }
     finally {
-        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel));
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
         cancel.dispose();
         await client?.close();
     }
@@ -76578,7 +76821,8 @@ async function follow(work, config, cancel, started, outputs, report, record) {
     try {
         const history = work.history;
         const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-        await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
+        // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
+        record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
         const final = await work.wait({
             deadline: started + config.timeout,
             startedAt: started,
@@ -76624,7 +76868,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const aborted = await abortRemote(work, config, cancel);
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-        await record?.close(end, closeWithin(cancel));
+        await record?.close(end, closeWithin(cancel, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         await reportAs(timedOut ? "timed out" : "cancelled", status, message);
         (0,host/* failWith */.ff)(message, timedOut ? "timeout" : "cancelled");
@@ -76654,9 +76898,10 @@ async function abortRemote(work, config, cancel) {
 }
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills
- * the step less the logs' drain; otherwise as long as one GitHub call may.
+ * the step less the logs' drain; otherwise what is left of the step's time and
+ * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel) => Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(), timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -76674,7 +76919,7 @@ workStarted) {
         return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof errors/* CwpError */.Hh || error instanceof work_record/* RecordRefused */.a
+    const reason = error instanceof errors/* CwpError */.Hh || error instanceof host/* StepFailure */.pH
         ? error.message
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof errors/* CwpError */.Hh && error.outcomeUnknown;
@@ -76720,7 +76965,7 @@ var external_node_events_ = __nccwpck_require__(8474);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
+var external_node_fs_promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/output-path.js
@@ -76749,17 +76994,17 @@ async function outputDir(dir, input) {
  */
 async function makeDirectory(dir) {
     try {
-        await (0,promises_.mkdir)(dir);
+        await (0,external_node_fs_promises_.mkdir)(dir);
     }
     catch (error) {
         const code = error.code;
-        if (code === "EEXIST" && (await (0,promises_.stat)(dir)).isDirectory())
+        if (code === "EEXIST" && (await (0,external_node_fs_promises_.stat)(dir)).isDirectory())
             return;
         const parent = (0,external_node_path_.dirname)(dir);
         if (code !== "ENOENT" || parent === dir)
             throw error;
         await makeDirectory(parent);
-        await (0,promises_.mkdir)(dir);
+        await (0,external_node_fs_promises_.mkdir)(dir);
     }
 }
 /**
@@ -76785,6 +77030,8 @@ async function outputFile(path, input) {
     return { stream, failed };
 }
 //# sourceMappingURL=output-path.js.map
+// EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/parsers.js
+var parsers = __nccwpck_require__(1989);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
@@ -79794,6 +80041,22 @@ const escapeCell = (text) => text
     .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
     .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
+/**
+ * An http(s) URL as a Markdown link's target in a table cell, or undefined: no credentials, and
+ * every character that could end the target, the cell or the row percent-encoded.
+ */
+function markdownHref(link) {
+    let url;
+    try {
+        url = new URL(link);
+    }
+    catch {
+        return undefined;
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password)
+        return undefined;
+    return url.href.replace(/[()|<>"'`\\\s[\]*_]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
 //# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
 
@@ -79823,18 +80086,23 @@ function renderSummary(report) {
         ["Status", report.status],
         ["Duration", report.durationMs === undefined ? undefined : (0,duration/* formatDuration */.a)(report.durationMs)],
         ["Message", report.message],
-    ].filter((row) => row[1] !== undefined && row[1] !== "");
+    ];
     const lines = [
         `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
         "",
         "| | |",
         "|---|---|",
-        ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
+        ...rows.flatMap(([label, value, link]) => value === undefined || value === "" ? [] : [`| ${cell(label)} | ${linked(cell(value), link)} |`]),
     ];
     if (report.lastLines && report.lastLines.length > 0) {
         lines.push("", `<details open><summary>Last ${report.lastLines.length} log lines</summary>`, "", `<pre>${report.lastLines.map(html).join("\n")}</pre>`, "", "</details>");
     }
     return `${lines.join("\n")}\n`;
+}
+/** `text` as a link to `link` where it is an http(s) URL, else as it is. */
+function linked(text, link) {
+    const href = link === undefined ? undefined : markdownHref(link);
+    return href === undefined ? text : `[${text}](${href})`;
 }
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
@@ -80227,6 +80495,75 @@ const objectSchema = () => z.string().transform((s, ctx) => {
 const keyValueInput = () => takingLines(keyValueSchema());
 const objectInput = () => takingLines(objectSchema());
 //# sourceMappingURL=parsers.js.map
+
+/***/ }),
+
+/***/ 3444:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FI: () => (/* binding */ connection),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   dO: () => (/* binding */ sharedInputs)
+/* harmony export */ });
+/* harmony import */ var _cwp_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7787);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7219);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2830);
+/* harmony import */ var _parsers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1989);
+
+
+
+
+/** The inputs every action has (architecture: "Inputs shared by every action"). */
+const sharedInputs = {
+    "api-token": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)(),
+    "api-url": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)(),
+    "team-id": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)().pipe(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(_cwp_client__WEBPACK_IMPORTED_MODULE_3__/* .ID_PATTERN */ .pw, "must be a team id (letters and digits in groups joined by hyphens)")
+        .optional()),
+    wait: (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .booleanInput */ .tE)(true),
+    timeout: (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .durationInput */ .Ts)("30m"),
+    "abort-on-cancel": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .booleanInput */ .tE)(true),
+};
+/** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
+function connection(config) {
+    const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
+    if (!token)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
+    // It travels as a header: a line break or a character outside Latin-1 cannot, and the request
+    // would fail after the step had begun, as an outcome it could not know.
+    if (!HEADER_VALUE.test(token))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-token", "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)");
+    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
+    if (!baseUrl)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-url", "is required: set it, or the CWP_API_URL environment variable");
+    let url;
+    try {
+        url = new URL(baseUrl);
+    }
+    catch {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-url", "must be an http or https URL");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-url", "must be an http or https URL");
+    // Paths are appended to it: a query or a fragment would swallow them.
+    if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
+    return {
+        token,
+        baseUrl: baseUrl.replace(/\/+$/, ""),
+        teamId: config["team-id"],
+        unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
+    };
+}
+/** Visible Latin-1 characters, spaces and tabs: what an HTTP header value may hold. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
+/** This machine: `localhost` (and names under it), 127.0.0.0/8 and `[::1]`. */
+const isLoopback = (hostname) => hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === "[::1]";
+//# sourceMappingURL=shared.js.map
 
 /***/ }),
 

@@ -40,7 +40,7 @@ export const definition = defineAction({
   validate(config) {
     checkCommentInputs(config);
   },
-  async start({ config, client, signal }) {
+  async start({ config, client, signal, deadline }) {
     const now = Date.now();
     const period = resolvePeriod(
       config.period ?? "month-to-date",
@@ -99,7 +99,11 @@ export const definition = defineAction({
     // The repository was checked with the inputs (checkCommentInputs).
     const repository = workflowRepository();
     if (config.comment !== "none" && config["github-token"] && repository) {
-      const target = { github: gitHubClient(config["github-token"]), repository };
+      const target = {
+        github: gitHubClient(config["github-token"]),
+        repository,
+        budget: { signal, deadline },
+      };
       const body = fitMarkdown(report, COMMENT_LIMIT_CHARS, (t) => t.length);
       try {
         if (pullNumber !== undefined) await upsertPullRequestComment(target, pullNumber, body);

@@ -1,8 +1,9 @@
+import { StepFailure } from "@cwp/action-kit";
 import type { PaasTeam, UsageEntry, UsageLevel, UsagePart } from "@cwp/client";
 import type { Granularity } from "./collect.js";
 import { type GroupBy, levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
-import type { FocusPeriod } from "./render/focus/parts.js";
+import { type FocusPeriod, millis } from "./render/focus/parts.js";
 import { FocusRows, type FocusSink } from "./render/focus/rows.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
@@ -37,6 +38,8 @@ export class TrendFold {
   #charged: FocusPeriod | undefined;
   /** Teams that came before the bucket's window (a platform that sends it last): written at its end. */
   #held: PaasTeam[] = [];
+  /** Entries read so far, to name one whose times do not parse. */
+  #entries = 0;
   #context: TrendContext | undefined;
   #csv: CsvContext | undefined;
   #focus: FocusRows | undefined;
@@ -69,8 +72,10 @@ export class TrendFold {
     // FOCUS rows are written team by team, and name their projects: they wait for the context.
     if (this.o.focus.length > 0 && !this.#context) await this.#ready();
     if (part.kind === "head") {
-      if (part.window !== undefined || part.timestamp !== undefined)
+      if (part.window !== undefined || part.timestamp !== undefined) {
+        checkTimes(part, this.#entries + 1);
         this.#charged = this.#focus?.period(part);
+      }
       return;
     }
     if (part.kind === "team") {
@@ -80,6 +85,8 @@ export class TrendFold {
       return;
     }
     const { entry } = part;
+    this.#entries += 1;
+    checkTimes(entry, this.#entries);
     const rows = this.#bucket.add(entry);
     if (this.#focus) {
       const charged = this.#charged ?? this.#focus.period(entry);
@@ -121,4 +128,17 @@ export class TrendFold {
     this.points.push(point);
     await this.o.csv?.writeAll(csvBucketLines(point, rows.values(), this.#csv as CsvContext));
   }
+}
+
+/**
+ * An entry's window and timestamp are times, whatever the format asked for: one the platform sent
+ * as text that does not parse stops the report, naming the entry and the field.
+ */
+function checkTimes(at: Pick<UsageEntry, "window" | "timestamp">, entry: number): void {
+  const times = { "window.start": at.window?.start, "window.end": at.window?.end, timestamp: at.timestamp };
+  for (const [field, value] of Object.entries(times))
+    if (value !== undefined && !Number.isFinite(millis(value)))
+      throw new StepFailure(
+        `The platform's usage entry ${entry} has a ${field} that is not a time (${JSON.stringify(String(value).slice(0, 40))}): the report stops here.`,
+      );
 }

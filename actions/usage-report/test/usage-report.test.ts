@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  APP_BOT,
+  APP_TOKEN,
   leakedSecrets,
+  PERSON,
+  PERSONAL_TOKEN,
   READ_ONLY_TOKEN,
   type RunOptions,
   runBundle,
@@ -330,7 +334,10 @@ describe("usage-report: comments", () => {
   });
   afterAll(() => github.close());
   // Every request the report made is one GitHub would take.
-  afterEach(() => expect(github.violations).toEqual([]));
+  afterEach(() => {
+    github.heal();
+    expect(github.violations.splice(0)).toEqual([]);
+  });
   const env = () => ({ GITHUB_API_URL: github.url });
 
   it("creates one sticky comment on the pull request, then updates it in place", async () => {
@@ -369,6 +376,65 @@ describe("usage-report: comments", () => {
       github.issues.filter((i) => i.title === "Costs" && i.user.login === WORKFLOW_BOT.login),
     ).toHaveLength(1);
   });
+
+  it("updates its own comment in place with a GitHub App's token and a person's, never someone else's", async () => {
+    await platform.reset();
+    const mallory = { login: "mallory", type: "User" as const };
+    const planted = "<!-- cwp-usage-report -->\nplanted by someone else";
+    for (const [number, token, author] of [
+      [41, APP_TOKEN, APP_BOT],
+      [42, PERSONAL_TOKEN, PERSON],
+    ] as const) {
+      github.comments.push({ id: 9100 + number, issue: number, body: planted, user: mallory });
+      const event = { name: "pull_request", payload: { number, pull_request: { number } } };
+      for (let i = 0; i < 2; i += 1) {
+        const { result } = await report({ comment: "pr", "github-token": token }, { env: env(), event });
+        expect(result.code, result.stdout).toBe(0);
+        expect(leakedSecrets(result, [token])).toEqual([]);
+      }
+      const mine = github.comments.filter((c) => c.issue === number && c.user.login === author.login);
+      expect(mine, author.login).toHaveLength(1);
+      expect(github.comments.find((c) => c.id === 9100 + number)?.body).toBe(planted);
+    }
+  });
+
+  it("says a rate limit on /user as a rate limit, and creates nothing", async () => {
+    await platform.reset();
+    const before = github.comments.length;
+    github.fail({
+      operationId: "users/get-authenticated",
+      status: 403,
+      message: "API rate limit exceeded for user ID 1.",
+      headers: {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600),
+      },
+    });
+    const event = { name: "pull_request", payload: { number: 43, pull_request: { number: 43 } } };
+    const { result } = await report({ comment: "pr", "github-token": PERSONAL_TOKEN }, { env: env(), event });
+    expect(result.code).toBe(1);
+    const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+    expect(error).toMatch(/rate limit for the github-token until/);
+    expect(error).not.toContain("pull-requests: write");
+    expect(github.comments.length).toBe(before);
+  });
+
+  it("ends a comment list whose Link names itself, and a GitHub that hangs, within the step's timeout", async () => {
+    await platform.reset();
+    const event = { name: "pull_request", payload: { number: 44, pull_request: { number: 44 } } };
+    github.fail({ operationId: "issues/list-comments", loopLink: true, times: 1000 });
+    const looped = await report({ comment: "pr" }, { env: env(), event });
+    expect(looped.result.code, looped.result.stdout).toBe(0);
+    expect(github.calls.filter((c) => c.startsWith("GET") && c.endsWith("/44/comments"))).toHaveLength(2);
+    github.heal();
+
+    github.fail({ operationId: "issues/list-comments", delayMs: Number.POSITIVE_INFINITY });
+    const began = Date.now();
+    const hung = await report({ comment: "pr", timeout: "3s" }, { env: env(), event });
+    expect(hung.result.code).toBe(1);
+    expect(hung.result.endedAt - began).toBeLessThan(3000 + 4000);
+    github.heal();
+  }, 30_000);
 
   it("reaches GitHub through the runner's proxy, as a runner behind one must", async () => {
     await platform.reset();
@@ -634,3 +700,89 @@ describe("usage-report: the platform's text is shown as text", () => {
     expect(shown).toContain("&lt;b&gt;USD&lt;/b&gt;");
   });
 });
+
+describe("usage-report: hostile platform data in the exports", () => {
+  /** The emulator's usage page, changed by `edit`, answered to every usage request. */
+  async function hostileUsage(edit: (page: UsagePage) => void) {
+    const auth = { authorization: `Bearer ${platform.tokens.org}` };
+    const page = (await (
+      await fetch(`${platform.url}/v1/billing/usage?granularity=day&perPage=3`, { headers: auth })
+    ).json()) as UsagePage;
+    edit(page);
+    page.pagination = { hasNextPage: false };
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/billing/usage",
+      status: 200,
+      body: page,
+      times: 1000,
+    });
+  }
+
+  it("a resource type named like an object member is a type like any other, and no control character is written raw", async () => {
+    await platform.reset();
+    await hostileUsage((page) => {
+      // Resources that cost something, so that each has FOCUS rows.
+      const resources = page.data.usage
+        .flatMap((e) => e.paas.teams.flatMap((t) => t.projects.flatMap((p) => p.resources)))
+        .filter((r) => r.price.total > 0);
+      ["constructor", "__proto__", "toString"].forEach((type, i) => {
+        const resource = resources[i];
+        if (!resource) return;
+        resource.resourceType = type;
+        const item = resource.items[0];
+        if (item) item.id = `id\u0000with\u0007controls\nand a break`;
+      });
+    });
+    const { result, dir } = await report({
+      period: "month-to-date",
+      "group-by": "resource-type",
+      formats: "csv,focus,focus-parquet",
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const focus = await readFile(join(dir, "focus.csv"), "utf8");
+    expect(focus).not.toContain("function Object");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be written.
+    expect(focus.replace(/\n/g, "")).not.toMatch(/[\x00-\x1f\x7f]/);
+    for (const type of ["constructor", "__proto__", "toString"])
+      expect(focus).toMatch(new RegExp(`PaaS ${type}: [^,]*,Other,`));
+    expect((await readFile(join(dir, "focus.parquet"))).subarray(0, 4).toString()).toBe("PAR1");
+  });
+
+  it("a usage window that is not a time is named, for every format, never an unexpected error", async () => {
+    for (const formats of ["markdown", "csv,focus"]) {
+      await platform.reset();
+      await hostileUsage((page) => {
+        const entry = page.data.usage[0];
+        if (entry) entry.window = { start: "the day after tomorrow", end: entry.window.end };
+      });
+      const { result } = await report({ period: "month-to-date", formats });
+      expect(result.code, formats).toBe(1);
+      const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+      expect(error, formats).toContain(
+        'usage entry 1 has a window.start that is not a time ("the day after tomorrow")',
+      );
+      expect(error, formats).not.toContain("Unexpected error");
+    }
+  });
+});
+
+interface UsagePage {
+  data: {
+    usage: Array<{
+      window: { start: string; end: string };
+      paas: {
+        teams: Array<{
+          projects: Array<{
+            resources: Array<{
+              resourceType: string;
+              price: { total: number };
+              items: Array<{ id: string }>;
+            }>;
+          }>;
+        }>;
+      };
+    }>;
+  };
+  pagination?: unknown;
+}

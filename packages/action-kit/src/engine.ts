@@ -12,6 +12,8 @@ export {
   type LogRecord,
   type OutputValue,
   type Report,
+  StepFailure,
+  type SummaryRow,
   say,
   useHost,
   warn,

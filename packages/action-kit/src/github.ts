@@ -2,3 +2,5 @@
 // to GitHub bundle Octokit.
 export { type GitHubClient, GitHubRefusal, gitHubClient } from "./github/client.js";
 export { deployments } from "./github/deployments/recorder.js";
+export { listItems } from "./github/pages.js";
+export type { GitHubBudget } from "./github/retry.js";

@@ -53,7 +53,10 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
     });
     afterAll(() => github.close());
     // Every request the step made is one GitHub would take.
-    afterEach(() => expect(github.violations.splice(0)).toEqual([]));
+    afterEach(() => {
+      github.heal();
+      expect(github.violations.splice(0)).toEqual([]);
+    });
 
     /**
      * A run with `environment: staging` unless said, GitHub holding only the `earlier` deployments;
@@ -80,6 +83,8 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       return result;
     };
     const states = (d: Deployment | undefined) => d?.statuses.map((s) => s.state);
+    /** What the step asked the platform to do: reads before the start (an addon's backup) are not. */
+    const writes = async () => (await platform.requests()).filter((r) => r.method !== "GET");
     const longWork = { durationSeconds: 36_000 };
 
     it("records a push's work as one deployment of its commit: in progress, then success with the URL", async () => {
@@ -141,7 +146,7 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       expect(failureMessage(result)).toContain("`deployments: write`");
       expect(failureMessage(result)).toContain("`permissions:`");
       expect(failureMessage(result)).toContain("Nothing was sent to the platform");
-      expect(await platform.requests()).toEqual([]);
+      expect(await writes()).toEqual([]);
       expect(github.deployments).toEqual([]);
       expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
     });
@@ -154,11 +159,11 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       expect(result.outputs["deployment-id"]).toBe("");
     });
 
-    it("keeps the work's result when GitHub fails to record a status, naming the deployment", async () => {
+    it("keeps the work's result when GitHub refuses to record a status, naming the deployment", async () => {
       github.fail({
         operationId: "repos/create-deployment-status",
-        status: 502,
-        message: "Bad Gateway",
+        status: 422,
+        message: "Validation Failed",
         times: 2,
       });
       const result = await deploy();
@@ -189,10 +194,10 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       const mine = github.deployments.at(-1);
       expect(mine?.production).toBe(true);
       expect(latestState(mine as Deployment)).toBe("success");
-      // Walked newest first to the first inactive one: the success after it retired, the failure
-      // kept, and nothing older read.
+      // The whole list walked: a success behind an inactive one (a cancelled run's) retired too,
+      // the failure kept.
       expect(github.deployments.map((d) => [d.id, latestState(d)])).toEqual([
-        [10, "success"],
+        [10, "inactive"],
         [20, "inactive"],
         [30, "failure"],
         [40, "inactive"],
@@ -200,13 +205,159 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       ]);
     });
 
-    it("with deactivate-environment tears the environment down once the work succeeds", async () => {
+    it("after success, a cancel and success again, one production deployment is active", async () => {
+      const production = { environment: "production" };
+      const first = await deploy({ inputs: production });
+      expect(first.code, first.stdout).toBe(0);
+      await platform.reset();
+      const cancelled = await deploy({
+        inputs: production,
+        options: { cancelWhen: (printed) => printed.includes("Started ") },
+        work: longWork,
+        earlier: [...github.deployments],
+      });
+      expect(cancelled.code).toBe(1);
+      await platform.reset();
+      const again = await deploy({ inputs: production, earlier: [...github.deployments] });
+      expect(again.code, again.stdout).toBe(0);
+      expect(github.deployments.map((d) => latestState(d))).toEqual([
+        "inactive",
+        spec.abort ? "inactive" : "error",
+        "success",
+      ]);
+    });
+
+    it("retires hundreds of earlier deployments in one run, every page within the step's budget", async () => {
+      const many = Array.from({ length: 250 }, (_, i) =>
+        earlier(10_000 + 2 * i, "success", { environment: "production", production: true }),
+      );
+      const result = await deploy({ inputs: { environment: "production" }, earlier: many });
+      expect(result.code, result.stdout).toBe(0);
+      const active = github.deployments.filter((d) => latestState(d) === "success");
+      expect(active.map((d) => d.id)).toEqual([github.deployments.at(-1)?.id]);
+    });
+
+    it("ends a walk whose Link names its own page as the next, reading no item twice", async () => {
+      github.fail({ operationId: "repos/list-deployments", loopLink: true, times: 1000 });
+      const before = github.calls.length;
       const result = await deploy({
-        inputs: { environment: "pr-7", "transient-environment": "true", "deactivate-environment": "true" },
-        earlier: [earlier(50, "success", { environment: "pr-7", transient: true, sha: HEAD_SHA })],
+        inputs: { environment: "production" },
+        earlier: [earlier(10, "success", { environment: "production", production: true })],
       });
       expect(result.code, result.stdout).toBe(0);
-      expect(github.deployments.map((d) => latestState(d))).toEqual(["inactive", "inactive"]);
+      const calls = github.calls.slice(before);
+      expect(calls.filter((c) => c.startsWith("GET ") && c.endsWith("/deployments"))).toHaveLength(2);
+      expect(calls.filter((c) => c.endsWith("/10/statuses"))).toHaveLength(2);
+    });
+
+    it("a cancel reaches the platform's abort while GitHub hangs on the in-progress status", async () => {
+      github.fail({
+        operationId: "repos/create-deployment-status",
+        when: { state: "in_progress" },
+        delayMs: Number.POSITIVE_INFINITY,
+      });
+      const result = await deploy({
+        options: { cancelWhen: (printed) => printed.includes("Started ") },
+        work: longWork,
+      });
+      expect(result.code).toBe(1);
+      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(7500);
+      if (spec.abort) {
+        const aborts = (await platform.requests()).filter(
+          (r) => r.method === spec.abort?.method && spec.abort.path.test(r.path),
+        );
+        expect(aborts).toHaveLength(1);
+      }
+      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+    });
+
+    it("timeout bounds the step when GitHub hangs on every status", async () => {
+      github.fail({
+        operationId: "repos/create-deployment-status",
+        delayMs: Number.POSITIVE_INFINITY,
+        times: 100,
+      });
+      const began = Date.now();
+      const result = await deploy({ inputs: { timeout: "2s" }, work: longWork });
+      expect(result.code).toBe(1);
+      // 2 s of timeout, at most 5 s of closing past it, and the process's own start.
+      expect(result.endedAt - began).toBeLessThan(2000 + 5000 + 3000);
+    }, 20_000);
+
+    it("records the final status through GitHub's 502 (retried), leaving nothing in progress", async () => {
+      github.fail({
+        operationId: "repos/create-deployment-status",
+        when: { state: "success" },
+        status: 502,
+        message: "Server Error",
+      });
+      const result = await deploy();
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.stdout).not.toContain("::warning::");
+      expect(latestState(github.deployments[0] as Deployment)).toBe("success");
+    });
+
+    it("waits out GitHub's secondary rate limit (retry-after), and says a spent rate limit as one", async () => {
+      github.fail({
+        operationId: "repos/create-deployment",
+        status: 429,
+        message: "You have exceeded a secondary rate limit.",
+        headers: { "retry-after": "1" },
+      });
+      const waited = await deploy();
+      expect(waited.code, waited.stdout).toBe(0);
+      expect(github.deployments).toHaveLength(1);
+
+      await platform.reset();
+      const reset = String(Math.floor(Date.now() / 1000) + 3600);
+      github.fail({
+        operationId: "repos/create-deployment",
+        status: 403,
+        message: "API rate limit exceeded for installation.",
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset },
+      });
+      const limited = await deploy();
+      expect(limited.code).toBe(1);
+      expect(failureMessage(limited)).toMatch(/rate limit/);
+      expect(failureMessage(limited)).not.toContain("deployments: write");
+      expect(await writes()).toEqual([]);
+    });
+
+    it("refuses a bad input, and environment-url with credentials or spaces, before any request anywhere", async () => {
+      const calls = github.calls.length;
+      for (const inputs of [
+        ...spec.malformed.map((m) => m.inputs),
+        { "environment-url": "https://deploy:hunter2@staging.shop.example" },
+        { "environment-url": "https://staging.shop.example/a b" },
+      ]) {
+        const result = await deploy({ inputs });
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toContain("Nothing was sent to the platform");
+      }
+      expect(github.calls.length).toBe(calls);
+      expect(github.deployments).toEqual([]);
+      expect(await platform.requests()).toEqual([]);
+    });
+
+    it("links the environment's URL in the job summary", async () => {
+      const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example/(x)" } });
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.summary).toContain("](https://staging.shop.example/%28x%29)");
+    });
+
+    it("with deactivate-environment tears the environment down once the work succeeds", async () => {
+      const pr7 = { environment: "pr-7", transient: true, sha: HEAD_SHA };
+      const result = await deploy({
+        inputs: { environment: "pr-7", "transient-environment": "true", "deactivate-environment": "true" },
+        earlier: [earlier(50, "success", pr7), earlier(52, "inactive", pr7), earlier(54, "failure", pr7)],
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.deployments.map((d) => latestState(d))).toEqual([
+        "inactive",
+        "inactive",
+        "inactive",
+        "inactive",
+      ]);
     });
 
     it("refuses environment with wait: false, before any request anywhere", async () => {

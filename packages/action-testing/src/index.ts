@@ -5,8 +5,12 @@ export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
 export type { Author, Deployment, DeploymentState, DeploymentStatus } from "./github/objects.js";
 export { latestState } from "./github/objects.js";
 export {
+  APP_BOT,
+  APP_TOKEN,
   type Fault,
   MAIN_SHA,
+  PERSON,
+  PERSONAL_TOKEN,
   READ_ONLY_TOKEN,
   type StandIn,
   startGitHubStandIn,

@@ -74,8 +74,15 @@ export function program(setExitCode: (code: number) => void): Command {
         `--${input} ${isBoolean(spec) ? "[value]" : "<value>"}`,
         `${spec.description}${spec.required ? " (required)" : ""}${byDefault !== undefined ? ` (default: ${byDefault})` : ""}`,
       );
+      // A bare boolean flag is "true" through the same parser, so a repeat of it is refused too.
+      if (isBoolean(spec)) option.preset("true");
       const lines = takesLines(definition.inputs[input]);
-      option.argParser((value: string, previous: string | undefined) => repeatedFlag(value, previous, lines));
+      const flag = {
+        name: input,
+        takesLines: lines,
+        refuse: (message: string) => command.error(message, { exitCode: EXIT_CODES.input }),
+      };
+      option.argParser((value: string, previous: string | undefined) => repeatedFlag(value, previous, flag));
       attributes.set(input, option.attributeName());
       command.addOption(option);
     }

@@ -1,10 +1,18 @@
-import type { FailureKind, Host, LogRecord, OutputValue, Report } from "@cwp/action-kit/engine";
+import {
+  type FailureKind,
+  type Host,
+  type LogRecord,
+  type OutputValue,
+  type Report,
+  redact,
+} from "@cwp/action-kit/engine";
 import { EXIT_CODES } from "./exit-codes.js";
 
 // A terminal (or another CI system's log) as the engine's host: status lines, a live progress
 // line on a TTY, logs with their timestamps, and the report as a table at the end; with --json,
 // stdout carries one JSON object (the outputs, typed) and everything else goes to stderr. Colours
-// only on a TTY and without NO_COLOR.
+// only on a TTY and without NO_COLOR. A terminal masks nothing itself (a runner does): every line
+// and every JSON value written has each masked value redacted here, whatever wrote it.
 
 type Stream = NodeJS.WritableStream & { isTTY?: boolean };
 
@@ -54,7 +62,7 @@ export class TerminalHost implements Host {
       this.#out.write("\r\x1b[2K");
       this.#progress = false;
     }
-    stream.write(`${line}\n`);
+    stream.write(`${redact(line)}\n`);
   }
 
   info(line: string): void {
@@ -67,7 +75,7 @@ export class TerminalHost implements Host {
 
   progress(line: string): void {
     if (!this.#out.isTTY) return;
-    this.#out.write(`\r\x1b[2K${this.#paint("2", safeText(line))}`);
+    this.#out.write(`\r\x1b[2K${this.#paint("2", safeText(redact(line)))}`);
     this.#progress = true;
   }
 
@@ -139,10 +147,14 @@ export class TerminalHost implements Host {
    */
   finish(stdout: Stream = process.stdout): void {
     if (this.#progress && this.#out.isTTY) this.#out.write("\r\x1b[2K");
-    if (this.#json)
+    if (this.#json) {
+      const values = this.failure
+        ? { ...this.outputValues, error: jsonError(this.failure.kind, this.failure.message) }
+        : this.outputValues;
       stdout.write(
-        `${JSON.stringify(this.failure ? { ...this.outputValues, error: jsonError(this.failure.kind, this.failure.message) } : this.outputValues)}\n`,
+        `${JSON.stringify(values, (_, value) => (typeof value === "string" ? redact(value) : value))}\n`,
       );
+    }
   }
 }
 

@@ -228,6 +228,29 @@ describe("cwp: exit codes and secrets", () => {
     expect(leakedSecrets(asRun(result), [platform.tokens.org, secret])).toEqual([]);
   });
 
+  it("redacts a masked value the platform echoes in an error, in every mode: the summary, the error, --json", async () => {
+    const secret = "npm_echoed_s3cret_value";
+    await platform.control("POST", "faults", {
+      method: "POST",
+      path: "/v1/projects/platform-web/services/web/build",
+      status: 400,
+      body: { message: `Invalid build argument NPM_TOKEN=${secret}`, statusCode: 400 },
+    });
+    const text = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`]);
+    expect(text.code).toBe(EXIT_CODES.failed);
+    expect(text.stderr).toContain("NPM_TOKEN=***");
+    await platform.control("POST", "faults", {
+      method: "POST",
+      path: "/v1/projects/platform-web/services/web/build",
+      status: 400,
+      body: { message: `Invalid build argument NPM_TOKEN=${secret}`, statusCode: 400 },
+    });
+    const json = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`, "--json"]);
+    expect(json.code).toBe(EXIT_CODES.failed);
+    expect(JSON.parse(json.stdout).error.message).toContain("NPM_TOKEN=***");
+    for (const result of [text, json]) expect(leakedSecrets(asRun(result), [secret])).toEqual([]);
+  });
+
   it("asks for what to build when there is no workflow event to take it from, naming the flags", async () => {
     const result = await cwp(["trigger-build", "--project-id", "platform-web", "--service-id", "web"]);
     expect(result.code).toBe(EXIT_CODES.input);
@@ -320,7 +343,22 @@ describe("cwp: exit codes and secrets", () => {
   it("takes a flag of KEY=VALUE lines once per line, and refuses any other flag given twice", async () => {
     const twice = await cwp([...build, "--branch", "dev"]);
     expect(twice.code).toBe(EXIT_CODES.input);
-    expect(twice.stderr).toContain("the flag takes one value and was given more than once");
+    expect(twice.stderr).toContain("--branch takes one value and was given more than once");
+    expect(await platform.requests()).toEqual([]);
+    // A bare boolean flag after a valued one is a repeat too: waiting was not what was asked.
+    const wait = await cwp([...build, "--wait", "false", "--wait"]);
+    expect(wait.code).toBe(EXIT_CODES.input);
+    expect(wait.stderr).toContain("--wait takes one value and was given more than once");
+    // Refused naming the flag, never quoting a value (which may be a token).
+    const tokens = await cwp([
+      ...build,
+      "--api-token",
+      "first_token_value",
+      "--api-token",
+      "second_token_value",
+    ]);
+    expect(tokens.code).toBe(EXIT_CODES.input);
+    expect(`${tokens.stdout}${tokens.stderr}`).not.toMatch(/first_token_value|second_token_value/);
     expect(await platform.requests()).toEqual([]);
     const lines = await cwp([
       ...build,

@@ -236,3 +236,24 @@ describe("paths", () => {
     expect((b as Record<string, unknown>).newField).toEqual({ a: 1 });
   });
 });
+
+describe("beforeSend", () => {
+  it("runs once a request is valid and before it is sent; never for an invalid one; a throw sends nothing", async () => {
+    t.server.on("POST", "/v1/projects/p1/services/s1/build", () => ({ body: { data: build("PENDING") } }));
+    const seen: number[] = [];
+    const beforeSend = async () => {
+      seen.push(t.server.requests.length);
+    };
+    await rejected(t.client.builds.start("p1", "s1", { branch: "" }, { beforeSend }));
+    expect(seen).toEqual([]);
+    await t.client.builds.start("p1", "s1", { branch: "main" }, { beforeSend });
+    expect(seen).toEqual([0]);
+    expect(t.server.requests).toHaveLength(1);
+    const refused = new Error("the record could not be opened");
+    const error = await t.client.builds
+      .start("p1", "s1", { branch: "main" }, { beforeSend: () => Promise.reject(refused) })
+      .catch((e: unknown) => e);
+    expect(error).toBe(refused);
+    expect(t.server.requests).toHaveLength(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { say } from "@cwp/action-kit";
-import { type GitHubClient, GitHubRefusal } from "@cwp/action-kit/github";
+import { type GitHubBudget, type GitHubClient, GitHubRefusal, listItems } from "@cwp/action-kit/github";
 import { MARKER } from "../render/markdown.js";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
@@ -8,7 +8,13 @@ import { MARKER } from "../render/markdown.js";
 export interface GitHubTarget {
   github: GitHubClient;
   repository: { owner: string; repo: string };
+  /** The step's cancel and deadline: every call and page within them. */
+  budget: GitHubBudget;
 }
+
+/** The most pages of comments or issues read to find the report's own: 3,000 comments, 1,000 issues. */
+const MAX_COMMENT_PAGES = 30;
+const MAX_ISSUE_PAGES = 10;
 
 /**
  * Why the report could not be posted, and what to change. Said as the step's failure once the
@@ -16,10 +22,12 @@ export interface GitHubTarget {
  */
 export function commentFailure(error: unknown, comment: "pr" | "issue"): string {
   const where = comment === "pr" ? "comment on the pull request" : "issue";
+  const asWhere = comment === "pr" ? "a comment on the pull request" : "an issue";
   // Host-neutral: a terminal prints the summary where a runner shows it on the run.
   const rest = "The rest of the report is written: its summary, files and outputs.";
   if (!(error instanceof GitHubRefusal))
-    return `Posting the report as an ${where} failed: ${(error as Error).message}. ${rest}`;
+    return `Posting the report as ${asWhere} failed: ${(error as Error).message}. ${rest}`;
+  if (error.rateLimited) return `GitHub did not take the report's ${where} (${error.told}). ${rest}`;
   if (error.status === 401)
     return `GitHub did not accept the github-token for the report's ${where} (401: ${error.reason}). ${rest}`;
   if (error.status === 403 || error.status === 404) {
@@ -27,30 +35,53 @@ export function commentFailure(error: unknown, comment: "pr" | "issue"): string 
     const fork = comment === "pr" ? " (a pull request from a fork only ever gets a read-only token)" : "";
     return `GitHub refused the report's ${where} (${error.status}: ${error.reason}): the github-token needs \`${permission}\` in the workflow's \`permissions\`${fork}. ${rest}`;
   }
-  return `Posting the report as an ${where} failed: ${error.message}. ${rest}`;
+  return `Posting the report as ${asWhere} failed: ${error.message}. ${rest}`;
 }
 
-/** The workflow token's identity: it may not read `/user`, and writes as this bot. */
-const WORKFLOW_BOT = "github-actions[bot]";
+/** What GitHub answers an installation token (the workflow's, or a GitHub App's) on `/user`. */
+const INSTALLATION_REFUSAL = /resource not accessible by integration/i;
+
+/** Who wrote something: a login, or (an installation token) a GitHub App's bot, whichever app. */
+type Writer = { login: string } | { bot: true };
 
 /**
- * Who the token writes as: a personal token's login from `/user`; the workflow token (and any
- * installation token) is refused `/user` with 403 and writes as github-actions[bot]. Only what this
- * identity wrote is ever edited: anyone can paste the marker into a comment of theirs.
+ * Who the token writes as: a personal token's login from `/user`. An installation token (the
+ * workflow's github-actions[bot], or a GitHub App's `<app-slug>[bot]`) is refused `/user`, and no
+ * call it may make names its app: it writes as a bot, and only a bot's comment is its own. A
+ * person's comment is never edited (anyone can paste the marker into one of theirs). Any other
+ * refusal (a rate limit, SAML enforcement) is said as it is.
  */
-async function identity(target: GitHubTarget): Promise<string> {
+async function writer(target: GitHubTarget): Promise<Writer> {
   try {
-    return (await target.github.rest.users.getAuthenticated()).data.login;
+    const { data } = await target.github.request("GET /user", { request: target.budget });
+    const login = (data as { login?: unknown })?.login;
+    if (typeof login !== "string") throw new Error("GitHub answered GET /user without a login");
+    return { login };
   } catch (error) {
-    if (error instanceof GitHubRefusal && error.status === 403) return WORKFLOW_BOT;
+    if (
+      error instanceof GitHubRefusal &&
+      error.status === 403 &&
+      !error.rateLimited &&
+      INSTALLATION_REFUSAL.test(error.reason)
+    )
+      return { bot: true };
     throw error;
   }
 }
 
 interface Authored {
-  user?: { login?: string } | null;
+  user?: { login?: unknown; type?: unknown } | null;
 }
-const writtenBy = (item: Authored, login: string) => item.user?.login === login;
+const writtenBy = (item: Authored, who: Writer) =>
+  "login" in who
+    ? item.user?.login === who.login
+    : item.user?.type === "Bot" && typeof item.user.login === "string" && item.user.login.endsWith("[bot]");
+
+/** The first item `pick` takes from a list, within its pages. */
+async function find<T>(items: AsyncIterable<T>, pick: (item: T) => boolean): Promise<T | undefined> {
+  for await (const item of items) if (pick(item)) return item;
+  return undefined;
+}
 
 /** Creates the report comment on the pull request, or updates the one an earlier run left. */
 export async function upsertPullRequestComment(
@@ -58,19 +89,27 @@ export async function upsertPullRequestComment(
   pullNumber: number,
   body: string,
 ): Promise<string> {
-  const repo = target.repository;
-  const [login, comments] = await Promise.all([
-    identity(target),
-    target.github.paginate(target.github.rest.issues.listComments, {
-      ...repo,
-      issue_number: pullNumber,
-      per_page: 100,
-    }),
-  ]);
-  const mine = comments.find((c) => c.body?.startsWith(MARKER) && writtenBy(c, login));
+  const { repository: repo, budget } = target;
+  const who = await writer(target);
+  const comments = listItems<Authored & { id: number; body?: unknown }>(
+    target.github,
+    "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+    { ...repo, issue_number: pullNumber },
+    budget,
+    MAX_COMMENT_PAGES,
+  );
+  const mine = await find(
+    comments,
+    (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who),
+  );
   const { data: saved } = mine
-    ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body })
-    : await target.github.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
+    ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body, request: budget })
+    : await target.github.rest.issues.createComment({
+        ...repo,
+        issue_number: pullNumber,
+        body,
+        request: { ...budget, creates: true },
+      });
   say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
   return saved.html_url ?? "";
 }
@@ -82,20 +121,35 @@ export async function upsertIssue(
   label: string,
   body: string,
 ): Promise<string> {
-  const repo = target.repository;
-  const [login, issues] = await Promise.all([
-    identity(target),
-    target.github.paginate(target.github.rest.issues.listForRepo, {
-      ...repo,
-      state: "open",
-      labels: label,
-      per_page: 100,
-    }),
-  ]);
-  const mine = issues.find((i) => i.title === title && !i.pull_request && writtenBy(i, login));
+  const { repository: repo, budget } = target;
+  const who = await writer(target);
+  const issues = listItems<
+    Authored & { id: number; number?: unknown; title?: unknown; pull_request?: unknown }
+  >(
+    target.github,
+    "/repos/{owner}/{repo}/issues",
+    { ...repo, state: "open", labels: label },
+    budget,
+    MAX_ISSUE_PAGES,
+  );
+  const mine = await find(
+    issues,
+    (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who),
+  );
   const { data: saved } = mine
-    ? await target.github.rest.issues.update({ ...repo, issue_number: mine.number, body })
-    : await target.github.rest.issues.create({ ...repo, title, body, labels: [label] });
+    ? await target.github.rest.issues.update({
+        ...repo,
+        issue_number: mine.number as number,
+        body,
+        request: budget,
+      })
+    : await target.github.rest.issues.create({
+        ...repo,
+        title,
+        body,
+        labels: [label],
+        request: { ...budget, creates: true },
+      });
   say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
   return saved.html_url ?? "";
 }

@@ -6,13 +6,20 @@ import { bucketLabel } from "./format.js";
 // report.csv: one tidy row per period × group, amounts unrounded, safe to open in a spreadsheet;
 // written bucket by bucket as the trend is read (a year of hourly rows is too large to hold).
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a cell never holds raw.
+const CONTROL = /[\x00-\x1f\x7f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same, each replaced.
+const CONTROLS = /[\x00-\x1f\x7f]/g;
+
 /**
  * A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection);
- * plain numbers, negative ones too, stay numbers.
+ * plain numbers, negative ones too, stay numbers. No control character is written raw (a NUL ends
+ * a string in many readers): a line break in a name becomes a space, any other one `�`.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const text = CONTROL.test(value) ? value.replace(/\r\n|\r|\n/g, " ").replace(CONTROLS, "\ufffd") : value;
+  const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(",")}\n`;

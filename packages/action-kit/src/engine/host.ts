@@ -26,13 +26,21 @@ export interface LogRecord {
 }
 
 /** What the job summary (or the terminal's closing table) shows. */
+/** A failure the step explains in full: its message is told as it is, never as unexpected. */
+export class StepFailure extends Error {
+  override name = "StepFailure";
+}
+
+/** A row of the summary: a label, its value, and where the value links to (a URL the user gave). */
+export type SummaryRow = [label: string, value: string | undefined, link?: string | undefined];
+
 export interface Report {
   action: string;
   /** What ran, e.g. "build joyous-view-6290 of service web". */
   title: string;
   outcome: "success" | "failure" | "started" | "cancelled" | "timed out";
   status?: string | undefined;
-  rows: Array<[label: string, value: string | undefined]>;
+  rows: SummaryRow[];
   durationMs?: number | undefined;
   message?: string | undefined;
   /** The last remote log lines, shown for a failure. */

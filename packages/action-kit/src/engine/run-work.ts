@@ -16,12 +16,12 @@ import { connection, sharedInputs } from "../inputs/shared.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { formatDuration } from "./duration.js";
 import { median, recentDurations } from "./history.js";
-import { type FailureKind, failWith, host, type Report, say, warn } from "./host.js";
+import { type FailureKind, failWith, host, type Report, StepFailure, say, warn } from "./host.js";
 import { LogPump } from "./log-pump.js";
 import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
 import { mask, redact } from "./secrets.js";
-import { type Recorder, RecordRefused, type StepEnd, type WorkRecord } from "./work-record.js";
+import type { Recorder, StepEnd, WorkRecord } from "./work-record.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
@@ -29,6 +29,11 @@ const ABORT_WITHIN_MS = 5000;
 const DRAIN_WITHIN_MS = 2000;
 /** How long closing the record (a deployment's last status, and the earlier ones it supersedes) may take. */
 const RECORD_CLOSE_MS = 60_000;
+/**
+ * How long the record's closing may go on past the step's deadline: with it, the abort and the
+ * logs' drain, a step ends by `timeout` + 7 s whatever GitHub does.
+ */
+export const CLOSE_AFTER_DEADLINE_MS = 5000;
 
 export type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
 
@@ -67,11 +72,15 @@ export interface ActionContext<C> {
   client: CwpClient;
   /** Aborts at the workflow's cancel: for the reads before the work starts. */
   signal: AbortSignal;
+  /** The step's deadline (epoch ms), from `timeout`: what else the action calls (GitHub) ends by it. */
+  deadline: number;
   /**
-   * For the one request that starts the remote work: a cancel lets it answer (within 5 s), so the
-   * kit can abort what it started instead of leaving it running with nobody told.
+   * For the one request that starts the remote work. Its signal lets it answer after a cancel
+   * (within 5 s), so the kit can abort what it started instead of leaving it running with nobody
+   * told; once the request is known valid, and before it is sent, the record is opened (a GitHub
+   * deployment): a request refused before sending leaves no record anywhere.
    */
-  startSignal: AbortSignal;
+  startOptions: CallOptions;
 }
 
 export interface ActionDefinition<S extends z.ZodRawShape, T> {
@@ -134,6 +143,10 @@ export async function runWork<S extends z.ZodRawShape, T>(
   let workStarted = false;
   const report: Reporter = (r) =>
     host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+  // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
+  // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
+  const started = Date.now();
+  let deadline = Number.POSITIVE_INFINITY;
   try {
     const config = readInputs(schema, raw) as z.output<z.ZodObject<S>> & SharedConfig;
     action.validate?.(config);
@@ -144,25 +157,26 @@ export async function runWork<S extends z.ZodRawShape, T>(
       warn(
         `${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`,
       );
-    // Opened before anything is sent to the platform: a record that cannot be kept stops the step
-    // with nothing started.
-    await asked?.open(cancel.signal);
-    record = asked;
-    if (record) outputs.set(record.outputs());
-    const started = Date.now();
-    // `timeout` bounds the whole step: no request, retry or response body of it goes past it.
-    client = createClient({
-      baseUrl: conn.baseUrl,
-      token: conn.token,
-      teamId: conn.teamId,
-      deadline: started + config.timeout,
-    });
+    deadline = started + config.timeout;
+    const stepDeadline = deadline;
+    // Opened once the start request is known valid and before it is sent: a record that cannot be
+    // kept stops the step with nothing started, and a request refused before sending leaves none.
+    let opening: Promise<void> | undefined;
+    const openRecord = () =>
+      (opening ??= (async () => {
+        if (!asked) return;
+        await asked.open({ signal: cancel.signal, deadline: stepDeadline });
+        record = asked;
+        outputs.set(asked.outputs());
+      })());
+    client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
     if (conn.teamId) say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const work = await action.start({
       config,
       client,
       signal: cancel.signal,
-      startSignal: cancel.startSignal,
+      deadline,
+      startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
     });
     if (isFinished(work)) {
       outputs.set(work.outputs);
@@ -197,7 +211,7 @@ export async function runWork<S extends z.ZodRawShape, T>(
   } finally {
     await record?.close(
       end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." },
-      closeWithin(cancel),
+      closeWithin(cancel, deadline),
     );
     cancel.dispose();
     await client?.close();
@@ -246,7 +260,8 @@ async function follow<T>(
   try {
     const history = work.history;
     const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-    await record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
+    // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
+    record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
     const final = await work.wait({
       deadline: started + config.timeout,
       startedAt: started,
@@ -297,7 +312,7 @@ async function follow<T>(
     const aborted = await abortRemote(work, config, cancel);
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
     const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-    await record?.close(end, closeWithin(cancel));
+    await record?.close(end, closeWithin(cancel, started + config.timeout));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
     await reportAs(timedOut ? "timed out" : "cancelled", status, message);
     failWith(message, timedOut ? "timeout" : "cancelled");
@@ -332,10 +347,18 @@ async function abortRemote<T>(
 
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills
- * the step less the logs' drain; otherwise as long as one GitHub call may.
+ * the step less the logs' drain; otherwise what is left of the step's time and
+ * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel: Cancellation) =>
-  Math.max(1000, Math.min(RECORD_CLOSE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel: Cancellation, deadline: number) =>
+  Math.max(
+    1000,
+    Math.min(
+      RECORD_CLOSE_MS,
+      deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(),
+      timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS,
+    ),
+  );
 
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel: Cancellation): number {
@@ -360,7 +383,7 @@ async function fail(
   }
   // The client's messages already name the request, the status and the platform's error id.
   const reason =
-    error instanceof CwpError || error instanceof RecordRefused
+    error instanceof CwpError || error instanceof StepFailure
       ? error.message
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
   const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;

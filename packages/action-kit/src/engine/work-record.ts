@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { StepFailure, type SummaryRow } from "./host.js";
 import type { OutputKind } from "./output-kinds.js";
 
 // A record of the step's work kept outside the platform (GitHub Deployments). The engine tells it
@@ -22,23 +23,29 @@ export interface StepEnd {
 }
 
 export interface WorkRecord {
-  /** Before anything is sent to the platform; a throw ends the step with nothing started. */
-  open(signal: AbortSignal): Promise<void>;
-  /** The work has started: what runs, and how long such work usually takes (ms, from history). */
-  started(title: string, usualMs: number | undefined): Promise<void>;
+  /**
+   * Before anything is sent to the platform, within the step's cancel and deadline; a throw ends
+   * the step with nothing started.
+   */
+  open(budget: { signal: AbortSignal; deadline: number }): Promise<void>;
+  /**
+   * The work has started: what runs, and how long such work usually takes (ms, from history).
+   * Told in the background, never holding the step: `close` settles it first.
+   */
+  started(title: string, usualMs: number | undefined): void;
   /**
    * The step's end, within `withinMs`. Once: a second call does nothing. Never throws: a record it
    * cannot keep is a warning, never a change to the step's result.
    */
   close(end: StepEnd, withinMs: number): Promise<void>;
   /** For the summary, once opened. */
-  rows(): Array<[string, string | undefined]>;
+  rows(): SummaryRow[];
   /** Step outputs, once opened. */
   outputs(): Record<string, string | undefined>;
 }
 
 /** The record could not be opened: the step ends with this message, nothing sent to the platform. */
-export class RecordRefused extends Error {
+export class RecordRefused extends StepFailure {
   override name = "RecordRefused";
 }
 

@@ -1,28 +1,86 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { getOctokit } from "@actions/github";
+import { warn } from "../engine/host.js";
+import { isLoopback } from "../inputs/shared.js";
+import { type GitHubBudget, retryDelay } from "./retry.js";
 
 // The one way an action talks to GitHub (deployments, the cost report's comment and issue):
 // Octokit as @actions/github builds it, which takes the proxy variables (HTTPS_PROXY, NO_PROXY) and
 // GITHUB_API_URL (GitHub Enterprise Server) from the runner's environment, as the platform client
-// takes them for the platform.
+// takes them for the platform. Every call is given the step's budget (`request: budget`): its
+// cancel signal and its deadline bound the call, its retries and their waits.
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
-/** The longest one GitHub call may take: the report is otherwise written, and the step must end. */
-const GITHUB_CALL_TIMEOUT_MS = 30_000;
+/** The longest one attempt of a GitHub call may take, within the step's budget. */
+const GITHUB_ATTEMPT_TIMEOUT_MS = 30_000;
+/** Attempts after the first, for a 5xx or a rate limit (GitHub's docs ask for backoff, not how often). */
+const RETRIES = 3;
 
 export function gitHubClient(token: string): GitHubClient {
   const octokit = getOctokit(token, { userAgent: "cwp-actions" });
-  // Each call its own limit (Octokit has none of its own), within the caller's signal if it gave one.
-  octokit.hook.before("request", (options) => {
-    const limit = AbortSignal.timeout(GITHUB_CALL_TIMEOUT_MS);
-    const given = options.request?.signal as AbortSignal | undefined;
-    options.request = { ...options.request, signal: given ? AbortSignal.any([given, limit]) : limit };
-  });
-  // Every call, pages included, fails the same way: GitHub's refusals as `GitHubRefusal`.
-  octokit.hook.error("request", (error, options) => {
-    throw refusal(error, `${options.method} ${options.url}`) ?? error;
+  const api = new URL(octokit.request.endpoint.DEFAULTS.baseUrl);
+  if (api.protocol === "http:" && !isLoopback(api.hostname))
+    warn("GITHUB_API_URL is plain http to another machine: the github-token travels unencrypted. Use https.");
+  // Retried here rather than by @octokit/plugin-retry and plugin-throttling: their waits (Bottleneck)
+  // take no signal, so a cancel sat out a retry's wait, and plugin-retry ignores `retry-after`.
+  octokit.hook.wrap("request", async (request, options) => {
+    const given = options.request;
+    const budget = given as Partial<GitHubBudget> | undefined;
+    const signal = budget?.signal;
+    const deadline = budget?.deadline ?? Date.now() + GITHUB_ATTEMPT_TIMEOUT_MS;
+    const route = `${options.method} ${options.url}`;
+    for (let attempt = 0; ; attempt++) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new GitHubTimeout(route);
+      signal?.throwIfAborted();
+      const limit = attemptSignal(signal, Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
+      // Set on `options` itself: the hook's `request` is bound to that object, and reads the
+      // attempt's signal from it (an object passed to it instead is ignored).
+      options.request = { ...given, signal: limit.signal };
+      try {
+        return await request(options);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (limit.timedOut) throw new GitHubTimeout(route);
+        const failure = refusal(error, route) ?? unreached(error, route);
+        const delay = retryDelay(failure, attempt, { creates: budget?.creates === true, retries: RETRIES });
+        if (delay === undefined) throw failure;
+        // A wait past the deadline is no retry: the refusal is told as it is (a rate limit as one).
+        if (Date.now() + delay >= deadline) throw failure;
+        await sleep(delay, undefined, { signal });
+      } finally {
+        limit.dispose();
+      }
+    }
   });
   return octokit;
+}
+
+/**
+ * One attempt's signal: the step's cancel, or `ms` passing. Made by hand, not with
+ * AbortSignal.any/timeout: undici's fetch holds its signal weakly, and a combined signal nothing
+ * else held was collected before it fired, leaving a hung GitHub call hung for good.
+ */
+function attemptSignal(step: AbortSignal | undefined, ms: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onCancel = () => controller.abort(step?.reason);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no answer within ${ms} ms`));
+  }, ms);
+  step?.addEventListener("abort", onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    dispose: () => {
+      clearTimeout(timer);
+      step?.removeEventListener("abort", onCancel);
+    },
+  };
 }
 
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
@@ -31,8 +89,54 @@ export class GitHubRefusal extends Error {
     readonly route: string,
     readonly status: number,
     readonly reason: string,
+    /** The answer's headers (rate-limit and retry-after), lower-cased. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(`GitHub ${route} answered ${status}: ${reason}`);
+  }
+
+  /**
+   * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
+   * spent, a `retry-after`, or a message that says so. Never a missing permission.
+   */
+  get rateLimited(): boolean {
+    if (this.status === 429) return true;
+    return (
+      this.status === 403 &&
+      (this.headers["x-ratelimit-remaining"] === "0" ||
+        this.headers["retry-after"] !== undefined ||
+        /rate limit/i.test(this.reason))
+    );
+  }
+
+  /** When the limit lifts (epoch ms), where GitHub said. */
+  get resetsAt(): number | undefined {
+    const reset = Number(this.headers["x-ratelimit-reset"]);
+    return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+  }
+
+  /** The refusal as a person reads it: a rate limit names when it lifts. */
+  get told(): string {
+    if (!this.rateLimited) return `${this.status}: ${this.reason}`;
+    const at = this.resetsAt;
+    return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
+  }
+}
+
+/** GitHub did not answer: the connection failed. */
+export class GitHubUnreached extends Error {
+  constructor(
+    readonly route: string,
+    reason: string,
+  ) {
+    super(`GitHub ${route} could not be reached: ${reason}`);
+  }
+}
+
+/** The step's deadline passed before GitHub answered. */
+export class GitHubTimeout extends Error {
+  constructor(readonly route: string) {
+    super(`GitHub ${route} did not answer within the step's time`);
   }
 }
 
@@ -42,14 +146,24 @@ export class GitHubRefusal extends Error {
  * too, but no response.
  */
 function refusal(error: unknown, route: string): GitHubRefusal | undefined {
-  const { status, response } = error as { status?: unknown; response?: { data?: unknown } };
+  const { status, response } = error as {
+    status?: unknown;
+    response?: { data?: unknown; headers?: Record<string, unknown> };
+  };
   if (typeof status !== "number" || status < 400 || !response) return undefined;
   const { data } = response;
   const message =
     typeof data === "object" && data !== null ? (data as { message?: unknown }).message : undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers ?? {}))
+    if (typeof value === "string" || typeof value === "number") headers[name.toLowerCase()] = String(value);
   return new GitHubRefusal(
     route,
     status,
     typeof message === "string" ? message.slice(0, 200) : `status ${status}`,
+    headers,
   );
 }
+
+const unreached = (error: unknown, route: string) =>
+  new GitHubUnreached(route, String((error as Error)?.message ?? error).slice(0, 200));

@@ -1,7 +1,7 @@
 import { formatDuration } from "../engine/duration.js";
-import type { Report } from "../engine/host.js";
+import type { Report, SummaryRow } from "../engine/host.js";
 import { redact } from "../engine/secrets.js";
-import { escapeCell, escapeHtml } from "./untrusted.js";
+import { escapeCell, escapeHtml, markdownHref } from "./untrusted.js";
 
 /**
  * GitHub drops a job summary over 1 MiB (and the failure it reported with it): every text is cut
@@ -25,18 +25,20 @@ const MARK = { success: "✅", failure: "❌", started: "▶️", cancelled: "�
 export function renderSummary(report: Report): string {
   const cell = (text: string) => escapeCell(clip(redact(text), MAX_CELL));
   const html = (text: string) => escapeHtml(clip(redact(text), MAX_LOG_LINE));
-  const rows = [
+  const rows: SummaryRow[] = [
     ...report.rows,
     ["Status", report.status],
     ["Duration", report.durationMs === undefined ? undefined : formatDuration(report.durationMs)],
     ["Message", report.message],
-  ].filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");
+  ];
   const lines = [
     `### ${MARK[report.outcome]} ${cell(report.action)}: ${cell(report.title)} (${report.outcome})`,
     "",
     "| | |",
     "|---|---|",
-    ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`),
+    ...rows.flatMap(([label, value, link]) =>
+      value === undefined || value === "" ? [] : [`| ${cell(label)} | ${linked(cell(value), link)} |`],
+    ),
   ];
   if (report.lastLines && report.lastLines.length > 0) {
     lines.push(
@@ -49,4 +51,10 @@ export function renderSummary(report: Report): string {
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** `text` as a link to `link` where it is an http(s) URL, else as it is. */
+function linked(text: string, link: string | undefined): string {
+  const href = link === undefined ? undefined : markdownHref(link);
+  return href === undefined ? text : `[${text}](${href})`;
 }

@@ -52,3 +52,22 @@ export const escapeCell = (text: string) =>
     .replace(/[&<>"'|`*_[\]\\#~!]/g, (c) => HTML[c] ?? `&#${c.charCodeAt(0)};`)
     .replace(BIDI, "\ufffd")
     .replace(/\r?\n|\r/g, " ");
+
+/**
+ * An http(s) URL as a Markdown link's target in a table cell, or undefined: no credentials, and
+ * every character that could end the target, the cell or the row percent-encoded.
+ */
+export function markdownHref(link: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password)
+    return undefined;
+  return url.href.replace(
+    /[()|<>"'`\\\s[\]*_]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}

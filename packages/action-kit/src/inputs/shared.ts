@@ -68,7 +68,7 @@ export function connection(config: {
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
 
 /** This machine: `localhost` (and names under it), 127.0.0.0/8 and `[::1]`. */
-const isLoopback = (hostname: string) =>
+export const isLoopback = (hostname: string) =>
   hostname === "localhost" ||
   hostname.endsWith(".localhost") ||
   /^127\.\d+\.\d+\.\d+$/.test(hostname) ||

@@ -1,18 +1,21 @@
-import { commentObject, issueObject } from "./objects.js";
+import { commentObject, issueObject, publicUserObject } from "./objects.js";
 import type { Route } from "./routes.js";
 
 // Issues and their comments (the cost report's comment and issue), and who the token is.
 
 export const issueRoutes: Record<string, Route> = {
-  // An installation token (the workflow's) may not read the user it acts as.
-  "users/get-authenticated": () => ({
-    status: 403,
-    body: {
-      message: "Resource not accessible by integration",
-      documentation_url: "https://docs.github.com/rest/users/users#get-the-authenticated-user",
-      status: "403",
-    },
-  }),
+  // An installation token (the workflow's or an App's) may not read the user it acts as.
+  "users/get-authenticated": (_, ctx) =>
+    ctx.installation
+      ? {
+          status: 403,
+          body: {
+            message: "Resource not accessible by integration",
+            documentation_url: "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+            status: "403",
+          },
+        }
+      : { status: 200, body: publicUserObject(ctx.actor, ctx.api) },
   "issues/list-comments": ({ params }, ctx) =>
     ctx.page(
       ctx.state.comments

@@ -91,6 +91,26 @@ export function userObject(author: Author, api: string) {
   };
 }
 
+/** GitHub's public-user: what `/user` answers a person's token (a fine-grained or classic PAT). */
+export function publicUserObject(author: Author, api: string) {
+  return {
+    ...userObject(author, api),
+    name: null,
+    company: null,
+    blog: "",
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: CREATED,
+    updated_at: CREATED,
+  };
+}
+
 export function commentObject(c: Comment, repoApi: string, api: string) {
   return {
     id: c.id,

@@ -24,6 +24,8 @@ export interface Context {
   repoApi: string;
   /** Who the token acts as. */
   actor: Author;
+  /** An installation token (the workflow's, or a GitHub App's): it may not read `/user`. */
+  installation: boolean;
   nextId(): number;
   /** One page of `items` as GitHub pages a list (`per_page`, `page`, a `Link` header). */
   page(items: unknown[]): Answer;

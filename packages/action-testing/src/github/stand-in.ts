@@ -19,14 +19,31 @@ export const WORKFLOW_BOT: Author = { login: "github-actions[bot]", type: "Bot" 
 /** A token that reads but may not write, as a workflow token without the `permissions:` asked for is. */
 export const READ_ONLY_TOKEN = "ghs_stand_in_read_only_0123456789";
 
+/** A GitHub App's installation token (as actions/create-github-app-token makes): it writes as its app's bot. */
+export const APP_TOKEN = "ghs_stand_in_app_installation_0123";
+export const APP_BOT: Author = { login: "cwp-reports[bot]", type: "Bot" };
+
+/** A person's token: `/user` answers who it is. */
+export const PERSONAL_TOKEN = "ghp_stand_in_personal_0123456789ab";
+export const PERSON: Author = { login: "octo-dev", type: "User" };
+
 /** The commit `main` is at, and the runner's default GITHUB_SHA. */
 export const MAIN_SHA = "0123456789abcdef0123456789abcdef01234567";
 
 export interface Fault {
   /** The operation (GitHub's operationId, e.g. `repos/create-deployment-status`). */
   operationId: string;
-  status: number;
-  message: string;
+  /** Answered with this status and GitHub's error body; without one, answered as usual (after `delayMs`). */
+  status?: number;
+  message?: string;
+  /** Headers of the answer (`retry-after`, `x-ratelimit-*`). */
+  headers?: Record<string, string>;
+  /** This body as it is, instead of the answer's (garbage). */
+  raw?: string;
+  /** Waits this long before answering; `Infinity`: never answers (a hung GitHub). */
+  delayMs?: number;
+  /** The answer's `Link` names itself as the next page, forever. */
+  loopLink?: boolean;
   /** How many requests it answers (1 unless said). */
   times?: number;
   /** Answers only requests whose body has these fields at these values. */
@@ -41,12 +58,26 @@ export interface StandIn extends StandInState {
   violations: string[];
   /** The next matching requests are answered with this error instead. */
   fail(fault: Fault): void;
+  /** Every fault not yet used is dropped. */
+  heal(): void;
   close(): Promise<void>;
 }
 
 const ROUTES: Record<string, Route> = { ...issueRoutes, ...deploymentRoutes };
 
 let description: GitHubDescription | undefined;
+
+/** Who each token the stand-in takes acts as: installation tokens are refused `/user`. */
+function actorOf(
+  token: string | undefined,
+  workflowToken: string,
+): { actor: Author; installation: boolean } | undefined {
+  if (token === workflowToken || token === READ_ONLY_TOKEN)
+    return { actor: WORKFLOW_BOT, installation: true };
+  if (token === APP_TOKEN) return { actor: APP_BOT, installation: true };
+  if (token === PERSONAL_TOKEN) return { actor: PERSON, installation: false };
+  return undefined;
+}
 
 export async function startGitHubStandIn(token: string): Promise<StandIn> {
   description ??= new GitHubDescription();
@@ -63,6 +94,7 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
   let nextId = 100;
   let api = "";
 
+  const hung = new Set<import("node:http").ServerResponse>();
   const server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
@@ -70,16 +102,28 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     const url = new URL(req.url ?? "/", "http://github");
     const call = `${method} ${url.pathname}`;
     calls.push(call);
-    const send = ({ status, body, headers }: Answer) => {
-      res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
-      res.end(body === undefined ? "" : JSON.stringify(body));
+    let fault: Fault | undefined;
+    const send = async ({ status, body, headers }: Answer) => {
+      if (fault?.delayMs !== undefined) {
+        if (fault.delayMs === Number.POSITIVE_INFINITY) return void hung.add(res);
+        await new Promise((resolve) => setTimeout(resolve, fault?.delayMs));
+      }
+      const link = fault?.loopLink ? { link: `<${api}${req.url}>; rel="next"` } : {};
+      res.writeHead(status, {
+        "content-type": "application/json; charset=utf-8",
+        ...headers,
+        ...fault?.headers,
+        ...link,
+      });
+      res.end(fault?.raw ?? (body === undefined ? "" : JSON.stringify(body)));
     };
     const refuse = (status: number, message: string) =>
       send({ status, body: { message, documentation_url: DOCS, status: String(status) } });
 
     // GitHub takes a token as `Bearer` or as `token` (Octokit's way).
     const given = /^(?:Bearer|token) (.*)$/.exec(req.headers.authorization ?? "")?.[1];
-    if (given !== token && given !== READ_ONLY_TOKEN) return refuse(401, "Bad credentials");
+    const who = actorOf(given, token);
+    if (!who) return refuse(401, "Bad credentials");
     const matched = judge.match(method, url.pathname);
     if (!matched) {
       violations.push(`${call}: GitHub has no such operation`);
@@ -108,7 +152,7 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
         },
       });
     }
-    const fault = faults.find(
+    fault = faults.find(
       (f) =>
         f.operationId === matched.operationId &&
         Object.entries(f.when ?? {}).every(([k, v]) => (body as Record<string, unknown>)?.[k] === v),
@@ -116,7 +160,7 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
-      return refuse(fault.status, fault.message);
+      if (fault.status !== undefined) return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     }
     const route = ROUTES[matched.operationId];
     if (!route) {
@@ -127,7 +171,8 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       state,
       api,
       repoApi: `${api}/repos/acme/shop`,
-      actor: WORKFLOW_BOT,
+      actor: who.actor,
+      installation: who.installation,
       nextId: () => nextId++,
       page: (items) => page(items, url, api),
     };
@@ -150,7 +195,13 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     calls,
     violations,
     fail: (fault: Fault) => void faults.push({ ...fault }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    heal: () => void faults.splice(0),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hung) res.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }
 

@@ -22,6 +22,12 @@ export interface CallOptions {
   deadline?: number | undefined;
   /** Sent even with the rate-limit budget spent (for aborting work); see `RequestSpec.urgent`. */
   urgent?: boolean | undefined;
+  /**
+   * Runs once the request is known to be valid, just before it is first sent: what must happen
+   * only for a request that will really go out (a record of the work kept elsewhere). A throw
+   * stops the call with nothing sent.
+   */
+  beforeSend?: (() => Promise<void>) | undefined;
 }
 
 /** `options` with a second signal that also stops the call (a reader's own stop). */
@@ -83,11 +89,17 @@ export class Core {
     fullPath: string,
     options: CallOptions | undefined,
   ): Promise<{ body: z.output<S>; headers: IncomingHttpHeaders }> {
+    let { query, body: sent } = op;
+    if (options?.beforeSend) {
+      // The request goes as it was asked, whatever the caller changes while this runs.
+      ({ query, sent } = structuredClone({ query, sent }));
+      await options.beforeSend();
+    }
     const response = await this.transport.send({
       method: op.method,
       path: fullPath,
-      query: op.query,
-      body: op.body,
+      query,
+      body: sent,
       safety: op.safety,
       checkHint: op.checkHint,
       signal: options?.signal,

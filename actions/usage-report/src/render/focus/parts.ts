@@ -33,13 +33,13 @@ export interface FocusContext {
 }
 
 /** FOCUS's ServiceCategory of each resource type (one category per service, FOCUS 1.2 §3 ServiceCategory). */
-const SERVICE_CATEGORIES: Record<string, string> = {
-  service: "Compute",
-  job: "Compute",
-  harness: "Compute",
-  addon: "Databases",
-  volume: "Storage",
-};
+const SERVICE_CATEGORIES = new Map([
+  ["service", "Compute"],
+  ["job", "Compute"],
+  ["harness", "Compute"],
+  ["addon", "Databases"],
+  ["volume", "Storage"],
+]);
 
 /** A PaaS price component: its price and usage fields, its label and its unit (FOCUS UnitFormat). */
 export const COMPONENTS = [
@@ -60,7 +60,9 @@ export const CUSTOMER_CHARGES = [
 /** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
 export const HOURS = "Hours";
 
-const millis = (t: string | number) => (/^\d+$/.test(String(t)) ? Number(t) * 1000 : Date.parse(String(t)));
+/** A time the platform sends (epoch seconds, as a number or digits, or ISO 8601 text) in ms; NaN if not one. */
+export const millis = (t: string | number) =>
+  /^\d+$/.test(String(t)) ? Number(t) * 1000 : Date.parse(String(t));
 
 /** The charge period of an entry, from its window (or its hour's timestamp), in its billing month. */
 export function focusPeriod(
@@ -103,7 +105,8 @@ export function paasCharge(type: string, component: Component, hourly: boolean):
     part: "charge",
     values: [
       `${service}: ${label}`,
-      SERVICE_CATEGORIES[type] ?? "Other",
+      // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
+      SERVICE_CATEGORIES.get(type) ?? "Other",
       service,
       type,
       chargeUnit,

@@ -6,7 +6,7 @@ import { eventPayload, pullRequestOf } from "../../inputs/event.js";
  * no branch, so GitHub would not show its deployment on the pull request), else the workflow's.
  */
 export function deployedCommit(shaInput: unknown): string | undefined {
-  if (typeof shaInput === "string" && shaInput) return shaInput;
+  if (typeof shaInput === "string" && shaInput) return shaInput.toLowerCase();
   const event = process.env.GITHUB_EVENT_NAME;
   if (event === "pull_request" || event === "pull_request_target") {
     const { headSha } = pullRequestOf(eventPayload());

@@ -1,14 +1,16 @@
 import { formatDuration } from "../../engine/duration.js";
-import { warn } from "../../engine/host.js";
+import { type SummaryRow, warn } from "../../engine/host.js";
 import { redact } from "../../engine/secrets.js";
 import { RecordRefused, type StepEnd, type WorkRecord } from "../../engine/work-record.js";
 import { type GitHubClient, GitHubRefusal } from "../client.js";
+import type { GitHubBudget } from "../retry.js";
 import { deactivateEarlier } from "./deactivate.js";
 
 // The step's work as one GitHub deployment: created before anything is sent to the platform,
 // `in_progress` once the work has started, and its outcome at the end, also on a cancel or a
 // timeout. Once the work has started, GitHub failing to record a status is a warning: the step's
-// result is the work's.
+// result is the work's. Every call is within the step's cancel and deadline; the closing has a
+// budget of its own (the engine's), so a cancel or a timeout is still recorded.
 
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
@@ -51,13 +53,18 @@ export class DeploymentRecord implements WorkRecord {
    */
   #retireEarlier = false;
   #closed = false;
+  /** The `in_progress` status under way, and how to stop it when the step closes first. */
+  #progress: { told: Promise<unknown>; stop: AbortController } | undefined;
+  /** The step's cancel and deadline, as `open` was given them. */
+  #budget: GitHubBudget | undefined;
 
   constructor(target: DeploymentTarget) {
     this.#target = target;
   }
 
-  async open(signal: AbortSignal): Promise<void> {
+  async open(budget: { signal: AbortSignal; deadline: number }): Promise<void> {
     const t = this.#target;
+    this.#budget = budget;
     try {
       const { data, status } = await t.github.rest.repos.createDeployment({
         owner: t.owner,
@@ -71,52 +78,66 @@ export class DeploymentRecord implements WorkRecord {
         description: describe(`${t.action} by cwp`),
         transient_environment: t.transient,
         ...(t.production !== undefined ? { production_environment: t.production } : {}),
-        request: { signal },
+        request: { ...budget, creates: true } satisfies GitHubBudget,
       });
       // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
-      if (!("id" in data))
+      // Never trusted to be well formed: only an answer with a deployment's id is one.
+      const created = data as {
+        id?: unknown;
+        production_environment?: unknown;
+        transient_environment?: unknown;
+      };
+      if (typeof created?.id !== "number")
         throw new RecordRefused(
-          `GitHub did not create the deployment (${status}: ${data.message ?? ""}). Nothing was sent to the platform.`,
+          `GitHub did not create the deployment (${status}: ${String((data as { message?: unknown })?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`,
         );
-      this.#id = data.id;
-      this.#retireEarlier = data.production_environment === true || data.transient_environment === true;
+      this.#id = created.id;
+      this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
     } catch (error) {
-      throw error instanceof RecordRefused ? error : refusedToCreate(error, t);
+      throw error instanceof RecordRefused ? error : notCreated(error, t, budget.signal);
     }
   }
 
-  async started(title: string, usualMs: number | undefined): Promise<void> {
+  started(title: string, usualMs: number | undefined): void {
+    if (this.#id === undefined || this.#budget === undefined || this.#progress) return;
     const usually = usualMs === undefined ? "" : `; it usually takes ${formatDuration(usualMs)}`;
-    await this.#status(
-      "in_progress",
-      `${capitalise(title)} is running${usually}.`,
-      AbortSignal.timeout(30_000),
-    );
+    const stop = new AbortController();
+    const { signal, deadline } = this.#budget;
+    const told = this.#status("in_progress", `${capitalise(title)} is running${usually}.`, {
+      signal: AbortSignal.any([signal, stop.signal]),
+      deadline,
+    });
+    this.#progress = { told, stop };
   }
 
   async close(end: StepEnd, withinMs: number): Promise<void> {
     if (this.#id === undefined || this.#closed) return;
     this.#closed = true;
-    const signal = AbortSignal.timeout(withinMs);
+    // The outcome is what counts: an `in_progress` still under way is given up, never waited for.
+    this.#progress?.stop.abort(new Error("the step is closing"));
+    await this.#progress?.told;
+    const budget = { signal: AbortSignal.timeout(withinMs), deadline: Date.now() + withinMs };
     const t = this.#target;
     if (end.outcome === "succeeded" && t.teardown) {
       // Every earlier deployment of the environment, then this one: the environment is gone.
-      await this.#deactivate({ all: true }, signal);
-      await this.#status("inactive", end.summary, signal);
+      await this.#deactivate({ all: true }, budget);
+      await this.#status("inactive", end.summary, budget);
       return;
     }
     const state = STATE_OF[end.outcome];
-    if (!(await this.#status(state, end.summary, signal))) return;
+    if (!(await this.#status(state, end.summary, budget))) return;
     // GitHub's auto_inactive retires the earlier successes of other environments itself.
-    if (state === "success" && this.#retireEarlier) await this.#deactivate({ all: false }, signal);
+    if (state === "success" && this.#retireEarlier) await this.#deactivate({ all: false }, budget);
   }
 
-  rows(): Array<[string, string | undefined]> {
+  rows(): SummaryRow[] {
+    const { environment, environmentUrl } = this.#target;
     return this.#id === undefined
       ? []
       : [
-          ["Environment", this.#target.environment],
-          ["Environment URL", this.#target.environmentUrl],
+          ["Environment", environment],
+          // The user's own input, checked as an http(s) URL without credentials: a link.
+          ["Environment URL", environmentUrl, environmentUrl],
           ["Deployment", String(this.#id)],
         ];
   }
@@ -126,7 +147,7 @@ export class DeploymentRecord implements WorkRecord {
   }
 
   /** Records a status; a failure is a warning naming the deployment (false), never a throw. */
-  async #status(state: State, text: string, signal: AbortSignal): Promise<boolean> {
+  async #status(state: State, text: string, budget: GitHubBudget): Promise<boolean> {
     const t = this.#target;
     if (this.#id === undefined) return false;
     try {
@@ -138,10 +159,12 @@ export class DeploymentRecord implements WorkRecord {
         log_url: t.logUrl,
         description: describe(text),
         ...(state === "success" && t.environmentUrl ? { environment_url: t.environmentUrl } : {}),
-        request: { signal },
+        request: budget,
       });
       return true;
     } catch (error) {
+      // Given up for the closing status, which says what the in-progress one would have.
+      if (state === "in_progress" && budget.signal.aborted) return false;
       warn(
         `GitHub did not record "${state}" for deployment ${this.#id} of environment ${t.environment} (${reason(error)}); the step's result is unchanged.`,
       );
@@ -149,10 +172,10 @@ export class DeploymentRecord implements WorkRecord {
     }
   }
 
-  async #deactivate(which: { all: boolean }, signal: AbortSignal): Promise<void> {
+  async #deactivate(which: { all: boolean }, budget: GitHubBudget): Promise<void> {
     const t = this.#target;
     try {
-      await deactivateEarlier(t, { except: this.#id, all: which.all, signal, logUrl: t.logUrl });
+      await deactivateEarlier(t, { except: this.#id, all: which.all, budget, logUrl: t.logUrl });
     } catch (error) {
       warn(
         `GitHub did not mark the earlier deployments of environment ${t.environment} inactive (${reason(error)}); deployment ${this.#id} is recorded.`,
@@ -162,9 +185,17 @@ export class DeploymentRecord implements WorkRecord {
 }
 
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
-function refusedToCreate(error: unknown, t: DeploymentTarget): RecordRefused {
-  const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+function notCreated(error: unknown, t: DeploymentTarget, signal: AbortSignal): RecordRefused {
   const nothing = "Nothing was sent to the platform.";
+  if (signal.aborted)
+    return new RecordRefused(
+      `The deployment of environment ${t.environment} was not created: the step was cancelled first. ${nothing}`,
+    );
+  const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;
+  if (error instanceof GitHubRefusal && error.rateLimited)
+    return new RecordRefused(
+      `${what} (${error.told}): try again once it lifts, or use a token with a budget of its own. ${nothing}`,
+    );
   if (error instanceof GitHubRefusal && (error.status === 403 || error.status === 404))
     return new RecordRefused(
       `${what} (${error.status}: ${error.reason}): the github-token may not write deployments. Give the job \`deployments: write\` in the workflow's \`permissions:\`. ${nothing}`,
@@ -173,11 +204,15 @@ function refusedToCreate(error: unknown, t: DeploymentTarget): RecordRefused {
     return new RecordRefused(
       `${what}: GitHub did not accept the github-token (401: ${error.reason}). ${nothing}`,
     );
+  if (!(error instanceof GitHubRefusal))
+    return new RecordRefused(
+      `The deployment of environment ${t.environment} was not created (${reason(error)}). ${nothing}`,
+    );
   return new RecordRefused(`${what} (${reason(error)}). ${nothing}`);
 }
 
 const reason = (error: unknown) =>
-  error instanceof GitHubRefusal ? `${error.status}: ${error.reason}` : (error as Error).message;
+  error instanceof GitHubRefusal ? error.told : String((error as Error)?.message ?? error);
 
 /** A description GitHub takes: masked values redacted, at most 140 characters. */
 function describe(text: string): string {

@@ -17,7 +17,15 @@ export const deploymentInputs = {
       .optional(),
   ),
   "environment-url": optionalText().pipe(
-    z.url({ protocol: /^https?$/, message: "must be an http or https URL" }).optional(),
+    z
+      .string()
+      .regex(/^\S+$/, "must be a URL without spaces or line breaks")
+      .pipe(z.url({ protocol: /^https?$/, message: "must be an http or https URL" }))
+      .refine(
+        (url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url),
+        "must not carry credentials (user:password@): GitHub shows the URL to everyone who can read the repository",
+      )
+      .optional(),
   ),
   // Empty leaves GitHub's own default (production only for an environment named production).
   "production-environment": booleanInput(undefined),

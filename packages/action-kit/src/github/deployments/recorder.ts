@@ -6,6 +6,9 @@ import { deployedCommit } from "./commit.js";
 import { DeploymentRecord } from "./deployment-record.js";
 import { type DeploymentConfig, deploymentInputs, deploymentOutputs } from "./inputs.js";
 
+/** A commit as GitHub names it in full. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+
 /**
  * GitHub Deployments for an action that starts work (`runAction(definition, deployments)`): with
  * `environment` set, the work is recorded as a deployment of it; without, nothing is asked of GitHub.
@@ -40,6 +43,11 @@ export const deployments: Recorder<typeof deploymentInputs> = {
       throw new InputError(
         "environment",
         "needs the repository to deploy from (GITHUB_REPOSITORY, set in every workflow)",
+      );
+    if (typeof config.sha === "string" && config.sha && !FULL_SHA.test(config.sha))
+      throw new InputError(
+        "sha",
+        "must be a full 40-character commit SHA with environment: GitHub records a deployment of a commit",
       );
     const sha = deployedCommit(config.sha);
     if (!sha)
