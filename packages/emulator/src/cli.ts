@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { bindsBeyondLoopback } from "./control-guard.js";
 import { startEmulator } from "./server.js";
 
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
@@ -20,6 +21,10 @@ export const EMULATOR_OPTIONS = {
   scale: { type: "string", description: "TEAMSxPROJECTSxRESOURCES, a larger organisation (e.g. 50x20x50)" },
   "start-at": { type: "string", description: "ISO 8601 time the virtual clock starts at (default now)" },
   "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
+  "control-host": {
+    type: "string",
+    description: "a name besides localhost the control plane (/_emulator/*) answers to, e.g. a container's",
+  },
 } as const;
 
 /** Exits with one line: 2 for a wrong option, 1 for what stops it starting. */
@@ -70,6 +75,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
         }
       : {}),
     host: values.host ?? "127.0.0.1",
+    ...(values["control-host"] ? { controlHosts: [values["control-host"]] } : {}),
     port,
     seed: number("seed", values.seed ?? "1"),
     speed: number("speed", values.speed ?? "1"),
@@ -86,9 +92,17 @@ export async function emulatorMain(args: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => emulator.close().then(() => process.exit(0)));
   console.log(`cwp-emulator listening on ${emulator.url}`);
+  if (bindsBeyondLoopback(values.host ?? "127.0.0.1"))
+    console.error(
+      `cwp-emulator: warning: listening on ${values.host}, beyond this machine. The control plane (/_emulator/*) has no token: anyone who reaches it can reset the world or script faults. It answers only requests addressed to localhost${values["control-host"] ? ` or ${values["control-host"]}` : ""}.`,
+    );
   // The organisation's token works for every operation: paste these, and the cwp CLI, the actions
   // run locally and @cwp/client's examples talk to this emulator.
-  const { tokens } = (await (await fetch(`${emulator.url}/_emulator/fixtures`)).json()) as {
+  // Asked on loopback: bound to every address, the emulator is this machine's too.
+  const local = new URL(emulator.url);
+  if (local.hostname === "0.0.0.0") local.hostname = "127.0.0.1";
+  if (local.hostname === "[::]") local.hostname = "[::1]";
+  const { tokens } = (await (await fetch(new URL("/_emulator/fixtures", local))).json()) as {
     tokens: { org: string };
   };
   console.log("# Point cwp at it (paste into your shell):");

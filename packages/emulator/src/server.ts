@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
+import { controlRefusal } from "./control-guard.js";
 import { type ControlState, controlPlane } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
@@ -32,6 +33,8 @@ export interface EmulatorOptions {
   logPageCap?: number;
   /** How many requests the request log keeps, the last ones (default 10,000). */
   requestLogSize?: number;
+  /** Names besides this machine's the control plane answers to (e.g. a container's name). */
+  controlHosts?: string[];
 }
 
 export interface RunningEmulator {
@@ -89,6 +92,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const ticker = setInterval(settle, SETTLE_EVERY_MS);
   ticker.unref();
+
+  const bound = options.host ?? "127.0.0.1";
+  // The address bound to is a name it is reached by, unless it is every address (0.0.0.0, ::).
+  const controlHosts = [
+    ...(options.controlHosts ?? []),
+    ...(bound === "0.0.0.0" || bound === "::" ? [] : [bound]),
+  ].map((h) => h.toLowerCase());
 
   const control: ControlState = {
     world: () => world,
@@ -184,6 +194,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     if (url.pathname.startsWith("/_emulator/")) {
+      const refused = controlRefusal(req, controlHosts);
+      if (refused) {
+        sendFailure(res, new ApiFailure(403, refused));
+        return;
+      }
       try {
         sendJson(res, 200, await controlPlane(req, url.pathname, control));
       } catch (error) {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { AuthenticationError, createClient, RateLimitError } from "@cwp/client";
@@ -120,6 +121,73 @@ describe("cwp-emulator command", () => {
     expect(stderr.trim().split("\n")).toEqual([
       `cwp-emulator: port ${port} is in use; start it on another with --port (--port 0 picks a free one)`,
     ]);
+  });
+});
+
+describe("the control plane as a local server", () => {
+  /** A raw request, so that Host and Origin are what the test says (fetch sets Host itself). */
+  const send = (url: string, path: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const target = new URL(url);
+      const req = httpRequest(
+        { host: target.hostname, port: target.port, path, method: "POST", headers },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end("{}");
+    });
+
+  it("refuses a foreign Host (DNS rebinding) and a foreign Origin (a page's POST), answers loopback and the configured name", async () => {
+    const emulator = await startEmulator({ port: 0, speed: 0, controlHosts: ["emulator.test"] });
+    try {
+      const port = new URL(emulator.url).port;
+      const json = { "content-type": "application/json" };
+      expect(
+        await send(emulator.url, "/_emulator/reset", { ...json, host: `rebound.attacker.example:${port}` }),
+      ).toBe(403);
+      expect(
+        await send(emulator.url, "/_emulator/reset", {
+          ...json,
+          host: `127.0.0.1:${port}`,
+          origin: "https://attacker.example",
+        }),
+      ).toBe(403);
+      expect(
+        await send(emulator.url, "/_emulator/reset", { ...json, host: `127.0.0.1:${port}`, origin: "null" }),
+      ).toBe(403);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `emulator.test:${port}`])
+        expect(await send(emulator.url, "/_emulator/reset", { ...json, host }), host).toBe(200);
+      expect(
+        await send(emulator.url, "/_emulator/reset", {
+          ...json,
+          host: `localhost:${port}`,
+          origin: `http://localhost:${port}`,
+        }),
+      ).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("warns on stderr that the control plane has no token when bound beyond loopback", async () => {
+    const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "--port", "0", "--host", "0.0.0.0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toMatch(/^cwp-emulator listening on http:\/\/0\.0\.0\.0:\d+$/);
+    // The token line comes after the warning, from the fixtures read on loopback.
+    for (let i = 0; i < 3; i += 1) await lines.next();
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    expect(stderr).toContain("The control plane (/_emulator/*) has no token");
   });
 });
 

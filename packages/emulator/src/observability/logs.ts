@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { RE2JS } from "re2js";
 import { ApiFailure } from "../http.js";
 import type { WorkLogLine } from "../model/work-records.js";
 import { MAX_LINE_LIMIT } from "../settings.js";
@@ -55,12 +56,19 @@ export function window(q: LogQueryParams, now: number): { start: number; end: nu
   return { start: last - seconds, end: last };
 }
 
-function regex(pattern: string | undefined, field: string): RegExp | undefined {
+/**
+ * A filter pattern, run by RE2 (re2js) in time linear in the line: JavaScript's engine backtracks,
+ * and `^(.+)+X$` held the emulator's one thread at 100% CPU, deaf to SIGTERM. What RE2 cannot run
+ * in linear time (backreferences, lookaround) is refused like any invalid pattern.
+ */
+function regex(pattern: string | undefined, field: string): RE2JS | undefined {
   if (pattern === undefined) return undefined;
   try {
-    return new RegExp(pattern);
+    return RE2JS.compile(pattern);
   } catch {
-    throw new ApiFailure(400, "invalid query", { [`query.${field}`]: ["not a valid regular expression"] });
+    throw new ApiFailure(400, "invalid query", {
+      [`query.${field}`]: ["not a regular expression that runs in linear time (RE2 syntax)"],
+    });
   }
 }
 

@@ -40,6 +40,18 @@ describe("logs", () => {
     expect(all.length).toBeGreaterThan(errors.length);
   });
 
+  it("run filter patterns in linear time: one that backtracks for ever in JavaScript answers at once", async () => {
+    const base = { duration: 86_400, lineLimit: 5000 };
+    const started = Date.now();
+    expect(await logs({ ...base, regexIncludes: "^(.+)+X$" })).toEqual([]);
+    expect((await logs({ ...base, regexNotIncludes: "^(.+)+X$" })).length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // What RE2 cannot run in linear time is refused, naming the field.
+    const lookahead = await emu.api("GET", LOGS, { query: { ...base, regexIncludes: "INFO(?= GET)" } });
+    expect(lookahead.status).toBe(400);
+    expect(JSON.stringify(lookahead.body)).toContain("query.regexIncludes");
+  });
+
   it("are followed by the client's follower with no line lost or repeated across pages", async () => {
     const client = createClient({ baseUrl: emu.url, token: emu.fixtures.tokens.org });
     const now = await emu.now();
