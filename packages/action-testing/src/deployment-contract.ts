@@ -339,6 +339,31 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       expect(await platform.requests()).toEqual([]);
     });
 
+    it("takes GitHub's garbage for no answer: nothing started without a deployment, a success kept", async () => {
+      github.fail({ operationId: "repos/create-deployment", raw: "<html>502 Bad Gateway</html>" });
+      const created = await deploy();
+      expect(created.code).toBe(1);
+      expect(failureMessage(created)).toContain("GitHub did not create the deployment");
+      expect(failureMessage(created)).toContain("Nothing was sent to the platform");
+      expect(await writes()).toEqual([]);
+      github.fail({ operationId: "repos/list-deployments", raw: "{not json" });
+      const listed = await deploy({ inputs: { environment: "production" } });
+      expect(listed.code, listed.stdout).toBe(0);
+      expect(listed.stdout).toMatch(
+        /::warning::GitHub did not mark the earlier deployments of environment production inactive/,
+      );
+    });
+
+    it("warns when GITHUB_API_URL is plain http to another machine", async () => {
+      const result = await deploy({
+        inputs: { timeout: "2s" },
+        options: { env: { GITHUB_API_URL: "http://github.invalid" } },
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain("::warning::GITHUB_API_URL is plain http to another machine");
+      expect(await writes()).toEqual([]);
+    });
+
     it("links the environment's URL in the job summary", async () => {
       const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example/(x)" } });
       expect(result.code, result.stdout).toBe(0);

@@ -234,7 +234,7 @@ describe("cwp: exit codes and secrets", () => {
       method: "POST",
       path: "/v1/projects/platform-web/services/web/build",
       status: 400,
-      body: { message: `Invalid build argument NPM_TOKEN=${secret}`, statusCode: 400 },
+      body: { error: { status: 400, message: `Invalid build argument NPM_TOKEN=${secret}`, id: "err_echo" } },
     });
     const text = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`]);
     expect(text.code).toBe(EXIT_CODES.failed);
@@ -243,7 +243,7 @@ describe("cwp: exit codes and secrets", () => {
       method: "POST",
       path: "/v1/projects/platform-web/services/web/build",
       status: 400,
-      body: { message: `Invalid build argument NPM_TOKEN=${secret}`, statusCode: 400 },
+      body: { error: { status: 400, message: `Invalid build argument NPM_TOKEN=${secret}`, id: "err_echo" } },
     });
     const json = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`, "--json"]);
     expect(json.code).toBe(EXIT_CODES.failed);
