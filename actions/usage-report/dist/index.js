@@ -46470,7 +46470,7 @@ const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3822);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3645);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46479,7 +46479,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3822:
+/***/ 3645:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51504,6 +51504,66 @@ function getOctokit(token, options, ...additionalPlugins) {
 var host = __nccwpck_require__(7542);
 // EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/shared.js
 var shared = __nccwpck_require__(3444);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/errors.js
+// How a GitHub call fails: refused (with GitHub's status, message and rate-limit headers), not
+// reached, or out of the step's time. None holds the request, whose headers carry the token.
+/** GitHub answered a call with an error status; `reason` is its own `message`. */
+class GitHubRefusal extends Error {
+    route;
+    status;
+    reason;
+    headers;
+    constructor(route, status, reason, 
+    /** The answer's headers (rate-limit and retry-after), lower-cased. */
+    headers = {}) {
+        super(`GitHub ${route} answered ${status}: ${reason}`);
+        this.route = route;
+        this.status = status;
+        this.reason = reason;
+        this.headers = headers;
+    }
+    /**
+     * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
+     * spent, a `retry-after`, or a message that says so. Never a missing permission.
+     */
+    get rateLimited() {
+        if (this.status === 429)
+            return true;
+        return (this.status === 403 &&
+            (this.headers["x-ratelimit-remaining"] === "0" ||
+                this.headers["retry-after"] !== undefined ||
+                /rate limit/i.test(this.reason)));
+    }
+    /** When the limit lifts (epoch ms), where GitHub said. */
+    get resetsAt() {
+        const reset = Number(this.headers["x-ratelimit-reset"]);
+        return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+    }
+    /** The refusal as a person reads it: a rate limit names when it lifts. */
+    get told() {
+        if (!this.rateLimited)
+            return `${this.status}: ${this.reason}`;
+        const at = this.resetsAt;
+        return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
+    }
+}
+/** GitHub did not answer: the connection failed. */
+class GitHubUnreached extends Error {
+    route;
+    constructor(route, reason) {
+        super(`GitHub ${route} could not be reached: ${reason}`);
+        this.route = route;
+    }
+}
+/** The step's deadline passed before GitHub answered. */
+class GitHubTimeout extends Error {
+    route;
+    constructor(route) {
+        super(`GitHub ${route} did not answer within the step's time`);
+        this.route = route;
+    }
+}
+//# sourceMappingURL=errors.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/retry.js
 /** A secondary rate limit without `retry-after`: "wait for at least one minute before retrying". */
 const SECONDARY_WAIT_MS = 60_000;
@@ -51531,6 +51591,7 @@ function retryDelay(failure, attempt, options) {
 const backoff = (attempt) => Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
 //# sourceMappingURL=retry.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/client.js
+
 
 
 
@@ -51587,9 +51648,9 @@ function gitHubClient(token) {
     return octokit;
 }
 /**
- * One attempt's signal: the step's cancel, or `ms` passing. Made by hand, not with
- * AbortSignal.any/timeout: undici's fetch holds its signal weakly, and a combined signal nothing
- * else held was collected before it fired, leaving a hung GitHub call hung for good.
+ * One attempt's signal: the step's cancel, or `ms` passing, told apart (a time-out is said as the
+ * step's time running out, a cancel as a cancel); disposed once the attempt ends, so no timer or
+ * listener outlives it.
  */
 function attemptSignal(step, ms) {
     const controller = new AbortController();
@@ -51610,62 +51671,6 @@ function attemptSignal(step, ms) {
             step?.removeEventListener("abort", onCancel);
         },
     };
-}
-/** GitHub answered a call with an error status; `reason` is its own `message`. */
-class GitHubRefusal extends Error {
-    route;
-    status;
-    reason;
-    headers;
-    constructor(route, status, reason, 
-    /** The answer's headers (rate-limit and retry-after), lower-cased. */
-    headers = {}) {
-        super(`GitHub ${route} answered ${status}: ${reason}`);
-        this.route = route;
-        this.status = status;
-        this.reason = reason;
-        this.headers = headers;
-    }
-    /**
-     * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
-     * spent, a `retry-after`, or a message that says so. Never a missing permission.
-     */
-    get rateLimited() {
-        if (this.status === 429)
-            return true;
-        return (this.status === 403 &&
-            (this.headers["x-ratelimit-remaining"] === "0" ||
-                this.headers["retry-after"] !== undefined ||
-                /rate limit/i.test(this.reason)));
-    }
-    /** When the limit lifts (epoch ms), where GitHub said. */
-    get resetsAt() {
-        const reset = Number(this.headers["x-ratelimit-reset"]);
-        return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
-    }
-    /** The refusal as a person reads it: a rate limit names when it lifts. */
-    get told() {
-        if (!this.rateLimited)
-            return `${this.status}: ${this.reason}`;
-        const at = this.resetsAt;
-        return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
-    }
-}
-/** GitHub did not answer: the connection failed. */
-class GitHubUnreached extends Error {
-    route;
-    constructor(route, reason) {
-        super(`GitHub ${route} could not be reached: ${reason}`);
-        this.route = route;
-    }
-}
-/** The step's deadline passed before GitHub answered. */
-class GitHubTimeout extends Error {
-    route;
-    constructor(route) {
-        super(`GitHub ${route} did not answer within the step's time`);
-        this.route = route;
-    }
 }
 /**
  * GitHub's refusal as its status and its own message, never the request (whose headers carry the
@@ -52086,6 +52091,7 @@ function runUrl({ owner, repo }) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github.js
 // The kit's GitHub client and the deployments on it, apart from the rest: only actions that talk
 // to GitHub bundle Octokit.
+
 
 
 

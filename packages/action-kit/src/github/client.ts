@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getOctokit } from "@actions/github";
 import { warn } from "../engine/host.js";
 import { isLoopback } from "../inputs/shared.js";
+import { GitHubRefusal, GitHubTimeout, GitHubUnreached } from "./errors.js";
 import { type GitHubBudget, retryDelay } from "./retry.js";
 
 // The one way an action talks to GitHub (deployments, the cost report's comment and issue):
@@ -58,9 +59,9 @@ export function gitHubClient(token: string): GitHubClient {
 }
 
 /**
- * One attempt's signal: the step's cancel, or `ms` passing. Made by hand, not with
- * AbortSignal.any/timeout: undici's fetch holds its signal weakly, and a combined signal nothing
- * else held was collected before it fired, leaving a hung GitHub call hung for good.
+ * One attempt's signal: the step's cancel, or `ms` passing, told apart (a time-out is said as the
+ * step's time running out, a cancel as a cancel); disposed once the attempt ends, so no timer or
+ * listener outlives it.
  */
 function attemptSignal(step: AbortSignal | undefined, ms: number) {
   const controller = new AbortController();
@@ -81,63 +82,6 @@ function attemptSignal(step: AbortSignal | undefined, ms: number) {
       step?.removeEventListener("abort", onCancel);
     },
   };
-}
-
-/** GitHub answered a call with an error status; `reason` is its own `message`. */
-export class GitHubRefusal extends Error {
-  constructor(
-    readonly route: string,
-    readonly status: number,
-    readonly reason: string,
-    /** The answer's headers (rate-limit and retry-after), lower-cased. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(`GitHub ${route} answered ${status}: ${reason}`);
-  }
-
-  /**
-   * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
-   * spent, a `retry-after`, or a message that says so. Never a missing permission.
-   */
-  get rateLimited(): boolean {
-    if (this.status === 429) return true;
-    return (
-      this.status === 403 &&
-      (this.headers["x-ratelimit-remaining"] === "0" ||
-        this.headers["retry-after"] !== undefined ||
-        /rate limit/i.test(this.reason))
-    );
-  }
-
-  /** When the limit lifts (epoch ms), where GitHub said. */
-  get resetsAt(): number | undefined {
-    const reset = Number(this.headers["x-ratelimit-reset"]);
-    return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
-  }
-
-  /** The refusal as a person reads it: a rate limit names when it lifts. */
-  get told(): string {
-    if (!this.rateLimited) return `${this.status}: ${this.reason}`;
-    const at = this.resetsAt;
-    return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
-  }
-}
-
-/** GitHub did not answer: the connection failed. */
-export class GitHubUnreached extends Error {
-  constructor(
-    readonly route: string,
-    reason: string,
-  ) {
-    super(`GitHub ${route} could not be reached: ${reason}`);
-  }
-}
-
-/** The step's deadline passed before GitHub answered. */
-export class GitHubTimeout extends Error {
-  constructor(readonly route: string) {
-    super(`GitHub ${route} did not answer within the step's time`);
-  }
 }
 
 /**

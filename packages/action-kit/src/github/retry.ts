@@ -1,4 +1,4 @@
-import type { GitHubRefusal, GitHubUnreached } from "./client.js";
+import type { GitHubRefusal, GitHubUnreached } from "./errors.js";
 
 // When a GitHub call is tried again, as GitHub's docs ask ("Rate limits for the REST API",
 // "Best practices"): a primary rate limit waits for `x-ratelimit-reset`, a secondary one for

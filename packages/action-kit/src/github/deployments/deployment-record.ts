@@ -2,7 +2,8 @@ import { formatDuration } from "../../engine/duration.js";
 import { type SummaryRow, warn } from "../../engine/host.js";
 import { redact } from "../../engine/secrets.js";
 import { RecordRefused, type StepEnd, type WorkRecord } from "../../engine/work-record.js";
-import { type GitHubClient, GitHubRefusal } from "../client.js";
+import type { GitHubClient } from "../client.js";
+import { GitHubRefusal } from "../errors.js";
 import type { GitHubBudget } from "../retry.js";
 import { deactivateEarlier } from "./deactivate.js";
 

@@ -1,0 +1,59 @@
+// How a GitHub call fails: refused (with GitHub's status, message and rate-limit headers), not
+// reached, or out of the step's time. None holds the request, whose headers carry the token.
+
+/** GitHub answered a call with an error status; `reason` is its own `message`. */
+export class GitHubRefusal extends Error {
+  constructor(
+    readonly route: string,
+    readonly status: number,
+    readonly reason: string,
+    /** The answer's headers (rate-limit and retry-after), lower-cased. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`GitHub ${route} answered ${status}: ${reason}`);
+  }
+
+  /**
+   * GitHub's rate limit, primary or secondary, as its docs tell them: 429, or 403 with the budget
+   * spent, a `retry-after`, or a message that says so. Never a missing permission.
+   */
+  get rateLimited(): boolean {
+    if (this.status === 429) return true;
+    return (
+      this.status === 403 &&
+      (this.headers["x-ratelimit-remaining"] === "0" ||
+        this.headers["retry-after"] !== undefined ||
+        /rate limit/i.test(this.reason))
+    );
+  }
+
+  /** When the limit lifts (epoch ms), where GitHub said. */
+  get resetsAt(): number | undefined {
+    const reset = Number(this.headers["x-ratelimit-reset"]);
+    return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+  }
+
+  /** The refusal as a person reads it: a rate limit names when it lifts. */
+  get told(): string {
+    if (!this.rateLimited) return `${this.status}: ${this.reason}`;
+    const at = this.resetsAt;
+    return `${this.status}: GitHub's rate limit for the github-token${at ? ` until ${new Date(at).toISOString()}` : ""} (${this.reason})`;
+  }
+}
+
+/** GitHub did not answer: the connection failed. */
+export class GitHubUnreached extends Error {
+  constructor(
+    readonly route: string,
+    reason: string,
+  ) {
+    super(`GitHub ${route} could not be reached: ${reason}`);
+  }
+}
+
+/** The step's deadline passed before GitHub answered. */
+export class GitHubTimeout extends Error {
+  constructor(readonly route: string) {
+    super(`GitHub ${route} did not answer within the step's time`);
+  }
+}
