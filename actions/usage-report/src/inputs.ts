@@ -9,13 +9,11 @@ import {
   workflowRepository,
 } from "@cwp/action-kit";
 import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
+import { FORMATS, type Format, GRANULARITIES, GROUP_BYS, PERIODS } from "@cwp/cost-report";
 import { z } from "zod";
-import { PERIODS } from "./period.js";
 
 // The inputs of usage-report, parsed once.
 
-export const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"] as const;
-export type Format = (typeof FORMATS)[number];
 /**
  * What a report writes unless told: files that grow with the groups and periods shown. The FOCUS
  * dataset (focus.csv, focus.parquet) has a row per resource, price component and period, so it
@@ -51,11 +49,11 @@ export const usageReportInputs = {
   period: choiceInput(PERIODS, "month-to-date"),
   start: optionalText(),
   end: optionalText(),
-  granularity: choiceInput(["day", "month", "hour"], "day"),
+  granularity: choiceInput(GRANULARITIES, "day"),
   "team-uid": uidInput(),
   "project-uid": uidInput(),
   "resource-type": choiceInput(RESOURCE_TYPES),
-  "group-by": choiceInput(["team", "project", "resource-type", "resource"], "project"),
+  "group-by": choiceInput(GROUP_BYS, "project"),
   top: integerInput(10),
   budget: amountInput(),
   "budget-warn-percent": integerInput(80),

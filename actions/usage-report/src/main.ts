@@ -2,28 +2,40 @@ import { join } from "node:path";
 import {
   defineAction,
   eventPayload,
+  InputError,
   OUTPUT,
   outputDir,
   runAction,
+  StepFailure,
   say,
   warn,
   workflowRepository,
 } from "@cwp/action-kit";
 import { gitHubClient } from "@cwp/action-kit/github";
-import { Decimal, formatMoney } from "./decimal.js";
+import {
+  Decimal,
+  fitMarkdown,
+  formatMoney,
+  ReportDataError,
+  ReportOptionError,
+  writeCostReport,
+} from "@cwp/cost-report";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
-import type { GroupBy } from "./group.js";
-import { checkCommentInputs, type Format, pullRequestNumber, usageReportInputs } from "./inputs.js";
-import { resolvePeriod } from "./period.js";
-import { readReport } from "./read-report.js";
-import { renderJson } from "./render/json.js";
-import { LineFile } from "./render/line-file.js";
-import { fitMarkdown, renderMarkdown } from "./render/markdown.js";
-import { buildReport } from "./report.js";
+import { checkCommentInputs, pullRequestNumber, usageReportInputs } from "./inputs.js";
 
 /** GitHub's limits: 1 MiB per job summary (bytes), 65,536 characters per comment. */
 const SUMMARY_LIMIT_BYTES = 1024 * 1024 - 1024;
 const COMMENT_LIMIT_CHARS = 65_536;
+
+/** The engine's options that this action's inputs name otherwise. */
+const INPUT_OF_OPTION: Record<string, string> = {
+  groupBy: "group-by",
+  teamId: "team-uid",
+  projectId: "project-uid",
+  resourceType: "resource-type",
+  warnPercent: "budget-warn-percent",
+  dir: "output-dir",
+};
 
 export const definition = defineAction({
   name: "usage-report",
@@ -42,57 +54,35 @@ export const definition = defineAction({
   },
   async start({ config, client, signal, deadline }) {
     const now = Date.now();
-    const period = resolvePeriod(
-      config.period ?? "month-to-date",
-      { start: config.start, end: config.end },
-      now,
-    );
     const pullNumber = config.comment === "pr" ? pullRequestNumber(eventPayload()) : undefined;
-    const groupBy = (config["group-by"] ?? "project") as GroupBy;
-    const granularity = config.granularity ?? "day";
-    const filters = {
+    const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
+    await outputDir(dir, "output-dir");
+    const { report } = await writeCostReport(client, {
+      period: config.period,
+      start: config.start,
+      end: config.end,
+      granularity: config.granularity,
+      groupBy: config["group-by"],
       teamId: config["team-uid"],
       projectId: config["project-uid"],
       resourceType: config["resource-type"],
-    };
-    const top = config.top ?? 10;
-    const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
-    await outputDir(dir, "output-dir");
-    const wants = (format: Format) => config.formats.includes(format);
-    const collected = await readReport(client, {
-      period,
-      granularity,
-      groupBy,
-      filters,
+      top: config.top,
       compare: config.compare,
-      top,
-      csvPath: wants("csv") ? join(dir, "report.csv") : undefined,
-      focusPath: wants("focus") ? join(dir, "focus.csv") : undefined,
-      focusParquetPath: wants("focus-parquet") ? join(dir, "focus.parquet") : undefined,
+      budget: config.budget,
+      warnPercent: config["budget-warn-percent"],
+      dir,
+      formats: config.formats,
       signal,
-      deadline: now + config.timeout,
+      deadline,
       progress: say,
-    });
-    const report = buildReport(collected, {
-      period,
-      granularity,
-      groupBy,
-      filters,
-      top,
-      budget: config.budget ? Decimal.from(config.budget) : undefined,
-      warnPercent: config["budget-warn-percent"] ?? 80,
       now,
+    }).catch((error: unknown) => {
+      if (error instanceof ReportOptionError)
+        throw new InputError(INPUT_OF_OPTION[error.option] ?? error.option, error.reason);
+      if (error instanceof ReportDataError) throw new StepFailure(error.message);
+      throw error;
     });
-    const whole: Array<[Format, string, () => string]> = [
-      ["markdown", "report.md", () => renderMarkdown(report, 2)],
-      ["json", "report.json", () => renderJson(report)],
-    ];
-    for (const [format, name, render] of whole) {
-      if (!wants(format)) continue;
-      const out = LineFile.open(join(dir, name));
-      await out.write(render());
-      await out.close();
-    }
+    const period = report.period;
 
     const summary = fitMarkdown(report, SUMMARY_LIMIT_BYTES, (t) => Buffer.byteLength(t));
     let commentFailed: string | undefined;
@@ -124,9 +114,11 @@ export const definition = defineAction({
       warn(
         `Spent ${report.budget.usedPercent?.toFixed(1)}% of the budget of ${formatMoney(report.budget.amount, report.currency)}.`,
       );
-    const message = over
-      ? `Spent ${formatMoney(report.total, report.currency)}, over the budget of ${formatMoney(report.budget?.amount ?? Decimal.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%).`
-      : `Spent ${formatMoney(report.total, report.currency)} in ${period.label}; the report is in ${dir} (${report.requests} requests).`;
+    const spent = over
+      ? `Spent ${formatMoney(report.total, report.currency)} in ${period.label}, over the budget of ${formatMoney(report.budget?.amount ?? Decimal.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%)`
+      : `Spent ${formatMoney(report.total, report.currency)} in ${period.label}`;
+    // Where the files went, whatever the outcome: over budget is when they are read.
+    const message = `${spent}; the report is in ${dir} (${report.requests} requests).`;
     if (over && !config["fail-on-budget-exceeded"]) warn(message);
     return {
       finished: true,

@@ -32,6 +32,10 @@ const CASES: Case[] = [
     inputs: { start: "2026-03-01", end: "2026-05-31", granularity: "month", "group-by": "project" },
   },
   {
+    name: "org-project-12-months",
+    inputs: { start: "2025-06-01", end: "2026-05-31", granularity: "month", "group-by": "project" },
+  },
+  {
     name: "org-team-day",
     inputs: { start: "2026-05-01", end: "2026-05-31", granularity: "day", "group-by": "team", top: "2" },
   },

@@ -3,4 +3,4 @@
 export * from "./engine.js";
 export { runAction } from "./github/run-action.js";
 export { renderSummary } from "./github/summary.js";
-export { escapeCell, escapeHtml, inert, printUntrusted } from "./github/untrusted.js";
+export { inert, printUntrusted } from "./github/untrusted.js";

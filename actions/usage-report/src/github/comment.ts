@@ -1,6 +1,6 @@
 import { say } from "@cwp/action-kit";
 import { type GitHubBudget, type GitHubClient, GitHubRefusal, listItems } from "@cwp/action-kit/github";
-import { MARKER } from "../render/markdown.js";
+import { MARKER } from "@cwp/cost-report";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
 // scheduled runs), through the kit's GitHub client.

@@ -1,7 +1,7 @@
+import { escapeCell, escapeHtml, markdownHref } from "@cwp/markdown-text";
 import { formatDuration } from "../engine/duration.js";
 import type { Report, SummaryRow } from "../engine/host.js";
 import { redact } from "../engine/secrets.js";
-import { escapeCell, escapeHtml, markdownHref } from "./untrusted.js";
 
 /**
  * GitHub drops a job summary over 1 MiB (and the failure it reported with it): every text is cut

@@ -1,4 +1,4 @@
-import { InputError } from "@cwp/action-kit";
+import { ReportOptionError } from "./errors.js";
 
 // The report's period, in Unix seconds (UTC), and the period just before it.
 
@@ -19,9 +19,22 @@ export interface Window {
   end: number;
 }
 export interface Period extends Window {
+  /** What a person reads: "October 2026 (last month)", "2026-05-01 to 2026-05-14". */
   label: string;
   previous: Window;
+  /** The previous period as a person reads it: "September 2026", "2026-04-17 to 2026-04-30". */
+  previousLabel: string;
 }
+
+/** The named periods as a title says them. */
+const PERIOD_WORDS: Record<PeriodName, string> = {
+  "month-to-date": "month to date",
+  "last-month": "last month",
+  "last-7-days": "last 7 days",
+  "last-30-days": "last 30 days",
+  "year-to-date": "year to date",
+  "last-12-months": "last 12 months",
+};
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -34,7 +47,7 @@ function parseDate(text: string, input: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const seconds = match ? utc(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
   if (!match || Number.isNaN(seconds) || new Date(seconds * 1000).toISOString().slice(0, 10) !== text)
-    throw new InputError(input, "must be a date as YYYY-MM-DD (UTC)");
+    throw new ReportOptionError(input, "must be a date as YYYY-MM-DD (UTC)");
   return seconds;
 }
 
@@ -53,26 +66,27 @@ export function resolvePeriod(
   let label: string;
   if (explicit.start !== undefined || explicit.end !== undefined) {
     if (explicit.start === undefined || explicit.end === undefined)
-      throw new InputError(
+      throw new ReportOptionError(
         explicit.start === undefined ? "start" : "end",
         "give start and end together (dates, UTC; end included)",
       );
     window = { start: parseDate(explicit.start, "start"), end: parseDate(explicit.end, "end") + DAY };
-    if (window.end <= window.start) throw new InputError("end", "must not be before start");
+    if (window.end <= window.start) throw new ReportOptionError("end", "must not be before start");
     // A typo in the year would otherwise be a report of nothing spent.
     if (window.start * 1000 > now)
-      throw new InputError(
+      throw new ReportOptionError(
         "start",
         `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`,
       );
-    label = `${explicit.start} to ${explicit.end}`;
+    let soFar = "";
     // A period that has not ended yet (a quarter's report run during it) is read so far, and
     // compared with as long a time before it: against the whole previous period it would look
     // like a fall, and its trend would end in empty buckets.
     if (window.end > hour) {
       window = { start: window.start, end: hour };
-      label = `${label} (so far)`;
+      soFar = " (so far)";
     }
+    label = `${windowLabel(window)}${soFar}`;
   } else {
     switch (name) {
       case "month-to-date":
@@ -94,10 +108,11 @@ export function resolvePeriod(
         window = { start: utc(y, m - 12), end: utc(y, m) };
         break;
     }
-    label = name;
+    if (window.end <= window.start) window = { start: window.start, end: window.start + HOUR };
+    label = `${windowLabel(window)} (${PERIOD_WORDS[name]})`;
   }
-  if (window.end <= window.start) window = { start: window.start, end: window.start + HOUR };
-  return { ...window, label, previous: previousOf(window) };
+  const previous = previousOf(window);
+  return { ...window, label, previous, previousLabel: windowLabel(previous) };
 }
 
 /** The first of a month at 00:00 UTC, as [year, month], or undefined for any other time. */
@@ -119,6 +134,51 @@ function previousOf(window: Window): Window {
     return { start: utc(from[0], from[1] - months), end: window.start };
   }
   return { start: window.start - (window.end - window.start), end: window.start };
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const monthName = ([year, month]: [number, number]) => `${MONTHS[month]} ${year}`;
+
+/** A moment as a person reads it: its date, and its hour when it is not midnight. */
+const momentLabel = (seconds: number) =>
+  seconds % DAY === 0 ? isoDate(seconds) : `${isoDate(seconds)} ${isoTime(seconds).slice(11, 16)} UTC`;
+
+/** A window by its dates, the last day included ("2026-09-01 to 2026-09-30"), or moments. */
+export function windowDates(window: Window): string {
+  if (window.start % DAY === 0 && window.end % DAY === 0) {
+    const lastDay = window.end - DAY;
+    return lastDay === window.start
+      ? isoDate(window.start)
+      : `${isoDate(window.start)} to ${isoDate(lastDay)}`;
+  }
+  return `${momentLabel(window.start)} to ${momentLabel(window.end)}`;
+}
+
+/**
+ * A window as a person reads it: whole calendar months by name ("October 2026", "March to May
+ * 2026"), otherwise by its dates (`windowDates`).
+ */
+export function windowLabel(window: Window): string {
+  const [from, to] = [monthStart(window.start), monthStart(window.end)];
+  if (!from || !to) return windowDates(window);
+  const last = monthStart(utc(to[0], to[1] - 1)) as [number, number];
+  if (last[0] === from[0] && last[1] === from[1]) return monthName(from);
+  return from[0] === last[0]
+    ? `${MONTHS[from[1]]} to ${monthName(last)}`
+    : `${monthName(from)} to ${monthName(last)}`;
 }
 
 /** Consecutive windows of at most 366 days covering `window` (spec 4.1: longer periods are summed). */

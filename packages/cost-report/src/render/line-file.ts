@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
-import { streamFailure } from "@cwp/action-kit";
 import { decimalText, exactMillionths } from "../decimal.js";
 
 // A report file written line by line while the usage is read: lines are copied into a buffer
@@ -33,7 +32,10 @@ export class LineFile {
     private readonly partial: string,
   ) {
     this.#out = createWriteStream(partial);
-    this.#failed = streamFailure(this.#out);
+    // The stream's first error, awaited beside every wait for the stream: an error between waits
+    // would otherwise be an unhandled 'error' event, a crash.
+    this.#failed = once(this.#out, "error").then(([error]) => Promise.reject(error));
+    this.#failed.catch(() => {});
   }
 
   static open(path: string): LineFile {

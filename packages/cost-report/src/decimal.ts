@@ -119,10 +119,18 @@ function numberText(value: number): string {
   return String(value);
 }
 
-/** A number for people: thousands separated, two decimals. */
-export function formatNumber(value: Decimal): string {
-  const [whole = "0", fraction = "00"] = value.toFixed(2).replace("-", "").split(".");
-  return `${value.isNegative() ? "-" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
+/** A number for people: thousands separated, `places` decimals, never a negative zero. */
+export function formatNumber(value: Decimal, places = 2): string {
+  const rounded = value.round(places);
+  const [whole = "0", fraction] = rounded.toFixed(places).replace("-", "").split(".");
+  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${rounded.isNegative() ? "-" : ""}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
+}
+
+/** A change for people: `+` before a rise, `-` before a fall, neither when it rounds to zero. */
+export function formatSigned(value: Decimal, places = 2): string {
+  const rounded = value.round(places);
+  return `${rounded.isNegative() || rounded.isZero() ? "" : "+"}${formatNumber(rounded, places)}`;
 }
 
 /** Money for people, with the currency code. */

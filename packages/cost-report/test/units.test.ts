@@ -2,11 +2,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Decimal, decimalText, formatMoney } from "../src/decimal.js";
+import { Decimal, decimalText, formatMoney, formatNumber, formatSigned } from "../src/decimal.js";
 import { resolvePeriod, totalWindows } from "../src/period.js";
+import { MAX_CHARTS, trendCharts } from "../src/render/chart.js";
 import { csvCell } from "../src/render/csv.js";
 import { LineFile } from "../src/render/line-file.js";
-import { axisLabels } from "../src/render/markdown.js";
+import type { TrendPoint } from "../src/report.js";
 
 describe("Decimal", () => {
   it("adds what floats cannot", () => {
@@ -75,22 +76,90 @@ describe("periods", () => {
       Date.UTC(2026, 10, 21, 20) / 1000,
     ]);
     expect(quarter.previous.end - quarter.previous.start).toBe(quarter.end - quarter.start);
-    expect(quarter.label).toBe("2026-10-01 to 2026-12-31 (so far)");
+    expect(quarter.label).toBe("2026-10-01 to 2026-11-21 20:00 UTC (so far)");
   });
 });
 
-describe("the chart's x-axis", () => {
-  it("shows at most 16 labels, one category per bar, every category distinct", () => {
-    for (const n of [12, 16, 17, 31, 48, 100]) {
-      const labels = Array.from({ length: n }, (_, i) => `day ${i + 1}`);
-      const axis = axisLabels(labels);
-      expect(axis).toHaveLength(n);
-      expect(new Set(axis).size).toBe(n);
-      const shown = axis.filter((l) => /[^\u200b\u200c]/.test(l));
-      expect(shown.length).toBeLessThanOrEqual(16);
-      expect(shown[0]).toBe("day 1");
-      expect(axis.every((l, i) => l === labels[i] || /^[\u200b\u200c]+$/.test(l))).toBe(true);
-    }
+describe("periods as people read them", () => {
+  const now = Date.UTC(2026, 10, 21, 20, 35);
+  it("names calendar months, says what a named period meant, and gives other periods as days", () => {
+    const lastMonth = resolvePeriod("last-month", {}, now);
+    expect(lastMonth.label).toBe("October 2026 (last month)");
+    expect(lastMonth.previousLabel).toBe("September 2026");
+    expect(resolvePeriod("last-12-months", {}, now).label).toBe(
+      "November 2025 to October 2026 (last 12 months)",
+    );
+    expect(resolvePeriod("month-to-date", { start: "2026-03-01", end: "2026-05-31" }, now).label).toBe(
+      "March to May 2026",
+    );
+    const week = resolvePeriod("last-7-days", {}, now);
+    expect(week.label).toBe("2026-11-14 to 2026-11-20 (last 7 days)");
+    expect(week.previousLabel).toBe("2026-11-07 to 2026-11-13");
+    const mtd = resolvePeriod("month-to-date", {}, now);
+    expect(mtd.label).toBe("2026-11-01 to 2026-11-21 20:00 UTC (month to date)");
+    expect(resolvePeriod("month-to-date", { start: "2026-05-01", end: "2026-05-01" }, now).label).toBe(
+      "2026-05-01",
+    );
+  });
+});
+
+describe("numbers for people", () => {
+  it("never shows a negative zero, and signs a change as it is rounded", () => {
+    expect(formatNumber(Decimal.from("-0.004"))).toBe("0.00");
+    expect(formatSigned(Decimal.from("-0.004"))).toBe("0.00");
+    expect(formatSigned(Decimal.from("0.004"))).toBe("0.00");
+    expect(formatSigned(Decimal.from("0.005"))).toBe("+0.01");
+    expect(formatSigned(Decimal.from("-1234.5"))).toBe("-1,234.50");
+    expect(formatSigned(Decimal.from("-0.04"), 1)).toBe("0.0");
+  });
+});
+
+describe("the trend's charts", () => {
+  const series = (start: string, n: number, step: (d: Date, i: number) => Date): TrendPoint[] =>
+    Array.from({ length: n }, (_, i) => ({
+      start: String(step(new Date(start), i).getTime() / 1000),
+      end: "",
+      total: Decimal.from(i),
+      rows: new Map(),
+    }));
+  const hours = (d: Date, i: number) => new Date(d.getTime() + i * 3_600_000);
+  const days = (d: Date, i: number) => new Date(d.getTime() + i * 86_400_000);
+  const months = (d: Date, i: number) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + i));
+
+  it("draws one bar per bucket with a short label of its own, the chart's title naming the time", () => {
+    const may = trendCharts(series("2026-05-01T00:00:00Z", 31, days), "day");
+    expect(may.map((c) => c.title)).toEqual(["Daily cost, May 2026"]);
+    expect(may[0]?.labels).toEqual(Array.from({ length: 31 }, (_, i) => String(i + 1)));
+    const year = trendCharts(series("2025-06-01T00:00:00Z", 12, months), "month");
+    expect(year.map((c) => c.title)).toEqual(["Monthly cost, June 2025 to May 2026"]);
+    expect(year[0]?.labels.join(" ")).toBe("Jun Jul Aug Sep Oct Nov Dec Jan Feb Mar Apr May");
+    const month = trendCharts(series("2026-10-22T00:00:00Z", 30, days), "day");
+    expect(month.map((c) => c.title)).toEqual(["Daily cost, 2026-10-22 to 2026-11-20"]);
+  });
+
+  it("splits a series whose labels would repeat, by day, month or year, and keeps the last charts", () => {
+    const twoDays = trendCharts(series("2026-06-01T00:00:00Z", 48, hours), "hour");
+    expect(twoDays.map((c) => c.title)).toEqual(["Hourly cost, 2026-06-01", "Hourly cost, 2026-06-02"]);
+    expect(twoDays.map((c) => c.points.length)).toEqual([24, 24]);
+    const quarter = trendCharts(series("2026-03-01T00:00:00Z", 92, days), "day");
+    expect(quarter.map((c) => c.title)).toEqual([
+      "Daily cost, March 2026",
+      "Daily cost, April 2026",
+      "Daily cost, May 2026",
+    ]);
+    const month = trendCharts(series("2026-02-01T00:00:00Z", 31, days), "day");
+    expect(month.map((c) => c.labels.length)).toEqual([28, 3]);
+    const years = trendCharts(series("2024-01-01T00:00:00Z", 30, months), "month");
+    expect(years.map((c) => c.title)).toEqual(
+      ["Monthly cost, 2024", "Monthly cost, 2025", "Monthly cost, January to June 2026"].map((t) =>
+        t.replace(/, (\d{4})$/, ", January to December $1"),
+      ),
+    );
+    const weeks = trendCharts(series("2026-05-01T00:00:00Z", 24 * 20, hours), "hour");
+    expect(weeks).toHaveLength(MAX_CHARTS);
+    expect(weeks.at(-1)?.title).toBe("Hourly cost, 2026-05-20");
+    for (const chart of [...twoDays, ...quarter, ...years, ...weeks])
+      expect(new Set(chart.labels).size).toBe(chart.labels.length);
   });
 });
 

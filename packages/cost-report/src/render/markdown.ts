@@ -1,32 +1,39 @@
 import { Decimal } from "../decimal.js";
-import { isoTime } from "../period.js";
+import { windowDates } from "../period.js";
 import type { Report, ShownRow } from "../report.js";
+import { trendCharts } from "./chart.js";
 import {
-  bucketLabel,
+  bucketTitle,
   escapeCell,
   formatChange,
   formatMoney,
-  formatQuantity,
+  formatNumber,
+  formatSigned,
   GROUP_TITLES,
   USAGE_COLUMNS,
 } from "./format.js";
 
 // The report in Markdown: the job summary, the pull request or issue comment, and report.md.
-// Sections come in levels so a size limit drops the deepest details first.
+// Sections come in levels so a size limit drops the deepest details first. It is read at a pull
+// request's width (780 px): a table's amounts are bare numbers (the currency is named once, in
+// the header), so no cell breaks over two lines; usage quantities have a table of their own.
 
 /** How much to include: 2 everything, 1 without the per-bucket breakdown, 0 without any details. */
 export type DetailLevel = 0 | 1 | 2;
 export const MARKER = "<!-- cwp-usage-report -->";
 
+/** The grouping in a sentence: "by resource type". */
+const groupWords = (r: Report) => GROUP_TITLES[r.groupBy].toLowerCase();
+
 function headline(r: Report): string[] {
   const c = r.currency;
   const parts = [`**Total: ${formatMoney(r.total, c)}**`];
-  if (r.previousTotal)
+  if (r.previousTotal && r.change)
     parts.push(
-      `${formatChange(r.change, r.changePercent, c)} against the previous period, ${isoTime(r.period.previous.start)} to ${isoTime(r.period.previous.end)} (${formatMoney(r.previousTotal, c)})`,
+      `${formatChange(r.change, r.changePercent, c)} against the previous period, ${r.period.previousLabel} (${formatMoney(r.previousTotal, c)})`,
     );
   if (r.budget) {
-    const used = r.budget.usedPercent ? `${r.budget.usedPercent.toFixed(1)}%` : "n/a";
+    const used = r.budget.usedPercent ? `${formatNumber(r.budget.usedPercent, 1)}%` : "n/a";
     const mark = {
       under: "✅ under budget",
       warning: `⚠️ over ${r.budget.warnPercent}% of the budget`,
@@ -43,7 +50,7 @@ function headline(r: Report): string[] {
   return [
     `## Cloud Workload Platform costs: ${escapeCell(r.period.label)}`,
     "",
-    `${isoTime(r.period.start)} to ${isoTime(r.period.end)} (UTC), by ${r.groupBy}. Amounts in ${r.currency}; usage in quantities, not money.`,
+    `${windowDates(r.period)} (UTC), by ${groupWords(r)}. Amounts in ${r.currency}; usage in quantities, not money.`,
     "",
     parts.join(" · "),
     "",
@@ -51,56 +58,59 @@ function headline(r: Report): string[] {
   ];
 }
 
-function rowLine(r: Report, row: ShownRow): string {
-  const c = r.currency;
-  const previous = r.previousTotal
-    ? [
-        row.previous ? formatMoney(row.previous, c) : "",
-        formatChange(
-          row.previous ? row.cost.minus(row.previous) : undefined,
-          row.previous ? row.cost.minus(row.previous).percentOf(row.previous) : undefined,
-          c,
-        ),
-      ]
-    : [];
-  const usage = USAGE_COLUMNS.map(([k]) => formatQuantity(row.usage[k]));
-  return `| ${escapeCell(row.label)}${row.approximate ? " ²" : ""} | ${formatMoney(row.cost, c)} | ${[...previous, ...usage].join(" | ")} |`;
-}
-
-function table(r: Report, rows: readonly ShownRow[], title: string): string[] {
-  const previous = r.previousTotal ? ["Previous", "Change"] : [];
-  const header = [title, "Cost", ...previous, ...USAGE_COLUMNS.map(([, h]) => h)];
+/** A Markdown table: the first column left, the others (numbers) right. */
+function grid(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [
     `| ${header.join(" | ")} |`,
     `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
-    ...rows.map((row) => rowLine(r, row)),
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
   ];
+}
+
+/** The money columns of a row: its cost, and with a comparison its previous cost and the change. */
+function moneyCells(r: Report, cost: Decimal, previous: Decimal | undefined): string[] {
+  if (!r.previousTotal) return [formatNumber(cost)];
+  if (!previous) return [formatNumber(cost), "–", "–", "–"];
+  const change = cost.minus(previous);
+  const percent = change.percentOf(previous);
+  return [
+    formatNumber(cost),
+    formatNumber(previous),
+    formatSigned(change),
+    percent ? `${formatSigned(percent, 1)}%` : "–",
+  ];
+}
+
+const rowTitle = (row: ShownRow) => `${escapeCell(row.label)}${row.approximate ? " ²" : ""}`;
+
+/** The rows' costs, and their total when `total` is given. */
+function costTable(r: Report, rows: readonly ShownRow[], title: string, total?: string): string[] {
+  const c = r.currency;
+  const previous = r.previousTotal ? [`Previous (${c})`, `Change (${c})`, "Change (%)"] : [];
+  const body = rows.map((row) => [rowTitle(row), ...moneyCells(r, row.cost, row.previous)]);
+  if (total !== undefined) {
+    const [cost, ...rest] = moneyCells(r, r.total, r.previousTotal);
+    body.push([total, `**${cost}**`, ...rest]);
+  }
+  return grid([title, `Cost (${c})`, ...previous], body);
+}
+
+/** The rows' usage, in quantities. */
+function usageTable(r: Report, rows: readonly ShownRow[], title: string, total: boolean): string[] {
+  const body = rows.map((row) => [rowTitle(row), ...USAGE_COLUMNS.map(([k]) => formatNumber(row.usage[k]))]);
+  if (total) body.push(["**Total**", ...USAGE_COLUMNS.map(([k]) => formatNumber(r.usage[k]))]);
+  return grid([title, ...USAGE_COLUMNS.map(([, h]) => h)], body);
 }
 
 function footnotes(r: Report): string[] {
   const notes: string[] = [];
-  if (!r.gap.isZero())
+  if (!r.gap.round(2).isZero())
     notes.push(
       `¹ Each row is rounded to cents from the platform's unrounded amounts; together they come to ${formatMoney(r.total.minus(r.gap), r.currency)}, ${formatMoney(r.gap, r.currency)} away from the total the platform returned (${formatMoney(r.total, r.currency)}). The platform's total is what is charged.`,
     );
   if (r.rows.some((row) => row.approximate))
     notes.push("² The platform returned only a rounded total for this row.");
   return notes.length > 0 ? ["", ...notes] : [];
-}
-
-/** The most x-axis labels the chart shows: 31 daily labels overlap. */
-const MAX_AXIS_LABELS = 16;
-
-/**
- * The chart's x-axis: every k-th bucket labelled, so at most 16 show. Mermaid's axis keeps one bar
- * per distinct category, so each unlabelled bucket gets a distinct invisible one (its index in
- * zero-width characters) rather than an empty label.
- */
-export function axisLabels(labels: readonly string[]): string[] {
-  const every = Math.ceil(labels.length / MAX_AXIS_LABELS);
-  const invisible = (i: number) =>
-    [...i.toString(2)].map((bit) => (bit === "0" ? "\u200b" : "\u200c")).join("");
-  return labels.map((label, i) => (i % every === 0 ? label : invisible(i)));
 }
 
 /**
@@ -118,34 +128,40 @@ function shownAsText(r: Report): Report {
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text: string) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
 
-/** The trend, `r` already shown as text; the chart keeps its own characters of the platform's currency. */
+/** The trend, `r` already shown as text; the charts keep their own characters of the platform's currency. */
 function trend(r: Report, platformCurrency: string): string[] {
   if (r.trend.length === 0) return [];
-  const labels = r.trend.map((p) => bucketLabel(p.start, r.granularity));
-  const values = r.trend.map((p) => p.total.toFixed(2));
-  // From zero (or below, for credits): an axis that starts near the smallest bar makes every
-  // change look larger than it is.
-  const numbers = values.map(Number);
+  const charts = trendCharts(r.trend, r.granularity);
+  const numbers = r.trend.map((p) => Number(p.total.toFixed(2)));
+  // From zero (or below, for credits), the same for every chart: an axis that starts near the
+  // smallest bar makes every change look larger than it is.
   const [low, high] = [Math.min(0, ...numbers), Math.max(0, ...numbers)];
   const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
-  const quote = (s: string) => `"${s}"`;
+  const quote = (s: string) => `"${chartText(s)}"`;
   const currency = chartText(platformCurrency);
+  const drawn = charts.reduce((n, chart) => n + chart.points.length, 0);
   return [
     `### ${unit} cost`,
     "",
-    "```mermaid",
-    "xychart-beta",
-    `  title ${quote(`${unit} cost (${currency})`)}`,
-    `  x-axis [${axisLabels(labels.map(chartText)).map(quote).join(", ")}]`,
-    `  y-axis ${quote(currency)} ${low} --> ${high === low ? 1 : high}`,
-    `  bar [${values.join(", ")}]`,
-    "```",
-    "",
+    ...(drawn < r.trend.length
+      ? [`_The last ${charts.length} charts are drawn; the table below has every ${r.granularity}._`, ""]
+      : []),
+    ...charts.flatMap((chart) => [
+      "```mermaid",
+      "xychart-beta",
+      `  title ${quote(`${chart.title} (${currency})`)}`,
+      `  x-axis [${chart.labels.map(quote).join(", ")}]`,
+      `  y-axis ${quote(currency)} ${low} --> ${high === low ? 1 : high}`,
+      `  bar [${chart.points.map((p) => p.total.toFixed(2)).join(", ")}]`,
+      "```",
+      "",
+    ]),
     `<details><summary>The same numbers</summary>`,
     "",
-    `| ${{ hour: "Hour", day: "Day", month: "Month" }[r.granularity]} | Cost |`,
-    "|---|---:|",
-    ...r.trend.map((p, i) => `| ${escapeCell(labels[i] ?? "")} | ${formatMoney(p.total, r.currency)} |`),
+    ...grid(
+      [{ hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity], `Cost (${r.currency})`],
+      r.trend.map((p) => [escapeCell(bucketTitle(p.start, r.granularity)), formatNumber(p.total)]),
+    ),
     "",
     "</details>",
     "",
@@ -154,20 +170,23 @@ function trend(r: Report, platformCurrency: string): string[] {
 
 function credit(r: Report): string[] {
   if (!r.credit) return [];
-  const c = r.credit.currency;
-  const money = (n: number) => formatMoney(Decimal.from(n), c);
+  const amount = (n: number) => formatNumber(Decimal.from(n));
   const balance = r.credit.customerBalance.amount;
   return [
     "### Credit balance",
     "",
-    "| | |",
-    "|---|---:|",
-    `| Available now | ${money(r.credit.total.available)} |`,
-    `| Pending | ${money(r.credit.total.pending)} |`,
-    `| Credit grants (available / pending) | ${money(r.credit.grants.available)} / ${money(r.credit.grants.pending)} |`,
-    balance < 0
-      ? `| **Owed** (unpaid invoices) | **${money(-balance)}** |`
-      : `| Account credit | ${money(balance)} |`,
+    ...grid(
+      ["Credit", `Amount (${r.credit.currency})`],
+      [
+        ["Available now", amount(r.credit.total.available)],
+        ["Pending", amount(r.credit.total.pending)],
+        ["Credit grants available", amount(r.credit.grants.available)],
+        ["Credit grants pending", amount(r.credit.grants.pending)],
+        balance < 0
+          ? ["**Owed** (unpaid invoices)", `**${amount(-balance)}**`]
+          : ["Account credit", amount(balance)],
+      ],
+    ),
     "",
   ];
 }
@@ -182,20 +201,24 @@ function clusters(r: Report): string[] {
   return [
     "### BYOC clusters (allocation of the BYOC charge, from the period's invoices)",
     "",
-    "| Cluster | Cost |",
-    "|---|---:|",
-    ...r.clusters.map((cl) => `| ${escapeCell(cl.name)} | ${formatMoney(cl.amount, r.currency)} |`),
+    ...grid(
+      ["Cluster", `Cost (${r.currency})`],
+      r.clusters.map((cl) => [escapeCell(cl.name), formatNumber(cl.amount)]),
+    ),
     "",
   ];
 }
 
 function details(r: Report, level: DetailLevel): string[] {
   const out: string[] = [];
+  const title = GROUP_TITLES[r.groupBy];
   if (level >= 1 && r.allRows.length > r.rows.length) {
     out.push(
       `<details><summary>All ${r.allRows.length} rows</summary>`,
       "",
-      ...table(r, r.allRows, GROUP_TITLES[r.groupBy]),
+      ...costTable(r, r.allRows, title),
+      "",
+      ...usageTable(r, r.allRows, title, false),
       "",
       "</details>",
       "",
@@ -204,17 +227,18 @@ function details(r: Report, level: DetailLevel): string[] {
   if (level >= 2 && r.trend.length > 0) {
     const keys = r.rows.filter((row) => row.key !== "other").map((row) => row.key);
     const header = [
-      "Period",
+      { hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity],
       ...keys.map((k) => escapeCell(r.rows.find((row) => row.key === k)?.label ?? k)),
     ];
     out.push(
-      `<details><summary>Each ${r.granularity} by ${r.groupBy}</summary>`,
+      `<details><summary>Each ${r.granularity} by ${groupWords(r)} (${r.currency})</summary>`,
       "",
-      `| ${header.join(" | ")} |`,
-      `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
-      ...r.trend.map(
-        (p) =>
-          `| ${escapeCell(bucketLabel(p.start, r.granularity))} | ${keys.map((k) => (p.rows.get(k)?.cost ?? Decimal.zero).toFixed(2)).join(" | ")} |`,
+      ...grid(
+        header,
+        r.trend.map((p) => [
+          escapeCell(bucketTitle(p.start, r.granularity)),
+          ...keys.map((k) => formatNumber(p.rows.get(k)?.cost ?? Decimal.zero)),
+        ]),
       ),
       "",
       "</details>",
@@ -226,17 +250,22 @@ function details(r: Report, level: DetailLevel): string[] {
 
 export function renderMarkdown(report: Report, level: DetailLevel, trimmedNote?: string): string {
   const r = shownAsText(report);
+  const title = GROUP_TITLES[r.groupBy];
+  const rest = r.rows.some((row) => row.key === "other") ? " (top rows, then the rest)" : "";
   // The gap's footnote mark goes in the label's cell, as a row's own mark does: after the row's
   // last pipe it would be a cell the header does not have, which GitHub drops.
-  const totalRow = `| **Total (as the platform returned it)**${r.gap.isZero() ? "" : " ¹"} | **${formatMoney(r.total, r.currency)}** |${r.previousTotal ? ` ${formatMoney(r.previousTotal, r.currency)} | ${formatChange(r.change, r.changePercent, r.currency)} |` : ""} ${USAGE_COLUMNS.map(([k]) => formatQuantity(r.usage[k])).join(" | ")} |`;
+  const total = `**Total (as the platform returned it)**${r.gap.round(2).isZero() ? "" : " ¹"}`;
   return [
     MARKER,
     ...headline(r),
-    `### By ${r.groupBy}${r.rows.some((row) => row.key === "other") ? " (top rows, then the rest)" : ""}`,
+    `### By ${groupWords(r)}${rest}`,
     "",
-    ...table(r, r.rows, GROUP_TITLES[r.groupBy]),
-    totalRow,
+    ...costTable(r, r.rows, title, total),
     ...footnotes(r),
+    "",
+    `### Usage by ${groupWords(r)}`,
+    "",
+    ...usageTable(r, r.rows, title, true),
     "",
     ...trend(r, report.currency),
     ...credit(r),

@@ -1,6 +1,6 @@
-import { StepFailure } from "@cwp/action-kit";
 import type { PaasTeam, UsageEntry, UsageLevel, UsagePart } from "@cwp/client";
 import type { Granularity } from "./collect.js";
+import { ReportDataError } from "./errors.js";
 import { type GroupBy, levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
 import { type FocusPeriod, millis } from "./render/focus/parts.js";
@@ -138,7 +138,7 @@ function checkTimes(at: Pick<UsageEntry, "window" | "timestamp">, entry: number)
   const times = { "window.start": at.window?.start, "window.end": at.window?.end, timestamp: at.timestamp };
   for (const [field, value] of Object.entries(times))
     if (value !== undefined && !Number.isFinite(millis(value)))
-      throw new StepFailure(
+      throw new ReportDataError(
         `The platform's usage entry ${entry} has a ${field} that is not a time (${JSON.stringify(String(value).slice(0, 40))}): the report stops here.`,
       );
 }

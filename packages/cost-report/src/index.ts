@@ -1,0 +1,20 @@
+// @cwp/cost-report: the Cloud Workload Platform's cost report, host-free. See README.md.
+
+export type { Filters, Granularity } from "./collect.js";
+export { Decimal, formatMoney } from "./decimal.js";
+export { ReportDataError, ReportOptionError } from "./errors.js";
+export type { GroupBy } from "./group.js";
+export { PERIODS, type Period, type PeriodName, resolvePeriod } from "./period.js";
+export { renderJson } from "./render/json.js";
+export { type DetailLevel, fitMarkdown, MARKER, renderMarkdown } from "./render/markdown.js";
+export type { Budget, Report, ShownRow, TrendPoint } from "./report.js";
+export {
+  type CostReport,
+  type CostReportOptions,
+  FILE_NAMES,
+  FORMATS,
+  type Format,
+  GRANULARITIES,
+  GROUP_BYS,
+  writeCostReport,
+} from "./write-report.js";

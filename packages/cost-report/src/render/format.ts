@@ -1,0 +1,44 @@
+import { escapeCell } from "@cwp/markdown-text";
+import type { Granularity } from "../collect.js";
+import { type Decimal, formatMoney, formatNumber, formatSigned } from "../decimal.js";
+import { windowLabel } from "../period.js";
+import { bucketSeconds, monthAfter } from "./chart.js";
+
+export { escapeCell, formatMoney, formatNumber, formatSigned };
+
+/** A change in a sentence: "▼ -132.09 USD (-4.4%)", its arrow and signs as the rounded amount's. */
+export function formatChange(change: Decimal, percent: Decimal | undefined, currency: string): string {
+  const shown = change.round(2);
+  const arrow = shown.isZero() ? "=" : shown.isNegative() ? "▼" : "▲";
+  return `${arrow} ${formatSigned(change)} ${currency}${percent ? ` (${formatSigned(percent, 1)}%)` : ""}`;
+}
+
+export const USAGE_COLUMNS = [
+  ["vcpuHours", "vCPU-hours"],
+  ["memoryGibHours", "Memory GiB-hours"],
+  ["storageGibHours", "Storage GiB-hours"],
+  ["gpuHours", "GPU-hours"],
+] as const;
+
+export const GROUP_TITLES = {
+  team: "Team",
+  project: "Project",
+  "resource-type": "Resource type",
+  resource: "Resource",
+} as const;
+
+/** A trend bucket in report.csv: its UTC date ("2026-05-14"), month ("2026-05") or hour ("2026-06-01T07h"). */
+export function bucketLabel(start: string, granularity: Granularity): string {
+  const iso = new Date(bucketSeconds(start) * 1000).toISOString();
+  if (granularity === "month") return iso.slice(0, 7);
+  if (granularity === "day") return iso.slice(0, 10);
+  return `${iso.slice(0, 13)}h`;
+}
+
+/** A trend bucket as a person reads it: "2026-05-14", "May 2026", "2026-06-01 07:00". */
+export function bucketTitle(start: string, granularity: Granularity): string {
+  const seconds = bucketSeconds(start);
+  if (granularity === "month") return windowLabel({ start: seconds, end: monthAfter(seconds) });
+  const iso = new Date(seconds * 1000).toISOString();
+  return granularity === "day" ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}

@@ -1,0 +1,144 @@
+import { join } from "node:path";
+import { type CwpClient, RESOURCE_TYPES, type ResourceType } from "@cwp/client";
+import type { Filters, Granularity } from "./collect.js";
+import { Decimal } from "./decimal.js";
+import { ReportOptionError } from "./errors.js";
+import type { GroupBy } from "./group.js";
+import { PERIODS, type PeriodName, resolvePeriod } from "./period.js";
+import { readReport } from "./read-report.js";
+import { renderJson } from "./render/json.js";
+import { LineFile } from "./render/line-file.js";
+import { renderMarkdown } from "./render/markdown.js";
+import { buildReport, type Report } from "./report.js";
+
+// A whole report from one call: the period resolved, the billing read as a stream, the files
+// written to a directory. What a script, the usage-report action and the CLI all call.
+
+export const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"] as const;
+export type Format = (typeof FORMATS)[number];
+export const GRANULARITIES = ["day", "month", "hour"] as const satisfies readonly Granularity[];
+export const GROUP_BYS = [
+  "team",
+  "project",
+  "resource-type",
+  "resource",
+] as const satisfies readonly GroupBy[];
+
+/** The file each format writes in the report's directory. */
+export const FILE_NAMES: Record<Format, string> = {
+  markdown: "report.md",
+  csv: "report.csv",
+  json: "report.json",
+  focus: "focus.csv",
+  "focus-parquet": "focus.parquet",
+};
+
+export interface CostReportOptions {
+  /** A named period (default month-to-date); or `start` and `end`, dates (UTC, end included). */
+  period?: PeriodName | undefined;
+  start?: string | undefined;
+  end?: string | undefined;
+  /** The trend's buckets (default day). */
+  granularity?: Granularity | undefined;
+  /** What the rows are (default project). */
+  groupBy?: GroupBy | undefined;
+  teamId?: string | undefined;
+  projectId?: string | undefined;
+  resourceType?: ResourceType | undefined;
+  /** Rows shown by name before the rest is summed as "other" (default 10). */
+  top?: number | undefined;
+  /** Compare with the period just before (default true). */
+  compare?: boolean | undefined;
+  /** An amount in the account's currency, such as "2500" or "1999.99". */
+  budget?: string | undefined;
+  /** The budget's share, in percent, from which the report warns (default 80). */
+  warnPercent?: number | undefined;
+  /** The directory the files go to; it must exist. */
+  dir: string;
+  formats: readonly Format[];
+  signal?: AbortSignal | undefined;
+  /** When the reads must have ended (ms since the epoch); default: no limit but the signal. */
+  deadline?: number | undefined;
+  /** Told where a long read is, every few seconds. */
+  progress?: ((text: string) => void) | undefined;
+  /** The clock the named periods are read against (ms); default now. */
+  now?: number | undefined;
+}
+
+export interface CostReport {
+  report: Report;
+  /** The files written, by format. */
+  files: Partial<Record<Format, string>>;
+}
+
+export async function writeCostReport(client: CwpClient, options: CostReportOptions): Promise<CostReport> {
+  const o = checked(options);
+  const now = o.now ?? Date.now();
+  const period = resolvePeriod(o.period ?? "month-to-date", { start: o.start, end: o.end }, now);
+  const granularity = o.granularity ?? "day";
+  const groupBy = o.groupBy ?? "project";
+  const filters: Filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
+  const top = o.top ?? 10;
+  const files: Partial<Record<Format, string>> = {};
+  for (const format of o.formats) files[format] = join(o.dir, FILE_NAMES[format]);
+  const collected = await readReport(client, {
+    period,
+    granularity,
+    groupBy,
+    filters,
+    compare: o.compare ?? true,
+    top,
+    csvPath: files.csv,
+    focusPath: files.focus,
+    focusParquetPath: files["focus-parquet"],
+    signal: o.signal ?? new AbortController().signal,
+    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+    progress: o.progress ?? (() => {}),
+  });
+  const report = buildReport(collected, {
+    period,
+    granularity,
+    groupBy,
+    filters,
+    top,
+    budget: o.budget === undefined ? undefined : Decimal.from(o.budget),
+    warnPercent: o.warnPercent ?? 80,
+    now,
+  });
+  const whole: Array<[string | undefined, () => string]> = [
+    [files.markdown, () => renderMarkdown(report, 2)],
+    [files.json, () => renderJson(report)],
+  ];
+  for (const [path, render] of whole) {
+    if (path === undefined) continue;
+    const out = LineFile.open(path);
+    await out.write(render());
+    await out.close();
+  }
+  return { report, files };
+}
+
+const oneOf = (option: string, value: unknown, allowed: readonly string[]) => {
+  if (value !== undefined && !allowed.includes(value as string))
+    throw new ReportOptionError(option, `must be one of ${allowed.join(", ")}`);
+};
+
+/** The options as a script may get them wrong: refused before anything is read, naming the option. */
+function checked(o: CostReportOptions): CostReportOptions {
+  oneOf("period", o.period, PERIODS);
+  oneOf("granularity", o.granularity, GRANULARITIES);
+  oneOf("groupBy", o.groupBy, GROUP_BYS);
+  oneOf("resourceType", o.resourceType, RESOURCE_TYPES);
+  for (const format of o.formats) oneOf("formats", format, FORMATS);
+  if (o.top !== undefined && !(Number.isInteger(o.top) && o.top >= 1))
+    throw new ReportOptionError("top", "must be a whole number, 1 or more");
+  if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))
+    throw new ReportOptionError("warnPercent", "must be a whole number of percent, 0 or more");
+  if (o.budget !== undefined && !/^\d+(\.\d+)?$/.test(o.budget))
+    throw new ReportOptionError(
+      "budget",
+      "must be an amount such as 2500 or 1999.99 (the account's currency)",
+    );
+  if (typeof o.dir !== "string" || o.dir === "") throw new ReportOptionError("dir", "must be a directory");
+  return o;
+}
