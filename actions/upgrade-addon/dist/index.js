@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3434);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5632);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3434:
+/***/ 5632:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46410,6 +46410,7 @@ function maskValues(values) {
 //# sourceMappingURL=secrets.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
 
+const typedOutput = ({ text, type }) => type === "boolean" ? text === "true" : type === "number" ? (text === "" ? null : Number(text)) : text;
 /** What the job summary (or the terminal's closing table) shows. */
 /** A failure the step explains in full: its message is told as it is, never as unexpected. */
 class StepFailure extends Error {
@@ -56039,9 +56040,9 @@ const looseBody = looseObject({});
 //# sourceMappingURL=shared.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/output-kinds.js
 
-const output_kinds_text = (pattern, is) => ({
+const output_kinds_text = (pattern, is, type = "string") => ({
     default: "",
-    type: "string",
+    type,
     shape: { pattern, is },
 });
 /**
@@ -56068,7 +56069,8 @@ const OUTPUT = {
     branch: output_kinds_text(BRANCH, "a branch name"),
     version: output_kinds_text(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/, "a version"),
     time: output_kinds_text(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/, "a timestamp"),
-    number: output_kinds_text(/^-?\d+(\.\d+)?$/, "a number"),
+    /** A decimal number, empty (JSON `null`) when there is none, such as a change without a comparison. */
+    number: output_kinds_text(/^-?\d+(\.\d+)?$/, "a number", "number"),
     currency: output_kinds_text(/^[A-Z]{3}$/, "a currency code (three capital letters)"),
 };
 //# sourceMappingURL=output-kinds.js.map
@@ -60669,7 +60671,7 @@ class Outputs {
         this.set(Object.fromEntries(defaults));
     }
     set(values) {
-        const typed = {};
+        const set = {};
         for (const [name, value] of Object.entries(values)) {
             if (value === undefined)
                 continue;
@@ -60683,18 +60685,13 @@ class Outputs {
                     warn(`The platform's value for output ${name} is not ${kind.shape.is}: the output is not set.`);
                 this.#refused.add(name);
                 // Empty, not the last good value: a status of an earlier poll would say what is not so.
-                typed[name] = kind.default;
+                set[name] = { text: kind.default, type: kind.type };
                 continue;
             }
-            typed[name] =
-                kind.type === "boolean"
-                    ? value === true || value === "true"
-                    : kind.type === "number"
-                        ? Number(value)
-                        : text;
+            set[name] = { text, type: kind.type };
         }
-        if (Object.keys(typed).length > 0)
-            host().outputs(typed);
+        if (Object.keys(set).length > 0)
+            host().outputs(set);
     }
 }
 //# sourceMappingURL=outputs.js.map
@@ -64051,29 +64048,9 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/untrusted.js
-
-// Remote text is untrusted: a log line must never act as a workflow command, and must never
-// change the layout of a summary.
-/**
- * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
- * guess, so `::add-mask::`, `::error::` or a forged `::stop-commands::` in a line do nothing.
- */
-function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
-    if (lines.length === 0)
-        return;
-    const token = (0,external_node_crypto_.randomBytes)(16).toString("hex");
-    const body = lines.flatMap((line) => line.split(/\r\n|\r|\n/)).join("\n");
-    write(`::stop-commands::${token}\n${body}\n::${token}::\n`);
-}
-/**
- * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
- * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
- * workflow command (`::warning::`, `::add-mask::`, ...).
- */
-const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+;// CONCATENATED MODULE: ../../packages/markdown-text/dist/index.js
+// Text from somewhere else (a platform's names and messages, a user's input) shown in GitHub
+// Markdown: as text, in one line, never as Markdown, HTML, a mention, a reference or a link.
 const HTML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /**
  * Characters that reorder the text around them (bidirectional embeddings, overrides and isolates):
@@ -64113,7 +64090,7 @@ function markdownHref(link) {
         return undefined;
     return url.href.replace(/[()|<>"'`\\\s[\]*_]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
-//# sourceMappingURL=untrusted.js.map
+//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/summary.js
 
 
@@ -64161,6 +64138,30 @@ function linked(text, link) {
     return href === undefined ? text : `[${text}](${href})`;
 }
 //# sourceMappingURL=summary.js.map
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/untrusted.js
+
+// Remote text is untrusted: a log line must never act as a workflow command (in Markdown, see
+// @cwp/markdown-text).
+/**
+ * Prints remote lines between `::stop-commands::<token>` and `::<token>::`, with a token nobody can
+ * guess, so `::add-mask::`, `::error::` or a forged `::stop-commands::` in a line do nothing.
+ */
+function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
+    if (lines.length === 0)
+        return;
+    const token = (0,external_node_crypto_.randomBytes)(16).toString("hex");
+    const body = lines.flatMap((line) => line.split(/\r\n|\r|\n/)).join("\n");
+    write(`::stop-commands::${token}\n${body}\n::${token}::\n`);
+}
+/**
+ * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
+ * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
+ * workflow command (`::warning::`, `::add-mask::`, ...).
+ */
+const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+//# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
 
 
@@ -64202,7 +64203,7 @@ function githubHost() {
         },
         outputs: (values) => {
             for (const [name, value] of Object.entries(values))
-                setOutput(name, String(value));
+                setOutput(name, value.text);
         },
         report: (report) => summary(renderSummary(report)),
         rawReport: summary,

@@ -10,11 +10,13 @@ export {
   type Host,
   host,
   type LogRecord,
+  type Output,
   type OutputValue,
   type Report,
   StepFailure,
   type SummaryRow,
   say,
+  typedOutput,
   useHost,
   warn,
 } from "./engine/host.js";

@@ -2,9 +2,11 @@ import {
   type FailureKind,
   type Host,
   type LogRecord,
+  type Output,
   type OutputValue,
   type Report,
   redact,
+  typedOutput,
 } from "@cwp/action-kit/engine";
 import { EXIT_CODES } from "./exit-codes.js";
 
@@ -114,8 +116,8 @@ export class TerminalHost implements Host {
     this.#logTitle = undefined;
   }
 
-  outputs(values: Record<string, OutputValue>): void {
-    Object.assign(this.outputValues, values);
+  outputs(values: Record<string, Output>): void {
+    for (const [name, output] of Object.entries(values)) this.outputValues[name] = typedOutput(output);
   }
 
   async report(report: Report): Promise<void> {

@@ -141,7 +141,7 @@ describe("cwp: each operation against the emulator", () => {
       const metadata = OPERATIONS[name]?.metadata;
       expect(Object.keys(outputs).sort()).toEqual(Object.keys(metadata?.outputs ?? {}).sort());
       for (const value of Object.values(outputs))
-        expect(["string", "number", "boolean"]).toContain(typeof value);
+        expect(value === null || ["string", "number", "boolean"].includes(typeof value)).toBe(true);
       if ("concluded" in outputs) expect(outputs.concluded).toBe(true);
       if (op.start) expect(await posts(op.start)).toHaveLength(1);
     });
@@ -426,6 +426,28 @@ describe("cwp: exit codes and secrets", () => {
     } finally {
       await github.close();
     }
+  });
+
+  it("types usage-report's --json: amounts and percentages as numbers, one it does not have as null; over budget, it says where the files went", async () => {
+    const dir = join(tmpdir(), `cwp-cli-typed-${process.pid}`);
+    const args = ["usage-report", "--period", "last-30-days", "--formats", "json", "--output-dir", dir];
+    const plain = await cwp([...args, "--json"]);
+    expect(plain.code, plain.stderr).toBe(0);
+    const outputs = JSON.parse(plain.stdout) as Record<string, unknown>;
+    expect(outputs).toMatchObject({ currency: "USD", "over-budget": false, "budget-used-percent": null });
+    for (const name of ["total", "previous-total", "change-percent"])
+      expect(outputs[name]).toBeTypeOf("number");
+    const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as { total: string };
+    expect(outputs.total).toBe(Number(Number(report.total).toFixed(2)));
+
+    const over = await cwp([...args, "--budget", "1", "--fail-on-budget-exceeded", "--json"]);
+    expect(over.code).toBe(EXIT_CODES.failed);
+    const failed = JSON.parse(over.stdout) as Record<string, unknown> & { error: { message: string } };
+    expect(failed).toMatchObject({ "over-budget": true, "report-dir": dir });
+    expect(failed["budget-used-percent"]).toBeTypeOf("number");
+    expect(failed.error.message).toContain(`over the budget of 1.00 USD`);
+    expect(failed.error.message).toContain(`the report is in ${dir}`);
+    expect(over.stderr).toContain(`the report is in ${dir}`);
   });
 
   it("writes usage-report's files where --output-dir says, the FOCUS dataset as Parquet too", async () => {

@@ -59,9 +59,21 @@ describe("the terminal host", () => {
     const err = stream(false);
     const host = new TerminalHost({ json: true, stdout: out.s, stderr: err.s, env: {} });
     host.info("Started build b1.");
-    host.outputs({ "build-id": "b1", concluded: true, lines: 3 });
+    host.outputs({
+      "build-id": { text: "b1", type: "string" },
+      concluded: { text: "true", type: "boolean" },
+      lines: { text: "3", type: "number" },
+      "change-percent": { text: "-4.5", type: "number" },
+      "budget-used-percent": { text: "", type: "number" },
+    });
     host.finish(out.s);
-    expect(JSON.parse(out.text())).toEqual({ "build-id": "b1", concluded: true, lines: 3 });
+    expect(JSON.parse(out.text())).toEqual({
+      "build-id": "b1",
+      concluded: true,
+      lines: 3,
+      "change-percent": -4.5,
+      "budget-used-percent": null,
+    });
     expect(err.text()).toContain("Started build b1.");
   });
 });

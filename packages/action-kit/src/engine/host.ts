@@ -17,7 +17,17 @@ export type FailureKind =
   /** Cancelled (SIGINT/SIGTERM), after aborting the remote work where asked. */
   | "cancelled";
 
-export type OutputValue = string | number | boolean;
+/** An output as the step set it: its text (what a runner's output holds) and its type. */
+export interface Output {
+  text: string;
+  type: "boolean" | "number" | "string";
+}
+
+/** An output's value as a terminal's JSON types it: `null` for a number the step does not have. */
+export type OutputValue = string | number | boolean | null;
+
+export const typedOutput = ({ text, type }: Output): OutputValue =>
+  type === "boolean" ? text === "true" : type === "number" ? (text === "" ? null : Number(text)) : text;
 
 /** A remote log line: its text (untrusted), and its timestamp where the host may show it. */
 export interface LogRecord {
@@ -66,7 +76,7 @@ export interface Host {
   /** No more log lines of the last title. */
   endLogs(): void;
   /** Step outputs, all at once or a few at a time. */
-  outputs(values: Record<string, OutputValue>): void;
+  outputs(values: Record<string, Output>): void;
   report(report: Report): Promise<void>;
   /** A report an action rendered itself (Markdown), instead of the standard one. */
   rawReport(markdown: string): Promise<void>;

@@ -7,15 +7,15 @@ import { ID_PATTERN } from "@cwp/client";
 export interface OutputKind {
   /** Written at the start, so a step that fails early still has every output. */
   default: string;
-  /** How a terminal's JSON types it. */
+  /** How a terminal's JSON types it; an empty number is `null` there. */
   type: "boolean" | "number" | "string";
   /** For platform text: the shape it must have, and what that is called in a warning. */
   shape?: { pattern: RegExp; is: string };
 }
 
-const text = (pattern: RegExp, is: string): OutputKind => ({
+const text = (pattern: RegExp, is: string, type: OutputKind["type"] = "string"): OutputKind => ({
   default: "",
-  type: "string",
+  type,
   shape: { pattern, is },
 });
 
@@ -45,6 +45,7 @@ export const OUTPUT = {
   branch: text(BRANCH, "a branch name"),
   version: text(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/, "a version"),
   time: text(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/, "a timestamp"),
-  number: text(/^-?\d+(\.\d+)?$/, "a number"),
+  /** A decimal number, empty (JSON `null`) when there is none, such as a change without a comparison. */
+  number: text(/^-?\d+(\.\d+)?$/, "a number", "number"),
   currency: text(/^[A-Z]{3}$/, "a currency code (three capital letters)"),
 } as const satisfies Record<string, OutputKind>;

@@ -1,4 +1,4 @@
-import { host, type OutputValue, warn } from "./host.js";
+import { host, type Output, warn } from "./host.js";
 import type { OutputKind } from "./output-kinds.js";
 
 /**
@@ -18,7 +18,7 @@ export class Outputs<K extends string> {
   }
 
   set(values: Partial<Record<K, string | number | boolean | undefined>>): void {
-    const typed: Record<string, OutputValue> = {};
+    const set: Record<string, Output> = {};
     for (const [name, value] of Object.entries<string | number | boolean | undefined>(values)) {
       if (value === undefined) continue;
       const kind = this.#kinds[name as K];
@@ -30,16 +30,11 @@ export class Outputs<K extends string> {
           warn(`The platform's value for output ${name} is not ${kind.shape.is}: the output is not set.`);
         this.#refused.add(name);
         // Empty, not the last good value: a status of an earlier poll would say what is not so.
-        typed[name] = kind.default;
+        set[name] = { text: kind.default, type: kind.type };
         continue;
       }
-      typed[name] =
-        kind.type === "boolean"
-          ? value === true || value === "true"
-          : kind.type === "number"
-            ? Number(value)
-            : text;
+      set[name] = { text, type: kind.type };
     }
-    if (Object.keys(typed).length > 0) host().outputs(typed);
+    if (Object.keys(set).length > 0) host().outputs(set);
   }
 }

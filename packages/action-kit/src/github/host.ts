@@ -36,7 +36,7 @@ export function githubHost(): Host {
       group = undefined;
     },
     outputs: (values) => {
-      for (const [name, value] of Object.entries(values)) core.setOutput(name, String(value));
+      for (const [name, value] of Object.entries(values)) core.setOutput(name, value.text);
     },
     report: (report) => summary(renderSummary(report)),
     rawReport: summary,

@@ -1,9 +1,9 @@
-export const id = 955;
-export const ids = [955];
+export const id = 834;
+export const ids = [834];
 export const modules = {
 
-/***/ 5955:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+/***/ 4834:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
@@ -11,11 +11,11 @@ __webpack_require__.d(__webpack_exports__, {
   FocusParquet: () => (/* binding */ FocusParquet)
 });
 
-// EXTERNAL MODULE: ./src/render/line-file.ts
-var line_file = __webpack_require__(9579);
-// EXTERNAL MODULE: ./src/render/focus/columns.ts
-var focus_columns = __webpack_require__(7076);
-;// CONCATENATED MODULE: ./src/render/focus/parquet/byte-buffer.ts
+// EXTERNAL MODULE: ../../packages/cost-report/dist/render/line-file.js
+var line_file = __webpack_require__(5164);
+// EXTERNAL MODULE: ../../packages/cost-report/dist/render/focus/columns.js
+var focus_columns = __webpack_require__(7687);
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/focus/parquet/byte-buffer.js
 // The bytes of a page or of the file's footer as they are made: a buffer that grows, with the few
 // encodings Parquet's pages and Thrift's compact protocol need.
 const utf8 = new TextEncoder();
@@ -90,10 +90,10 @@ class ByteBuffer {
         this.#view = new DataView(grown.buffer);
     }
 }
-
+//# sourceMappingURL=byte-buffer.js.map
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
-;// CONCATENATED MODULE: ./src/render/focus/parquet/thrift.ts
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/focus/parquet/thrift.js
 const TYPE = { true: 1, false: 2, i32: 5, i64: 6, binary: 8, list: 9, struct: 12 };
 const thrift_text = new TextEncoder();
 function writeStruct(out, fields) {
@@ -162,8 +162,8 @@ function writeBinary(out, value) {
 }
 /** Zigzag: small negative numbers stay short. Exact beyond 32 bits (i64 offsets). */
 const zigzag = (n) => (n >= 0 ? n * 2 : -n * 2 - 1);
-
-;// CONCATENATED MODULE: ./src/render/focus/parquet/column-chunk.ts
+//# sourceMappingURL=thrift.js.map
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/focus/parquet/column-chunk.js
 
 
 
@@ -417,8 +417,8 @@ class RunsBuilder {
         }
     }
 }
-
-;// CONCATENATED MODULE: ./src/render/focus/parquet-sink.ts
+//# sourceMappingURL=column-chunk.js.map
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/focus/parquet-sink.js
 
 
 
@@ -688,7 +688,7 @@ class FocusParquet {
         }
     }
 }
-
+//# sourceMappingURL=parquet-sink.js.map
 
 /***/ })
 
