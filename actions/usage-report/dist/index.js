@@ -71007,7 +71007,7 @@ async function readReport(client, o) {
 }
 /** focus.parquet's writer is loaded only for a report that asks for it. */
 async function openFocusParquet(path) {
-    const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 834).then(__nccwpck_require__.bind(__nccwpck_require__, 4834));
+    const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 843).then(__nccwpck_require__.bind(__nccwpck_require__, 7843));
     return FocusParquet.open(path);
 }
 //# sourceMappingURL=read-report.js.map

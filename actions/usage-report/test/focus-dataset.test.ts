@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { leakedSecrets, runBundle, useTestPlatform } from "@cwp/action-testing";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
+import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
@@ -240,6 +242,66 @@ async function focusReport(inputs: Record<string, string>, token = platform.toke
   return { header, json, parquet };
 }
 
+/** A value as both readers can say it: a date-time as milliseconds, a number, text or null. */
+const plain = (value: unknown): unknown =>
+  value instanceof Date ? value.getTime() : typeof value === "bigint" ? Number(value) : value;
+
+/**
+ * A second reader, hyparquet (JavaScript, its own decoder: thrift, RLE/bit-packing, dictionaries,
+ * Zstandard through hyparquet-compressors), reads focus.parquet row for row as DuckDB does.
+ */
+async function sameInHyparquet(parquet: string, header: string[]): Promise<void> {
+  const file = await asyncBufferFromFile(parquet);
+  const read = (await parquetReadObjects({ file, compressors })) as Record<string, unknown>[];
+  const times = header.filter((c) => DATETIMES.includes(c));
+  const select = header.map((c) => (times.includes(c) ? `epoch_ms(${c}) AS ${c}` : c)).join(", ");
+  const duckRows = await rows(`SELECT ${select} FROM pq`);
+  expect(read).toHaveLength(duckRows.length);
+  read.forEach((row, i) => {
+    const ours = Object.fromEntries(header.map((c) => [c, plain(row[c])]));
+    const duck = Object.fromEntries(header.map((c) => [c, duckRows[i]?.[c] ?? null]));
+    for (const c of times) duck[c] = duck[c] === null ? null : Number(duck[c]);
+    if (JSON.stringify(ours) !== JSON.stringify(duck)) expect(ours, `row ${i}`).toEqual(duck);
+  });
+}
+
+/**
+ * What engines skip data by, and the format's finer points, as DuckDB reads them from the footer:
+ * every column chunk of the dates and costs has a min and max that are its values' own, and a null
+ * count; a row group's total_byte_size is its columns' uncompressed size; created_by has the
+ * format's form.
+ */
+async function footerAsTheFormatSays(parquet: string): Promise<void> {
+  const [file] = await rows(`SELECT created_by FROM parquet_file_metadata(${quoted(parquet)})`);
+  expect(file?.created_by).toMatch(/^cwp-usage-report version \d+\.\d+\.\d+ \(build [0-9a-f]{12}\)$/);
+  const sizes = await rows(
+    `SELECT row_group_id, any_value(row_group_bytes) AS bytes, sum(total_uncompressed_size) AS uncompressed, sum(total_compressed_size) AS compressed FROM parquet_metadata(${quoted(parquet)}) GROUP BY row_group_id`,
+  );
+  for (const group of sizes) expect(Number(group.bytes)).toBe(Number(group.uncompressed));
+  expect(sizes.some((g) => Number(g.uncompressed) > Number(g.compressed))).toBe(true);
+  for (const column of [...DATETIMES, ...DECIMALS]) {
+    const chunks = await rows(
+      `SELECT stats_min_value AS min, stats_max_value AS max, stats_null_count AS nulls FROM parquet_metadata(${quoted(parquet)}) WHERE path_in_schema = '${column}'`,
+    );
+    expect(
+      chunks.every((c) => c.min !== null && c.max !== null && c.nulls !== null),
+      column,
+    ).toBe(true);
+    const [actual] = await rows(
+      `SELECT min(${column})::VARCHAR AS min, max(${column})::VARCHAR AS max, count(*) FILTER (WHERE ${column} IS NULL) AS nulls FROM pq`,
+    );
+    const [stated] = await rows(
+      `SELECT min(stats_min_value::${parquetType(column)})::VARCHAR AS min, max(stats_max_value::${parquetType(column)})::VARCHAR AS max, sum(stats_null_count) AS nulls FROM parquet_metadata(${quoted(parquet)}) WHERE path_in_schema = '${column}'`,
+    );
+    expect(stated, column).toEqual(actual);
+  }
+  // A column null in every row of a row group has a null count of all its rows there, and no values.
+  const allNull = await rows(
+    `SELECT path_in_schema AS c, stats_null_count AS nulls, row_group_num_rows AS rows, stats_min_value AS min FROM parquet_metadata(${quoted(parquet)}) WHERE stats_null_count = row_group_num_rows`,
+  );
+  for (const chunk of allNull) expect(chunk.min, String(chunk.c)).toBeNull();
+}
+
 /** The rules broken, by table: empty when the dataset is FOCUS 1.2 as far as these rules go. */
 async function broken(table: string): Promise<string[]> {
   const found: string[] = [];
@@ -253,7 +315,11 @@ async function broken(table: string): Promise<string[]> {
 }
 
 /** Both files: the same columns and rows, Parquet typed, FOCUS's rules kept, the costs adding up. */
-async function checkDataset(header: string[], json: { total: string; allRows: { cost: string }[] }) {
+async function checkDataset(
+  header: string[],
+  json: { total: string; allRows: { cost: string }[] },
+  parquet: string,
+) {
   // Column naming (FOCUS 1.2 "Column Naming and Ordering"): every FOCUS column, the rest x_.
   expect(header).toEqual(expect.arrayContaining([...MANDATORY, ...CONDITIONAL]));
   expect(
@@ -291,13 +357,16 @@ async function checkDataset(header: string[], json: { total: string; allRows: { 
   expect(sums[0]?.csv).toBe(sums[0]?.pq);
   expect(Math.round(Number(sums[0]?.pq) * 1e6)).toBe(reportRows);
   expect(Number(sums[0]?.pq).toFixed(2)).toBe(Number(json.total).toFixed(2));
+
+  await sameInHyparquet(parquet, header);
+  await footerAsTheFormatSays(parquet);
 }
 
 // Each report writes and reads back a hundred thousand rows: more than the default 20 s on a loaded CI machine.
 describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { timeout: 90_000 }, () => {
   it("an organisation's month by day: FOCUS 1.2 in both files, Parquet typed and in row groups, the same rows", async () => {
     const { header, json, parquet } = await focusReport({ period: "last-30-days", compare: "false" });
-    await checkDataset(header, json);
+    await checkDataset(header, json, parquet);
     const groups = await count(
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
@@ -315,11 +384,11 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
 
   it("a team billed through the organisation, a day by hour: its share, no customer-level charges", async () => {
     const dayBefore = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-    const { header, json } = await focusReport(
+    const { header, json, parquet } = await focusReport(
       { start: dayBefore, end: dayBefore, granularity: "hour", compare: "false" },
       platform.tokens.teamViaOrg,
     );
-    await checkDataset(header, json);
+    await checkDataset(header, json, parquet);
     expect(
       await rows(
         "SELECT DISTINCT BillingAccountType, epoch(ChargePeriodEnd) - epoch(ChargePeriodStart) AS seconds FROM pq",
@@ -329,10 +398,10 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
   });
 
   it("a team with its own billing, by month", async () => {
-    const { header, json } = await focusReport(
+    const { header, json, parquet } = await focusReport(
       { period: "last-month", granularity: "month", compare: "false" },
       platform.tokens.teamOwnBilling,
     );
-    await checkDataset(header, json);
+    await checkDataset(header, json, parquet);
   });
 });

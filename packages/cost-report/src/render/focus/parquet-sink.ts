@@ -1,3 +1,4 @@
+import { BUILD, VERSION } from "../../version.js";
 import { LineFile } from "../line-file.js";
 import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type SharedPart } from "./columns.js";
 import { ByteBuffer } from "./parquet/byte-buffer.js";
@@ -24,6 +25,8 @@ import type { FocusSink } from "./rows.js";
 /** Rows per row group: a few megabytes encoded, and what memory holds of the file. */
 const ROW_GROUP_ROWS = 50_000;
 const MAGIC = new TextEncoder().encode("PAR1");
+/** The writer, in the form the format gives ("<application> version <version> (build <hash>)"). */
+const CREATED_BY = `cwp-usage-report version ${VERSION} (build ${BUILD})`;
 
 // The footer's field numbers and values are parquet.thrift's (https://github.com/apache/parquet-format).
 const PHYSICAL = { INT64: 2, DOUBLE: 5, BYTE_ARRAY: 6 } as const;
@@ -193,7 +196,7 @@ export class FocusParquet implements FocusSink {
       [2, { list: "struct", of: schema() }],
       [3, { i64: this.#totalRows }],
       [4, { list: "struct", of: this.#rowGroups }],
-      [6, { binary: "cwp usage-report" }],
+      [6, { binary: CREATED_BY }],
     ]);
     const size = footer.length;
     footer.int32(size);
@@ -217,18 +220,23 @@ export class FocusParquet implements FocusSink {
     const previous = this.#inFlight.at(-1);
     const written = Promise.all([ready, previous]).then(([pages]) => {
       const chunks: ThriftStruct[] = [];
-      let bytes = 0;
+      const start = this.#offset;
+      let uncompressed = 0;
       columns.forEach((column, i) => {
         const chunk = place(column, pages[i] ?? [], this.#offset);
         this.file.bytes(chunk.bytes);
         this.#offset += chunk.bytes.length;
-        bytes += chunk.bytes.length;
+        uncompressed += chunk.uncompressed;
         chunks.push(chunk.meta);
       });
+      // RowGroup: 1 columns, 2 total_byte_size (uncompressed, as the format defines it), 3 rows,
+      // 5 file_offset, 6 total_compressed_size.
       this.#rowGroups.push([
         [1, { list: "struct", of: chunks }],
-        [2, { i64: bytes }],
+        [2, { i64: uncompressed }],
         [3, { i64: rows }],
+        [5, { i64: start }],
+        [6, { i64: this.#offset - start }],
       ]);
     });
     // A failure is reported where the file is next waited for, not as unhandled meanwhile.

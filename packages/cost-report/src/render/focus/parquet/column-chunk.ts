@@ -26,6 +26,18 @@ interface Page {
   bytes: Uint8Array;
 }
 
+/**
+ * A column chunk's statistics, for an engine to skip row groups: the least and greatest value
+ * (PLAIN-encoded, as the format orders its type: doubles and INT64 as numbers, UTF-8 text byte by
+ * byte) and the nulls. No min and max where the chunk has no value, or a text value too long to
+ * be worth carrying.
+ */
+export interface Statistics {
+  nullCount: number;
+  min?: Uint8Array;
+  max?: Uint8Array;
+}
+
 /** A column of a row group, its pages compressed, not yet placed in the file. */
 export interface ColumnPages {
   name: string;
@@ -33,12 +45,87 @@ export interface ColumnPages {
   rows: number;
   encodings: number[];
   codec: (typeof CODEC)[keyof typeof CODEC];
+  statistics: Statistics;
   pages: Promise<Page[]>;
+}
+
+/** Text statistics longer than this are left out: a min or max is copied into every row group's footer. */
+const MAX_STATISTIC_BYTES = 256;
+const utf8 = new TextEncoder();
+
+/** A double as PLAIN encodes it: 8 bytes, little-endian. */
+function plainDouble(value: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setFloat64(0, value, true);
+  return bytes;
+}
+
+/** An INT64 as PLAIN encodes it: 8 bytes, little-endian, two's complement. */
+function plainInt64(value: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigInt64(0, BigInt(value), true);
+  return bytes;
+}
+
+/**
+ * The least and greatest of doubles, NaN left out; a zero minimum is written -0 and a zero maximum
+ * +0, as the format asks, since readers may not tell the two apart.
+ */
+export function doubleStatistics(values: Float64Array): Statistics {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min > max) return { nullCount: 0 };
+  return { nullCount: 0, min: plainDouble(min === 0 ? -0 : min), max: plainDouble(max === 0 ? 0 : max) };
+}
+
+/** UTF-8 text in the format's order for strings: unsigned bytes, which is code point order. */
+function compareText(a: string, b: string): number {
+  const [x, y] = [utf8.encode(a), utf8.encode(b)];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  return x.length - y.length;
+}
+
+/** The least and greatest of a dictionary's values (every one of them in some row), and the nulls. */
+export function dictionaryStatistics(dictionary: readonly (number | string)[], runs: Runs): Statistics {
+  let nullCount = 0;
+  for (let k = 0; k < runs.count; k++)
+    if ((runs.values[k] as number) < 0) nullCount += runs.lengths[k] as number;
+  if (dictionary.length === 0) return { nullCount };
+  if (typeof dictionary[0] === "number") {
+    const numbers = dictionary as readonly number[];
+    let [min, max] = [numbers[0] as number, numbers[0] as number];
+    for (const v of numbers) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    return { nullCount, min: plainInt64(min), max: plainInt64(max) };
+  }
+  const texts = dictionary as readonly string[];
+  let [min, max] = [texts[0] as string, texts[0] as string];
+  // JavaScript's < orders UTF-16 code units, which is byte order but for text beyond U+FFFF: the
+  // exact comparison only where the quick one could differ.
+  const exact = (a: string, b: string) =>
+    /[\ud800-\udfff]/.test(a + b) ? compareText(a, b) : a < b ? -1 : a > b ? 1 : 0;
+  for (const v of texts) {
+    if (exact(v, min) < 0) min = v;
+    if (exact(v, max) > 0) max = v;
+  }
+  const [low, high] = [utf8.encode(min), utf8.encode(max)];
+  return low.length > MAX_STATISTIC_BYTES || high.length > MAX_STATISTIC_BYTES
+    ? { nullCount }
+    : { nullCount, min: low, max: high };
 }
 
 /** A column chunk's bytes, and what the file's footer says of it. */
 export interface ColumnChunk {
   bytes: Uint8Array;
+  /** Its size were its pages not compressed, headers included: what a row group's total_byte_size adds up. */
+  uncompressed: number;
   /** The footer's ColumnChunk struct. */
   meta: ThriftStruct;
 }
@@ -66,6 +153,7 @@ export class ColumnPagesWriter {
       rows: values.length,
       encodings: [ENCODING.PLAIN, ENCODING.RLE],
       codec: compress ? CODEC.ZSTD : CODEC.UNCOMPRESSED,
+      statistics: doubleStatistics(values),
       pages: data.then((page) => [page]),
     };
   }
@@ -99,7 +187,8 @@ export class ColumnPagesWriter {
     }
     const bitWidth = Math.max(1, Math.ceil(Math.log2(dictionary.length)));
     this.#page.byte(bitWidth);
-    this.#writeValues(runs, bitWidth);
+    // A column null in every row of the group has no value to write: no run at all.
+    if (dictionary.length > 0) this.#writeValues(runs, bitWidth);
     const data = page(PAGE.DATA, rows, ENCODING.RLE_DICTIONARY);
     return {
       name,
@@ -107,6 +196,7 @@ export class ColumnPagesWriter {
       rows,
       encodings: [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY],
       codec: compress ? CODEC.ZSTD : CODEC.UNCOMPRESSED,
+      statistics: dictionaryStatistics(dictionary, runs),
       pages: Promise.all([dictionaryPage, data]),
     };
   }
@@ -214,7 +304,14 @@ export function place(column: ColumnPages, pages: Page[], offset: number): Colum
     [9, { i64: dataPageOffset }],
   ];
   if (dictionaryPageOffset !== undefined) meta.push([11, { i64: dictionaryPageOffset }]);
+  const { nullCount, min, max } = column.statistics;
+  // Statistics: 3 null_count, 5 max_value, 6 min_value, 7 and 8 whether they are exact (they are).
+  const statistics: ThriftStruct = [[3, { i64: nullCount }]];
+  if (min && max)
+    statistics.push([5, { binary: max }], [6, { binary: min }], [7, { bool: true }], [8, { bool: true }]);
+  meta.push([12, { struct: statistics }]);
   return {
+    uncompressed,
     bytes: chunk.bytes,
     meta: [
       [2, { i64: offset }],
@@ -240,7 +337,7 @@ function writeLevels(out: ByteBuffer, runs: Runs): void {
 }
 
 /** One run: `count` times `value`, in `width` bytes. */
-function writeRepeat(out: ByteBuffer, value: number, count: number, width: number): void {
+export function writeRepeat(out: ByteBuffer, value: number, count: number, width: number): void {
   out.varint(count * 2);
   for (let b = 0; b < width; b++) out.byte((value >>> (8 * b)) & 0xff);
 }
@@ -250,7 +347,7 @@ function writeRepeat(out: ByteBuffer, value: number, count: number, width: numbe
  * dictionary holds at most a row group's rows, so `bitWidth` is at most 16 and the bits in hand fit
  * 32-bit operators.
  */
-function writePacked(out: ByteBuffer, values: Int32Array, bitWidth: number): void {
+export function writePacked(out: ByteBuffer, values: Int32Array, bitWidth: number): void {
   const groups = Math.ceil(values.length / 8);
   out.varint(groups * 2 + 1);
   let buffer = 0;

@@ -7,7 +7,7 @@ export type ThriftValue =
   | { i32: number }
   | { i64: number }
   | { bool: boolean }
-  | { binary: string }
+  | { binary: string | Uint8Array }
   | { list: "i32"; of: number[] }
   | { list: "binary"; of: string[] }
   | { list: "struct"; of: ThriftStruct[] }
@@ -63,8 +63,8 @@ function writeValue(out: ByteBuffer, value: ThriftValue): void {
   }
 }
 
-function writeBinary(out: ByteBuffer, value: string): void {
-  const bytes = text.encode(value);
+function writeBinary(out: ByteBuffer, value: string | Uint8Array): void {
+  const bytes = typeof value === "string" ? text.encode(value) : value;
   out.varint(bytes.length);
   out.append(bytes);
 }
