@@ -70185,23 +70185,33 @@ class UsageReader {
         this.#filters = Object.fromEntries(Object.entries(options.filters).filter(([, v]) => v !== undefined));
         this.#call = { signal: options.signal, deadline: options.deadline };
     }
-    /** The names of the groups shown (teams or projects), read first so rows are labelled as they stream. */
-    async names() {
-        const names = new Map();
+    /**
+     * The names of the groups shown (teams or projects), read first so rows are labelled as they
+     * stream; with `every` (the FOCUS dataset), both the teams' and the projects' names whatever the
+     * grouping, so that SubAccountName and x_ProjectName are names: one more list of 100 a page.
+     */
+    async names(every = false) {
         const { groupBy } = this.options;
-        if (groupBy === "resource-type")
-            return names;
-        const list = groupBy === "team"
-            ? (q) => this.client.teams.list({ per_page: 100, ...q }, this.#call)
-            : (q) => this.client.projects.list({ per_page: 100, ...q }, this.#call);
+        const lists = every
+            ? ["teams", "projects"]
+            : groupBy === "resource-type"
+                ? []
+                : [groupBy === "team" ? "teams" : "projects"];
+        const names = new Map();
+        await Promise.all(lists.map((list) => this.#readNames(list, names)));
+        return names;
+    }
+    async #readNames(list, names) {
+        const read = (q) => list === "teams"
+            ? this.client.teams.list({ per_page: 100, ...q }, this.#call)
+            : this.client.projects.list({ per_page: 100, ...q }, this.#call);
         let cursor;
         do {
-            const page = await this.#counted(list(cursor ? { cursor } : {}));
+            const page = await this.#counted(read(cursor ? { cursor } : {}));
             for (const item of page.items)
                 names.set(item.uid, item.name ?? item.id);
             cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
         } while (cursor);
-        return names;
     }
     /**
      * A period's totals; a team token that filters by team is told which input to drop. Read and
@@ -70527,7 +70537,7 @@ var columns = __nccwpck_require__(7687);
 
 // focus.csv. A row is written in pieces: the parts it shares with many rows (its period, charge and
 // owner) are escaped and encoded once, its amounts are written digit by digit, and only its
-// resource id is its own text. Amounts need no escaping: decimal text never does.
+// resource id is its own text (ResourceName, after it, is empty in every row). Amounts need no escaping: decimal text never does.
 const csv_sink_COMMA = Buffer.from(",");
 const types = new Map(columns/* FOCUS_COLUMNS */.j.map((c) => [c.name, c.type]));
 /** A date-time as FOCUS writes it: ISO 8601 in UTC to the second (FOCUS 1.2 DateTimeFormat). */
@@ -70570,6 +70580,8 @@ class FocusCsv {
         file.bytes(csv_sink_COMMA);
         if (resourceId !== null)
             file.text(csvCell(resourceId));
+        // ResourceName: empty (null) in every row.
+        file.bytes(csv_sink_COMMA);
         file.bytes(this.#cells(owner));
     }
     drained() {
@@ -70672,14 +70684,20 @@ function buildReport(data, options) {
 // four costs of a row are one amount.
 const PROVIDER = "Cloud Workload Platform";
 const HOUR_MS = 3_600_000;
-/** FOCUS's ServiceCategory of each resource type (one category per service, FOCUS 1.2 §3 ServiceCategory). */
+/**
+ * FOCUS's ServiceCategory and ServiceSubcategory of each resource type (FOCUS 1.2: one category per
+ * service, and a subcategory among those its category allows): services, jobs and harnesses run as
+ * containers; an addon is a database of a kind the usage does not say; a volume is block storage.
+ */
 const SERVICE_CATEGORIES = new Map([
-    ["service", "Compute"],
-    ["job", "Compute"],
-    ["harness", "Compute"],
-    ["addon", "Databases"],
-    ["volume", "Storage"],
+    ["service", ["Compute", "Containers"]],
+    ["job", ["Compute", "Containers"]],
+    ["harness", ["Compute", "Containers"]],
+    ["addon", ["Databases", "Other (Databases)"]],
+    ["volume", ["Storage", "Block Storage"]],
 ]);
+/** A resource type the platform adds later. */
+const OTHER_SERVICE = ["Other", "Other (Other)"];
 /** A PaaS price component: its price and usage fields, its label and its unit (FOCUS UnitFormat). */
 const COMPONENTS = [
     ["cpu", "vcpuHours", "vCPU", "vCPU-Hours"],
@@ -70687,11 +70705,15 @@ const COMPONENTS = [
     ["storage", "storageGibHours", "storage", "GiB-Hours"],
     ["gpu", "gpuHours", "GPU", "GPU-Hours"],
 ];
-/** Customer-level categories: their field, description and ServiceCategory. */
+/**
+ * Customer-level categories: their field, description, ServiceCategory and ServiceSubcategory.
+ * BYOC runs the customer's containers on their own clusters; egress IPs are addresses (network
+ * infrastructure); a load balancer is application networking.
+ */
 const CUSTOMER_CHARGES = [
-    ["byoc", "Bring your own cloud", "Compute"],
-    ["egressIp", "Egress IP", "Networking"],
-    ["loadBalancer", "Load balancer", "Networking"],
+    ["byoc", "Bring your own cloud", "Compute", "Containers"],
+    ["egressIp", "Egress IP", "Networking", "Network Infrastructure"],
+    ["loadBalancer", "Load balancer", "Networking", "Application Networking"],
 ];
 /** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
 const HOURS = "Hours";
@@ -70730,22 +70752,21 @@ function paasCharge(type, component, hourly) {
     const [, , label, unit] = component;
     const service = `PaaS ${type}`;
     const chargeUnit = hourly ? HOURS : unit;
+    // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
+    const [category, subcategory] = SERVICE_CATEGORIES.get(type) ?? OTHER_SERVICE;
     return {
         part: "charge",
-        values: [
-            `${service}: ${label}`,
-            // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
-            SERVICE_CATEGORIES.get(type) ?? "Other",
-            service,
-            type,
-            chargeUnit,
-            chargeUnit,
-        ],
+        values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit],
     };
 }
-/** A customer-level category: billed to the account, in the hours of its charge period. */
-function customerCharge([, description, category]) {
-    return { part: "charge", values: [description, category, description, null, HOURS, HOURS] };
+/**
+ * A customer-level category, billed to the account: a price component in its own unit (BYOC's vCPU
+ * and memory, with the usage the platform sends), or, what has no quantity, in the hours of its
+ * charge period.
+ */
+function customerCharge([, description, category, subcategory], component) {
+    const [label, unit] = component ? [`${description}: ${component[2]}`, component[3]] : [description, HOURS];
+    return { part: "charge", values: [label, category, description, subcategory, null, unit, unit] };
 }
 /** A team's project, named where the names are known. */
 function projectOwner(teamId, projectId, names) {
@@ -70758,7 +70779,12 @@ const ACCOUNT_OWNER = { part: "owner", values: [null, null, null, null, null] };
 
 
 
-const rows_CUSTOMER = CUSTOMER_CHARGES.map((c) => ({ field: c[0], charge: customerCharge(c) }));
+/** Each customer-level category's charges: one a price component (with a quantity), one in hours. */
+const rows_CUSTOMER = CUSTOMER_CHARGES.map((c) => ({
+    field: c[0],
+    hourly: customerCharge(c),
+    metered: COMPONENTS.map((component) => ({ component, charge: customerCharge(c, component) })),
+}));
 class FocusRows {
     sinks;
     context;
@@ -70795,15 +70821,34 @@ class FocusRows {
         }
         await this.#drained();
     }
-    /** An entry's customer-level charges, after its teams' rows. */
+    /**
+     * An entry's customer-level charges, after its teams' rows: each price component the platform
+     * sends a quantity for (BYOC's vCPU-hours and memory GiB-hours) as a row of its own, and what has
+     * no quantity (the other components, or a total without them) as one row in hours.
+     */
     async customer(entry, period) {
-        for (const { field, charge } of rows_CUSTOMER) {
+        for (const { field, hourly, metered } of rows_CUSTOMER) {
             const node = entry[field];
             if (!node?.price || node.price.total === 0)
                 continue;
-            const amount = Number((componentSum(node.price) ?? decimal/* Decimal */.Ww.from(node.price.total)).toFixed());
+            const price = node.price;
+            let rest = componentSum(price) === undefined ? decimal/* Decimal */.Ww.from(price.total) : decimal/* Decimal */.Ww.zero;
+            for (const { component, charge } of metered) {
+                const cost = price[component[0]];
+                if (cost === undefined || cost === 0)
+                    continue;
+                const quantity = node.usage?.[component[1]];
+                if (quantity === undefined || quantity === 0)
+                    rest = rest.plus(decimal/* Decimal */.Ww.from(cost));
+                else
+                    for (const sink of this.sinks)
+                        sink.row(period, charge, ACCOUNT_OWNER, null, cost, quantity);
+            }
+            if (rest.isZero())
+                continue;
+            const amount = Number(rest.toFixed());
             for (const sink of this.sinks)
-                sink.row(period, charge, ACCOUNT_OWNER, null, amount, period.hours);
+                sink.row(period, hourly, ACCOUNT_OWNER, null, amount, period.hours);
         }
         await this.#drained();
     }
@@ -70954,7 +70999,7 @@ async function readReport(client, o) {
             focus.push(await FocusCsv.open(o.focusPath));
         if (o.focusParquetPath !== undefined)
             focus.push(await openFocusParquet(o.focusParquetPath));
-        const names = reader.names();
+        const names = reader.names(focus.length > 0);
         const currentRead = reader.totals(o.period, names);
         const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
         // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
@@ -80688,12 +80733,14 @@ const FOCUS_COLUMNS = [
     column("ChargeDescription", "string", "charge"),
     column("ServiceCategory", "string", "charge"),
     column("ServiceName", "string", "charge"),
+    column("ServiceSubcategory", "string", "charge"),
     column("ResourceType", "string", "charge", true),
     column("PricingUnit", "string", "charge"),
     column("ConsumedUnit", "string", "charge"),
     column("PricingQuantity", "decimal", "quantity"),
     column("ConsumedQuantity", "decimal", "quantity"),
     column("ResourceId", "string", "resource", true),
+    column("ResourceName", "string", "unnamed", true),
     column("SubAccountId", "string", "owner", true),
     column("SubAccountName", "string", "owner", true),
     column("SubAccountType", "string", "owner", true),

@@ -53,7 +53,9 @@ const CONDITIONAL = [
   "ConsumedQuantity",
   "ConsumedUnit",
   "ResourceId",
+  "ResourceName",
   "ResourceType",
+  "ServiceSubcategory",
   "SubAccountId",
   "SubAccountName",
   "SubAccountType",
@@ -91,6 +93,94 @@ const SERVICE_CATEGORIES = [
   "Web",
   "Other",
 ];
+/** FOCUS 1.2's ServiceSubcategory values, by ServiceCategory (each category's own, "Other (…)" last). */
+const SERVICE_SUBCATEGORIES: Record<string, string[]> = {
+  "AI and Machine Learning": [
+    "AI Platforms",
+    "Bots",
+    "Generative AI",
+    "Machine Learning",
+    "Natural Language Processing",
+    "Other (AI and Machine Learning)",
+  ],
+  Analytics: [
+    "Analytics Platforms",
+    "Business Intelligence",
+    "Data Processing",
+    "Search",
+    "Streaming Analytics",
+    "Other (Analytics)",
+  ],
+  "Business Applications": ["Productivity and Collaboration", "Other (Business Applications)"],
+  Compute: [
+    "Containers",
+    "End User Computing",
+    "Quantum Compute",
+    "Serverless Compute",
+    "Virtual Machines",
+    "Other (Compute)",
+  ],
+  Databases: [
+    "Caching",
+    "Data Warehouses",
+    "Ledger Databases",
+    "NoSQL Databases",
+    "Relational Databases",
+    "Time Series Databases",
+    "Other (Databases)",
+  ],
+  "Developer Tools": [
+    "Developer Platforms",
+    "Continuous Integration and Deployment",
+    "Development Environments",
+    "Source Code Management",
+    "Quality Assurance",
+    "Other (Developer Tools)",
+  ],
+  Identity: ["Identity and Access Management", "Other (Identity)"],
+  Integration: ["API Management", "Messaging", "Workflow Orchestration", "Other (Integration)"],
+  "Internet of Things": ["IoT Analytics", "IoT Platforms", "Other (Internet of Things)"],
+  "Management and Governance": [
+    "Architecture",
+    "Compliance",
+    "Cost Management",
+    "Data Governance",
+    "Disaster Recovery",
+    "Endpoint Management",
+    "Observability",
+    "Support",
+    "Other (Management and Governance)",
+  ],
+  Media: ["Content Creation", "Gaming", "Media Streaming", "Mixed Reality", "Other (Media)"],
+  Migration: ["Data Migration", "Resource Migration", "Other (Migration)"],
+  Mobile: ["Other (Mobile)"],
+  Multicloud: ["Multicloud Integration", "Other (Multicloud)"],
+  Networking: [
+    "Application Networking",
+    "Content Delivery",
+    "Network Connectivity",
+    "Network Infrastructure",
+    "Network Routing",
+    "Network Security",
+    "Other (Networking)",
+  ],
+  Security: [
+    "Secret Management",
+    "Security Posture Management",
+    "Threat Detection and Response",
+    "Other (Security)",
+  ],
+  Storage: [
+    "Backup Storage",
+    "Block Storage",
+    "File Storage",
+    "Object Storage",
+    "Storage Platforms",
+    "Other (Storage)",
+  ],
+  Web: ["Application Platforms", "Other (Web)"],
+  Other: ["Other (Other)"],
+};
 const list = (values: string[]) => values.map((v) => `'${v}'`).join(", ");
 /** UnitFormat: a count or data-size unit and, for a compound unit, a plural time unit after a hyphen. */
 const UNIT = "^([0-9]+ )?[A-Za-z]+(-(Years|Months|Days|Hours|Minutes|Seconds))?$";
@@ -131,6 +221,30 @@ const RULES: Rule[] = [
     section: "servicecategory",
     rule: "a service has one category",
     violations: `ServiceName IN (SELECT ServiceName FROM t GROUP BY ServiceName HAVING count(DISTINCT ServiceCategory) > 1)`,
+  },
+  {
+    section: "servicesubcategory",
+    rule: "ServiceSubcategory is one of the values FOCUS allows for the row's ServiceCategory",
+    violations: `ServiceSubcategory IS NULL OR NOT (${Object.entries(SERVICE_SUBCATEGORIES)
+      .map(
+        ([category, subs]) => `(ServiceCategory = '${category}' AND ServiceSubcategory IN (${list(subs)}))`,
+      )
+      .join(" OR ")})`,
+  },
+  {
+    section: "resourcename",
+    rule: "ResourceName is null when ResourceId is null, and never duplicates a system-generated ResourceId",
+    violations: `(ResourceId IS NULL AND ResourceName IS NOT NULL) OR ResourceName = ResourceId`,
+  },
+  {
+    section: "subaccountname",
+    rule: "SubAccountName is the sub account's display name, not its id (every team here has a name), whatever the grouping",
+    violations: `SubAccountName = SubAccountId`,
+  },
+  {
+    section: "subaccountname",
+    rule: "x_ProjectName is the project's name, not its id, whatever the grouping (README's mapping)",
+    violations: `x_ProjectName = x_ProjectId OR (x_ProjectId IS NULL) <> (x_ProjectName IS NULL)`,
   },
   {
     section: "billingcurrency",
@@ -237,7 +351,7 @@ async function focusReport(inputs: Record<string, string>, token = platform.toke
   await duck.run(`CREATE OR REPLACE VIEW pq AS SELECT * FROM read_parquet(${quoted(parquet)})`);
   const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as {
     total: string;
-    allRows: { cost: string }[];
+    allRows: { key: string; cost: string; usage: Record<string, string> }[];
   };
   return { header, json, parquet };
 }
@@ -376,16 +490,24 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       "SELECT DISTINCT ServiceName, ServiceCategory, PricingUnit FROM pq WHERE SubAccountId IS NULL ORDER BY 1",
     );
     expect(customer).toEqual([
-      { ServiceName: "Bring your own cloud", ServiceCategory: "Compute", PricingUnit: "Hours" },
+      { ServiceName: "Bring your own cloud", ServiceCategory: "Compute", PricingUnit: "GiB-Hours" },
+      { ServiceName: "Bring your own cloud", ServiceCategory: "Compute", PricingUnit: "vCPU-Hours" },
       { ServiceName: "Egress IP", ServiceCategory: "Networking", PricingUnit: "Hours" },
       { ServiceName: "Load balancer", ServiceCategory: "Networking", PricingUnit: "Hours" },
     ]);
+    // BYOC usage as quantities: the report's vCPU-hours and memory GiB-hours of BYOC, row for row.
+    const byoc = json.allRows.find((r) => r.key === "customer:byoc")?.usage;
+    const quantities = await rows(
+      "SELECT sum(ConsumedQuantity::DECIMAL(18, 6)) FILTER (WHERE ConsumedUnit = 'vCPU-Hours')::VARCHAR AS vcpu, sum(ConsumedQuantity::DECIMAL(18, 6)) FILTER (WHERE ConsumedUnit = 'GiB-Hours')::VARCHAR AS memory FROM pq WHERE ServiceName = 'Bring your own cloud'",
+    );
+    expect(Number(quantities[0]?.vcpu)).toBeCloseTo(Number(byoc?.vcpuHours), 4);
+    expect(Number(quantities[0]?.memory)).toBeCloseTo(Number(byoc?.memoryGibHours), 4);
   });
 
   it("a team billed through the organisation, a day by hour: its share, no customer-level charges", async () => {
     const dayBefore = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     const { header, json, parquet } = await focusReport(
-      { start: dayBefore, end: dayBefore, granularity: "hour", compare: "false" },
+      { start: dayBefore, end: dayBefore, granularity: "hour", compare: "false", "group-by": "team" },
       platform.tokens.teamViaOrg,
     );
     await checkDataset(header, json, parquet);
@@ -399,7 +521,7 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
 
   it("a team with its own billing, by month", async () => {
     const { header, json, parquet } = await focusReport(
-      { period: "last-month", granularity: "month", compare: "false" },
+      { period: "last-month", granularity: "month", compare: "false", "group-by": "resource-type" },
       platform.tokens.teamOwnBilling,
     );
     await checkDataset(header, json, parquet);

@@ -74,22 +74,34 @@ export class UsageReader {
     this.#call = { signal: options.signal, deadline: options.deadline };
   }
 
-  /** The names of the groups shown (teams or projects), read first so rows are labelled as they stream. */
-  async names(): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
+  /**
+   * The names of the groups shown (teams or projects), read first so rows are labelled as they
+   * stream; with `every` (the FOCUS dataset), both the teams' and the projects' names whatever the
+   * grouping, so that SubAccountName and x_ProjectName are names: one more list of 100 a page.
+   */
+  async names(every = false): Promise<Map<string, string>> {
     const { groupBy } = this.options;
-    if (groupBy === "resource-type") return names;
-    const list =
-      groupBy === "team"
-        ? (q: { cursor?: string }) => this.client.teams.list({ per_page: 100, ...q }, this.#call)
-        : (q: { cursor?: string }) => this.client.projects.list({ per_page: 100, ...q }, this.#call);
+    const lists: Array<"teams" | "projects"> = every
+      ? ["teams", "projects"]
+      : groupBy === "resource-type"
+        ? []
+        : [groupBy === "team" ? "teams" : "projects"];
+    const names = new Map<string, string>();
+    await Promise.all(lists.map((list) => this.#readNames(list, names)));
+    return names;
+  }
+
+  async #readNames(list: "teams" | "projects", names: Map<string, string>): Promise<void> {
+    const read = (q: { cursor?: string }) =>
+      list === "teams"
+        ? this.client.teams.list({ per_page: 100, ...q }, this.#call)
+        : this.client.projects.list({ per_page: 100, ...q }, this.#call);
     let cursor: string | undefined;
     do {
-      const page = await this.#counted(list(cursor ? { cursor } : {}));
+      const page = await this.#counted(read(cursor ? { cursor } : {}));
       for (const item of page.items) names.set(item.uid, item.name ?? item.id);
       cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
     } while (cursor);
-    return names;
   }
 
   /**

@@ -40,7 +40,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
     await csv?.write(CSV_HEADER);
     if (o.focusPath !== undefined) focus.push(await FocusCsv.open(o.focusPath));
     if (o.focusParquetPath !== undefined) focus.push(await openFocusParquet(o.focusParquetPath));
-    const names = reader.names();
+    const names = reader.names(focus.length > 0);
     const currentRead = reader.totals(o.period, names);
     const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
     // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and

@@ -3,8 +3,11 @@
 // FOCUS reserves for custom columns. Grouped by what a value is shared with (the `part`), so that
 // focus.csv writes a row as a few pieces encoded once and a few values of its own.
 
-/** What a column's value belongs to: the row itself, or a part many rows share. */
-export type FocusPart = "cost" | "period" | "charge" | "quantity" | "resource" | "owner";
+/**
+ * What a column's value belongs to: the row itself, or a part many rows share. `unnamed`: a
+ * column null in every row (ResourceName: the platform's usage names no resource; see parts.ts).
+ */
+export type FocusPart = "cost" | "period" | "charge" | "quantity" | "resource" | "unnamed" | "owner";
 /** The parts many rows share: made once, encoded once by each file. */
 export type SharedPart = "period" | "charge" | "owner";
 /** FOCUS's data types: Decimal, Date/Time (UTC) and String. */
@@ -47,12 +50,14 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("ChargeDescription", "string", "charge"),
   column("ServiceCategory", "string", "charge"),
   column("ServiceName", "string", "charge"),
+  column("ServiceSubcategory", "string", "charge"),
   column("ResourceType", "string", "charge", true),
   column("PricingUnit", "string", "charge"),
   column("ConsumedUnit", "string", "charge"),
   column("PricingQuantity", "decimal", "quantity"),
   column("ConsumedQuantity", "decimal", "quantity"),
   column("ResourceId", "string", "resource", true),
+  column("ResourceName", "string", "unnamed", true),
   column("SubAccountId", "string", "owner", true),
   column("SubAccountName", "string", "owner", true),
   column("SubAccountType", "string", "owner", true),

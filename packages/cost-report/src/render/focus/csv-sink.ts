@@ -6,7 +6,7 @@ import type { FocusSink } from "./rows.js";
 
 // focus.csv. A row is written in pieces: the parts it shares with many rows (its period, charge and
 // owner) are escaped and encoded once, its amounts are written digit by digit, and only its
-// resource id is its own text. Amounts need no escaping: decimal text never does.
+// resource id is its own text (ResourceName, after it, is empty in every row). Amounts need no escaping: decimal text never does.
 
 const COMMA = Buffer.from(",");
 const types = new Map(FOCUS_COLUMNS.map((c) => [c.name, c.type]));
@@ -61,6 +61,8 @@ export class FocusCsv implements FocusSink {
     file.decimal(quantity);
     file.bytes(COMMA);
     if (resourceId !== null) file.text(csvCell(resourceId));
+    // ResourceName: empty (null) in every row.
+    file.bytes(COMMA);
     file.bytes(this.#cells(owner));
   }
 

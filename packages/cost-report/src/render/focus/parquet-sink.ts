@@ -254,6 +254,13 @@ export class FocusParquet implements FocusSink {
         return this.#columns.doubles(column.name, this.#costs.subarray(0, rows), false);
       case "quantity":
         return this.#columns.doubles(column.name, this.#quantities.subarray(0, rows), true);
+      case "unnamed":
+        return this.#columns.dictionary(column.name, "BYTE_ARRAY", [], {
+          runs: { values: Int32Array.of(-1), lengths: Int32Array.of(rows), count: 1 },
+          rows,
+          nullable: true,
+          compress: false,
+        });
       case "resource": {
         const { ids, runs } = this.#resources;
         return this.#columns.dictionary(column.name, "BYTE_ARRAY", ids, {

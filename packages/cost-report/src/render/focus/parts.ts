@@ -32,14 +32,20 @@ export interface FocusContext {
   names: Map<string, string>;
 }
 
-/** FOCUS's ServiceCategory of each resource type (one category per service, FOCUS 1.2 §3 ServiceCategory). */
-const SERVICE_CATEGORIES = new Map([
-  ["service", "Compute"],
-  ["job", "Compute"],
-  ["harness", "Compute"],
-  ["addon", "Databases"],
-  ["volume", "Storage"],
+/**
+ * FOCUS's ServiceCategory and ServiceSubcategory of each resource type (FOCUS 1.2: one category per
+ * service, and a subcategory among those its category allows): services, jobs and harnesses run as
+ * containers; an addon is a database of a kind the usage does not say; a volume is block storage.
+ */
+const SERVICE_CATEGORIES = new Map<string, readonly [string, string]>([
+  ["service", ["Compute", "Containers"]],
+  ["job", ["Compute", "Containers"]],
+  ["harness", ["Compute", "Containers"]],
+  ["addon", ["Databases", "Other (Databases)"]],
+  ["volume", ["Storage", "Block Storage"]],
 ]);
+/** A resource type the platform adds later. */
+const OTHER_SERVICE = ["Other", "Other (Other)"] as const;
 
 /** A PaaS price component: its price and usage fields, its label and its unit (FOCUS UnitFormat). */
 export const COMPONENTS = [
@@ -50,12 +56,17 @@ export const COMPONENTS = [
 ] as const;
 export type Component = (typeof COMPONENTS)[number];
 
-/** Customer-level categories: their field, description and ServiceCategory. */
+/**
+ * Customer-level categories: their field, description, ServiceCategory and ServiceSubcategory.
+ * BYOC runs the customer's containers on their own clusters; egress IPs are addresses (network
+ * infrastructure); a load balancer is application networking.
+ */
 export const CUSTOMER_CHARGES = [
-  ["byoc", "Bring your own cloud", "Compute"],
-  ["egressIp", "Egress IP", "Networking"],
-  ["loadBalancer", "Load balancer", "Networking"],
+  ["byoc", "Bring your own cloud", "Compute", "Containers"],
+  ["egressIp", "Egress IP", "Networking", "Network Infrastructure"],
+  ["loadBalancer", "Load balancer", "Networking", "Application Networking"],
 ] as const;
+export type CustomerCategory = (typeof CUSTOMER_CHARGES)[number];
 
 /** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
 export const HOURS = "Hours";
@@ -101,23 +112,25 @@ export function paasCharge(type: string, component: Component, hourly: boolean):
   const [, , label, unit] = component;
   const service = `PaaS ${type}`;
   const chargeUnit = hourly ? HOURS : unit;
+  // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
+  const [category, subcategory] = SERVICE_CATEGORIES.get(type) ?? OTHER_SERVICE;
   return {
     part: "charge",
-    values: [
-      `${service}: ${label}`,
-      // A Map: a type named like an object's member (`constructor`, `__proto__`) is a type like any other.
-      SERVICE_CATEGORIES.get(type) ?? "Other",
-      service,
-      type,
-      chargeUnit,
-      chargeUnit,
-    ],
+    values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit],
   };
 }
 
-/** A customer-level category: billed to the account, in the hours of its charge period. */
-export function customerCharge([, description, category]: (typeof CUSTOMER_CHARGES)[number]): FocusCharge {
-  return { part: "charge", values: [description, category, description, null, HOURS, HOURS] };
+/**
+ * A customer-level category, billed to the account: a price component in its own unit (BYOC's vCPU
+ * and memory, with the usage the platform sends), or, what has no quantity, in the hours of its
+ * charge period.
+ */
+export function customerCharge(
+  [, description, category, subcategory]: CustomerCategory,
+  component?: Component,
+): FocusCharge {
+  const [label, unit] = component ? [`${description}: ${component[2]}`, component[3]] : [description, HOURS];
+  return { part: "charge", values: [label, category, description, subcategory, null, unit, unit] };
 }
 
 /** A team's project, named where the names are known. */

@@ -42,7 +42,12 @@ type Team = NonNullable<UsageEntry["paas"]["teams"]>[number];
 /** A component's charge with its own unit, and in hours for an item that has no quantity for it. */
 type ComponentCharges = { component: (typeof COMPONENTS)[number]; metered: FocusCharge; hourly: FocusCharge };
 
-const CUSTOMER = CUSTOMER_CHARGES.map((c) => ({ field: c[0], charge: customerCharge(c) }));
+/** Each customer-level category's charges: one a price component (with a quantity), one in hours. */
+const CUSTOMER = CUSTOMER_CHARGES.map((c) => ({
+  field: c[0],
+  hourly: customerCharge(c),
+  metered: COMPONENTS.map((component) => ({ component, charge: customerCharge(c, component) })),
+}));
 
 export class FocusRows {
   readonly #types = new Map<string, ComponentCharges[]>();
@@ -79,13 +84,27 @@ export class FocusRows {
     await this.#drained();
   }
 
-  /** An entry's customer-level charges, after its teams' rows. */
+  /**
+   * An entry's customer-level charges, after its teams' rows: each price component the platform
+   * sends a quantity for (BYOC's vCPU-hours and memory GiB-hours) as a row of its own, and what has
+   * no quantity (the other components, or a total without them) as one row in hours.
+   */
   async customer(entry: UsageEntry, period: FocusPeriod): Promise<void> {
-    for (const { field, charge } of CUSTOMER) {
+    for (const { field, hourly, metered } of CUSTOMER) {
       const node = entry[field];
       if (!node?.price || node.price.total === 0) continue;
-      const amount = Number((componentSum(node.price) ?? Decimal.from(node.price.total)).toFixed());
-      for (const sink of this.sinks) sink.row(period, charge, ACCOUNT_OWNER, null, amount, period.hours);
+      const price = node.price;
+      let rest = componentSum(price) === undefined ? Decimal.from(price.total) : Decimal.zero;
+      for (const { component, charge } of metered) {
+        const cost = price[component[0]];
+        if (cost === undefined || cost === 0) continue;
+        const quantity = node.usage?.[component[1]];
+        if (quantity === undefined || quantity === 0) rest = rest.plus(Decimal.from(cost));
+        else for (const sink of this.sinks) sink.row(period, charge, ACCOUNT_OWNER, null, cost, quantity);
+      }
+      if (rest.isZero()) continue;
+      const amount = Number(rest.toFixed());
+      for (const sink of this.sinks) sink.row(period, hourly, ACCOUNT_OWNER, null, amount, period.hours);
     }
     await this.#drained();
   }
