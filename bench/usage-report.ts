@@ -113,6 +113,8 @@ function minimumRequests(
   projects: number,
   /** The teams whose names the FOCUS dataset reads besides the grouping's (0 without it). */
   teams: number,
+  /** With the FOCUS dataset (its InvoiceId reads the invoice list). */
+  focus: boolean,
 ): number {
   const start = Date.parse(report.period.start);
   const end = Date.parse(report.period.end);
@@ -128,7 +130,8 @@ function minimumRequests(
     2 + // one `total` for the period and one for the previous one (each at most 366 days)
     Math.ceil(Math.ceil(buckets) / PAGE_SIZE[report.granularity]) + // the trend at its largest page
     1 + // the credit balance
-    (report.byocClusters && wholeMonths > 0 ? 1 + wholeMonths : 0) // invoices: the list, one detail per month
+    (report.byocClusters && wholeMonths > 0 ? wholeMonths : 0) + // invoices: one detail per month with BYOC
+    (focus || (report.byocClusters && wholeMonths > 0) ? 1 : 0) // the invoice list: for those and for InvoiceId, once
   );
 }
 const monthsBetween = (start: number, end: number) => {
@@ -330,7 +333,12 @@ for (const scale of SCALES) {
     await replay?.close();
     const focusFiles = focusParquet ? await compareFocusFiles(runStep, out) : undefined;
     const focusAsked = /\bfocus/.test(formats ?? "");
-    const minimum = minimumRequests(report, fixtures.projects.length, focusAsked ? fixtures.teams.length : 0);
+    const minimum = minimumRequests(
+      report,
+      fixtures.projects.length,
+      focusAsked ? fixtures.teams.length : 0,
+      focusAsked,
+    );
     const bound = (3 * floor.ms + LATENCY_MS * log.length) / 1000;
     const cell = {
       scale,

@@ -70179,6 +70179,7 @@ class UsageReader {
     #filters;
     #call;
     #lastProgress = Date.now();
+    #invoices;
     constructor(client, options) {
         this.client = client;
         this.options = options;
@@ -70261,7 +70262,41 @@ class UsageReader {
     async clusters(period, current) {
         if (!current.byoc || !holdsWholeMonth(period))
             return undefined;
-        return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
+        const inside = (await this.invoices(period))
+            .filter((invoice) => invoice.start >= period.start && invoice.end <= period.end)
+            .map((invoice) => invoice.id);
+        return invoiceClusters(this.client, inside, (request) => this.#counted(request), this.#call);
+    }
+    /**
+     * The finalized invoices whose billing period overlaps the report's, read once (the clusters and
+     * the FOCUS dataset's InvoiceId both need them): newest first, so the list stops at the first
+     * page that reaches before the period.
+     */
+    invoices(period) {
+        this.#invoices ??= this.#readInvoices(period);
+        return this.#invoices;
+    }
+    async #readInvoices(period) {
+        const found = [];
+        let cursor;
+        do {
+            const page = await this.#counted(this.client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, this.#call));
+            for (const invoice of page.items) {
+                const start = parseTimestamp(invoice.periodStart);
+                const end = parseTimestamp(invoice.periodEnd);
+                if (start !== undefined &&
+                    end !== undefined &&
+                    end / 1000 > period.start &&
+                    start / 1000 < period.end)
+                    found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
+            }
+            const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
+            cursor =
+                page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
+                    ? (page.pagination.cursor ?? undefined)
+                    : undefined;
+        } while (cursor);
+        return found;
     }
     /**
      * A usage list in parts (an entry of a large organisation is large: a team at a time is what is
@@ -70319,28 +70354,8 @@ function holdsWholeMonth(period) {
     const f = new Date(first * 1000);
     return Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1) / 1000 <= period.end;
 }
-/** BYOC cluster allocations, from the invoices of the whole months inside the period. */
-async function invoiceClusters(client, period, counted, call) {
-    const inside = [];
-    let cursor;
-    do {
-        const page = await counted(client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, call));
-        for (const invoice of page.items) {
-            const start = parseTimestamp(invoice.periodStart);
-            const end = parseTimestamp(invoice.periodEnd);
-            if (start !== undefined &&
-                end !== undefined &&
-                start / 1000 >= period.start &&
-                end / 1000 <= period.end)
-                inside.push(invoice.id);
-        }
-        // Newest first: once the page reaches before the period, older pages cannot hold it.
-        const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
-        cursor =
-            page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
-                ? (page.pagination.cursor ?? undefined)
-                : undefined;
-    } while (cursor);
+/** BYOC cluster allocations, from the details of the invoices given (the whole months inside the period). */
+async function invoiceClusters(client, inside, counted, call) {
     if (inside.length === 0)
         return undefined;
     // The details are independent reads: a few at a time, folded in the list's order.
@@ -70744,6 +70759,7 @@ function focusPeriod(at, context) {
             PROVIDER,
             PROVIDER,
             PROVIDER,
+            context.invoices.get(billingStart) ?? null,
         ],
     };
 }
@@ -71000,6 +71016,8 @@ async function readReport(client, o) {
         if (o.focusParquetPath !== undefined)
             focus.push(await openFocusParquet(o.focusParquetPath));
         const names = reader.names(focus.length > 0);
+        // The FOCUS dataset's InvoiceId: the invoices of the period, read beside the names.
+        const invoiced = focus.length > 0 ? reader.invoices(o.period) : Promise.resolve([]);
         const currentRead = reader.totals(o.period, names);
         const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
         // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
@@ -71007,8 +71025,9 @@ async function readReport(client, o) {
         const trend = new TrendFold({
             granularity: o.granularity,
             groupBy: o.groupBy,
-            context: Promise.all([names, currentRead]).then(([groupNames, current]) => ({
+            context: Promise.all([names, currentRead, invoiced]).then(([groupNames, current, invoices]) => ({
                 names: groupNames,
+                invoices: new Map(invoices.map((invoice) => [invoice.start * 1000, invoice.id])),
                 keep: shownKeys(current, o.top),
                 currency: reader.currency,
                 accountId: String(reader.scope?.teamId ?? "billing-customer"),
@@ -71025,8 +71044,9 @@ async function readReport(client, o) {
             reader
                 .trend(o.period, o.granularity, trend.level, (part) => trend.add(part))
                 .then(() => trend.finish()),
-            // Awaited here too, so that its failure ends the other reads at once.
+            // Awaited here too, so that their failure ends the other reads at once.
             names,
+            invoiced,
         ]);
         await csv?.close();
         for (const file of focus)
@@ -80730,6 +80750,7 @@ const FOCUS_COLUMNS = [
     column("InvoiceIssuerName", "string", "period"),
     column("ProviderName", "string", "period"),
     column("PublisherName", "string", "period"),
+    column("InvoiceId", "string", "period", true),
     column("ChargeDescription", "string", "charge"),
     column("ServiceCategory", "string", "charge"),
     column("ServiceName", "string", "charge"),

@@ -52,6 +52,7 @@ const CONDITIONAL = [
   "ChargeFrequency",
   "ConsumedQuantity",
   "ConsumedUnit",
+  "InvoiceId",
   "ResourceId",
   "ResourceName",
   "ResourceType",
@@ -245,6 +246,11 @@ const RULES: Rule[] = [
     section: "subaccountname",
     rule: "x_ProjectName is the project's name, not its id, whatever the grouping (README's mapping)",
     violations: `x_ProjectName = x_ProjectId OR (x_ProjectId IS NULL) <> (x_ProjectName IS NULL)`,
+  },
+  {
+    section: "invoiceid",
+    rule: "an InvoiceId belongs to one billing account",
+    violations: `InvoiceId IN (SELECT InvoiceId FROM t WHERE InvoiceId IS NOT NULL GROUP BY InvoiceId HAVING count(DISTINCT BillingAccountId) > 1)`,
   },
   {
     section: "billingcurrency",
@@ -485,6 +491,20 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
     expect(groups).toBeGreaterThan(1);
+    // InvoiceId: set where the charge's billing period has a finalized invoice (the platform's own
+    // list, read here), null where it has none yet (the current month).
+    const listed = (await (
+      await fetch(new URL("/v1/billing/invoices?perPage=100", platform.url), {
+        headers: { authorization: `Bearer ${platform.tokens.org}` },
+      })
+    ).json()) as { data: { invoices: { id: string; periodStart: string }[] } };
+    const invoiceOf = new Map(listed.data.invoices.map((i) => [Date.parse(i.periodStart), i.id]));
+    const byMonth = await rows(
+      "SELECT DISTINCT epoch_ms(BillingPeriodStart) AS month, InvoiceId FROM pq ORDER BY 1",
+    );
+    expect(byMonth.length).toBe(2);
+    for (const { month, InvoiceId } of byMonth) expect(InvoiceId).toBe(invoiceOf.get(Number(month)) ?? null);
+    expect(byMonth.filter((m) => m.InvoiceId !== null)).toHaveLength(1);
     // Customer-level charges are the billing account's own: no team, project or resource.
     const customer = await rows(
       "SELECT DISTINCT ServiceName, ServiceCategory, PricingUnit FROM pq WHERE SubAccountId IS NULL ORDER BY 1",

@@ -20,6 +20,13 @@ export interface Filters {
   resourceType?: ResourceType | undefined;
 }
 
+/** A finalized invoice: its id and billing period (Unix seconds, end exclusive). */
+export interface Invoiced {
+  id: string;
+  start: number;
+  end: number;
+}
+
 export interface Cluster {
   id: string;
   name: string;
@@ -56,6 +63,7 @@ export class UsageReader {
   readonly #filters: Filters;
   readonly #call: { signal: AbortSignal; deadline: number };
   #lastProgress = Date.now();
+  #invoices: Promise<Invoiced[]> | undefined;
 
   constructor(
     private readonly client: CwpClient,
@@ -156,7 +164,47 @@ export class UsageReader {
   /** BYOC cluster allocations, when the period holds a whole invoiced month with BYOC spend. */
   async clusters(period: Period, current: Totals): Promise<Cluster[] | undefined> {
     if (!current.byoc || !holdsWholeMonth(period)) return undefined;
-    return invoiceClusters(this.client, period, (request) => this.#counted(request), this.#call);
+    const inside = (await this.invoices(period))
+      .filter((invoice) => invoice.start >= period.start && invoice.end <= period.end)
+      .map((invoice) => invoice.id);
+    return invoiceClusters(this.client, inside, (request) => this.#counted(request), this.#call);
+  }
+
+  /**
+   * The finalized invoices whose billing period overlaps the report's, read once (the clusters and
+   * the FOCUS dataset's InvoiceId both need them): newest first, so the list stops at the first
+   * page that reaches before the period.
+   */
+  invoices(period: Window): Promise<Invoiced[]> {
+    this.#invoices ??= this.#readInvoices(period);
+    return this.#invoices;
+  }
+
+  async #readInvoices(period: Window): Promise<Invoiced[]> {
+    const found: Invoiced[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#counted(
+        this.client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, this.#call),
+      );
+      for (const invoice of page.items) {
+        const start = parseTimestamp(invoice.periodStart);
+        const end = parseTimestamp(invoice.periodEnd);
+        if (
+          start !== undefined &&
+          end !== undefined &&
+          end / 1000 > period.start &&
+          start / 1000 < period.end
+        )
+          found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
+      }
+      const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
+      cursor =
+        page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
+          ? (page.pagination.cursor ?? undefined)
+          : undefined;
+    } while (cursor);
+    return found;
   }
 
   /**
@@ -222,37 +270,13 @@ function holdsWholeMonth(period: Window): boolean {
   return Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1) / 1000 <= period.end;
 }
 
-/** BYOC cluster allocations, from the invoices of the whole months inside the period. */
+/** BYOC cluster allocations, from the details of the invoices given (the whole months inside the period). */
 async function invoiceClusters(
   client: CwpClient,
-  period: Period,
+  inside: readonly string[],
   counted: <T>(p: Promise<T>) => Promise<T>,
   call: { signal: AbortSignal; deadline: number },
 ): Promise<Cluster[] | undefined> {
-  const inside: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await counted(
-      client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, call),
-    );
-    for (const invoice of page.items) {
-      const start = parseTimestamp(invoice.periodStart);
-      const end = parseTimestamp(invoice.periodEnd);
-      if (
-        start !== undefined &&
-        end !== undefined &&
-        start / 1000 >= period.start &&
-        end / 1000 <= period.end
-      )
-        inside.push(invoice.id);
-    }
-    // Newest first: once the page reaches before the period, older pages cannot hold it.
-    const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
-    cursor =
-      page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
-        ? (page.pagination.cursor ?? undefined)
-        : undefined;
-  } while (cursor);
   if (inside.length === 0) return undefined;
   // The details are independent reads: a few at a time, folded in the list's order.
   const details = [];

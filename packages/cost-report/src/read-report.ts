@@ -41,6 +41,8 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
     if (o.focusPath !== undefined) focus.push(await FocusCsv.open(o.focusPath));
     if (o.focusParquetPath !== undefined) focus.push(await openFocusParquet(o.focusParquetPath));
     const names = reader.names(focus.length > 0);
+    // The FOCUS dataset's InvoiceId: the invoices of the period, read beside the names.
+    const invoiced = focus.length > 0 ? reader.invoices(o.period) : Promise.resolve([]);
     const currentRead = reader.totals(o.period, names);
     const previousRead = o.compare ? reader.totals(o.period.previous, names) : undefined;
     // The trend is folded bucket by bucket: its CSV and FOCUS rows are written as it is read, and
@@ -48,8 +50,9 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
     const trend = new TrendFold({
       granularity: o.granularity,
       groupBy: o.groupBy,
-      context: Promise.all([names, currentRead]).then(([groupNames, current]) => ({
+      context: Promise.all([names, currentRead, invoiced]).then(([groupNames, current, invoices]) => ({
         names: groupNames,
+        invoices: new Map(invoices.map((invoice) => [invoice.start * 1000, invoice.id])),
         keep: shownKeys(current, o.top),
         currency: reader.currency,
         accountId: String(reader.scope?.teamId ?? "billing-customer"),
@@ -66,8 +69,9 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
       reader
         .trend(o.period, o.granularity, trend.level, (part) => trend.add(part))
         .then(() => trend.finish()),
-      // Awaited here too, so that its failure ends the other reads at once.
+      // Awaited here too, so that their failure ends the other reads at once.
       names,
+      invoiced,
     ]);
     await csv?.close();
     for (const file of focus) await file.close();

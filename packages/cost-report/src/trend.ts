@@ -26,6 +26,8 @@ export interface TrendContext {
   accountId: string;
   /** A team token billed through an organisation: the billing is the team's share. */
   teamScoped: boolean;
+  /** With the FOCUS dataset: the finalized invoices by the start of their billing period (ms). */
+  invoices: Map<number, string>;
 }
 
 /** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */

@@ -47,6 +47,7 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("InvoiceIssuerName", "string", "period"),
   column("ProviderName", "string", "period"),
   column("PublisherName", "string", "period"),
+  column("InvoiceId", "string", "period", true),
   column("ChargeDescription", "string", "charge"),
   column("ServiceCategory", "string", "charge"),
   column("ServiceName", "string", "charge"),

@@ -30,6 +30,8 @@ export interface FocusContext {
   /** A team token billed through an organisation reads the team's share of its billing. */
   teamScoped: boolean;
   names: Map<string, string>;
+  /** The finalized invoices by the start of their billing period (ms): a charge in one has its id. */
+  invoices: Map<number, string>;
 }
 
 /**
@@ -103,6 +105,7 @@ export function focusPeriod(
       PROVIDER,
       PROVIDER,
       PROVIDER,
+      context.invoices.get(billingStart) ?? null,
     ],
   };
 }
