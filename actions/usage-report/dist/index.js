@@ -70746,7 +70746,7 @@ function focusPeriod(at, context) {
         hours: (end - start) / HOUR_MS,
         values: [
             context.accountId,
-            context.names.get(context.accountId) ?? null,
+            context.accountName ?? context.names.get(context.accountId) ?? null,
             context.teamScoped ? "Team billed through an organisation" : "Billing customer",
             context.currency,
             billingStart,
@@ -71031,6 +71031,7 @@ async function readReport(client, o) {
                 keep: shownKeys(current, o.top),
                 currency: reader.currency,
                 accountId: String(reader.scope?.teamId ?? "billing-customer"),
+                accountName: o.billingAccountName,
                 teamScoped: reader.scope !== undefined,
             })),
             csv,
@@ -71415,6 +71416,7 @@ async function writeCostReport(client, options) {
         csvPath: files.csv,
         focusPath: files.focus,
         focusParquetPath: files["focus-parquet"],
+        billingAccountName: o.billingAccountName,
         signal: o.signal ?? new AbortController().signal,
         deadline: o.deadline ?? Number.POSITIVE_INFINITY,
         progress: o.progress ?? (() => { }),
@@ -71462,6 +71464,8 @@ function checked(o) {
         throw new ReportOptionError("budget", "must be an amount such as 2500 or 1999.99 (the account's currency)");
     if (typeof o.dir !== "string" || o.dir === "")
         throw new ReportOptionError("dir", "must be a directory");
+    if (o.billingAccountName !== undefined && !/^[^\p{Cc}]{1,200}$/u.test(o.billingAccountName))
+        throw new ReportOptionError("billingAccountName", "must be one line of 1 to 200 characters, without control characters");
     return o;
 }
 //# sourceMappingURL=write-report.js.map
@@ -71614,6 +71618,10 @@ const usageReportInputs = {
     compare: booleanInput(true),
     "output-dir": optionalText(),
     formats: formatsInput(),
+    "billing-account-name": optionalText().pipe(schemas_string()
+        .max(200, "must be at most 200 characters")
+        .regex(/^[^\p{Cc}]*$/u, "must be one line of text, without control characters")
+        .optional()),
     comment: choiceInput(["none", "pr", "issue"], "none"),
     "github-token": optionalText(),
     "issue-title": optionalText(),
@@ -71660,6 +71668,7 @@ const INPUT_OF_OPTION = {
     resourceType: "resource-type",
     warnPercent: "budget-warn-percent",
     dir: "output-dir",
+    billingAccountName: "billing-account-name",
 };
 const definition = defineAction({
     name: "usage-report",
@@ -71696,6 +71705,7 @@ const definition = defineAction({
             warnPercent: config["budget-warn-percent"],
             dir,
             formats: config.formats,
+            billingAccountName: config["billing-account-name"],
             signal,
             deadline,
             progress: say,

@@ -61,6 +61,13 @@ export const usageReportInputs = {
   compare: booleanInput(true),
   "output-dir": optionalText(),
   formats: formatsInput(),
+  "billing-account-name": optionalText().pipe(
+    z
+      .string()
+      .max(200, "must be at most 200 characters")
+      .regex(/^[^\p{Cc}]*$/u, "must be one line of text, without control characters")
+      .optional(),
+  ),
   comment: choiceInput(["none", "pr", "issue"], "none"),
   "github-token": optionalText(),
   "issue-title": optionalText(),

@@ -35,6 +35,7 @@ const INPUT_OF_OPTION: Record<string, string> = {
   resourceType: "resource-type",
   warnPercent: "budget-warn-percent",
   dir: "output-dir",
+  billingAccountName: "billing-account-name",
 };
 
 export const definition = defineAction({
@@ -72,6 +73,7 @@ export const definition = defineAction({
       warnPercent: config["budget-warn-percent"],
       dir,
       formats: config.formats,
+      billingAccountName: config["billing-account-name"],
       signal,
       deadline,
       progress: say,

@@ -485,12 +485,20 @@ async function checkDataset(
 // Each report writes and reads back a hundred thousand rows: more than the default 20 s on a loaded CI machine.
 describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { timeout: 90_000 }, () => {
   it("an organisation's month by day: FOCUS 1.2 in both files, Parquet typed and in row groups, the same rows", async () => {
-    const { header, json, parquet } = await focusReport({ period: "last-30-days", compare: "false" });
+    const { header, json, parquet } = await focusReport({
+      period: "last-30-days",
+      compare: "false",
+      "billing-account-name": "Acme Corp",
+    });
     await checkDataset(header, json, parquet);
     const groups = await count(
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
     expect(groups).toBeGreaterThan(1);
+    // BillingAccountName: the name given, on every row (the API names no organisation).
+    expect(await rows("SELECT DISTINCT BillingAccountName FROM pq")).toEqual([
+      { BillingAccountName: "Acme Corp" },
+    ]);
     // InvoiceId: set where the charge's billing period has a finalized invoice (the platform's own
     // list, read here), null where it has none yet (the current month).
     const listed = (await (
@@ -537,6 +545,8 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       ),
     ).toEqual([{ BillingAccountType: "Team billed through an organisation", seconds: 3600 }]);
     expect(await count("SELECT count(*) AS n FROM pq WHERE SubAccountId IS NULL")).toBe(0);
+    // Its billing account is the team: named by the team's name, read whatever the grouping.
+    expect(await count("SELECT count(*) AS n FROM pq WHERE BillingAccountName IS NULL")).toBe(0);
   });
 
   it("a team with its own billing, by month", async () => {

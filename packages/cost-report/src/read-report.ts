@@ -26,6 +26,8 @@ export interface ReadOptions {
   csvPath: string | undefined;
   focusPath: string | undefined;
   focusParquetPath: string | undefined;
+  /** The FOCUS dataset's BillingAccountName, when given. */
+  billingAccountName: string | undefined;
   signal: AbortSignal;
   deadline: number;
   progress: (text: string) => void;
@@ -56,6 +58,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
         keep: shownKeys(current, o.top),
         currency: reader.currency,
         accountId: String(reader.scope?.teamId ?? "billing-customer"),
+        accountName: o.billingAccountName,
         teamScoped: reader.scope !== undefined,
       })),
       csv,

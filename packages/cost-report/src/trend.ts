@@ -24,6 +24,8 @@ export interface TrendContext {
   keep: Set<string>;
   currency: string;
   accountId: string;
+  /** The billing account's name as given (the API names none but a team's). */
+  accountName: string | undefined;
   /** A team token billed through an organisation: the billing is the team's share. */
   teamScoped: boolean;
   /** With the FOCUS dataset: the finalized invoices by the start of their billing period (ms). */

@@ -56,6 +56,12 @@ export interface CostReportOptions {
   /** The directory the files go to; it must exist. */
   dir: string;
   formats: readonly Format[];
+  /**
+   * The billing account's name in the FOCUS dataset (BillingAccountName): the API names no
+   * organisation or billing customer. Default: a team billed through its organisation is named by
+   * the team's name, any other account is null.
+   */
+  billingAccountName?: string | undefined;
   signal?: AbortSignal | undefined;
   /** When the reads must have ended (ms since the epoch); default: no limit but the signal. */
   deadline?: number | undefined;
@@ -91,6 +97,7 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
     csvPath: files.csv,
     focusPath: files.focus,
     focusParquetPath: files["focus-parquet"],
+    billingAccountName: o.billingAccountName,
     signal: o.signal ?? new AbortController().signal,
     deadline: o.deadline ?? Number.POSITIVE_INFINITY,
     progress: o.progress ?? (() => {}),
@@ -140,5 +147,10 @@ function checked(o: CostReportOptions): CostReportOptions {
       "must be an amount such as 2500 or 1999.99 (the account's currency)",
     );
   if (typeof o.dir !== "string" || o.dir === "") throw new ReportOptionError("dir", "must be a directory");
+  if (o.billingAccountName !== undefined && !/^[^\p{Cc}]{1,200}$/u.test(o.billingAccountName))
+    throw new ReportOptionError(
+      "billingAccountName",
+      "must be one line of 1 to 200 characters, without control characters",
+    );
   return o;
 }

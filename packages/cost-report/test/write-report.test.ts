@@ -48,6 +48,7 @@ describe("@cwp/cost-report", () => {
     [{ groupBy: "teams" as never }, "groupBy: must be one of team, project, resource-type, resource"],
     [{ formats: ["pdf" as never] }, "formats: must be one of markdown, csv, json, focus, focus-parquet"],
     [{ top: 0 }, "top: must be a whole number, 1 or more"],
+    [{ billingAccountName: "Acme\nCorp" }, "billingAccountName: must be one line"],
     [{ budget: "2,500" }, "budget: must be an amount such as 2500 or 1999.99"],
     [{ start: "2026-02-30", end: "2026-03-01" }, "start: must be a date as YYYY-MM-DD (UTC)"],
   ])("refuses %o before reading anything", async (wrong, message) => {

@@ -27,6 +27,8 @@ export type FocusOwner = FocusParts<"owner">;
 export interface FocusContext {
   currency: string;
   accountId: string;
+  /** The billing account's name as given: it wins over a team's name read from the API. */
+  accountName: string | undefined;
   /** A team token billed through an organisation reads the team's share of its billing. */
   teamScoped: boolean;
   names: Map<string, string>;
@@ -92,7 +94,7 @@ export function focusPeriod(
     hours: (end - start) / HOUR_MS,
     values: [
       context.accountId,
-      context.names.get(context.accountId) ?? null,
+      context.accountName ?? context.names.get(context.accountId) ?? null,
       context.teamScoped ? "Team billed through an organisation" : "Billing customer",
       context.currency,
       billingStart,
