@@ -495,6 +495,19 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
     expect(groups).toBeGreaterThan(1);
+    // The package README's "spend by team this month", as written, on this file.
+    const readme = await readFile(
+      new URL("../../../packages/cost-report/README.md", import.meta.url),
+      "utf8",
+    );
+    const query = /Spend by team this month[\s\S]*?```sql\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(query).toContain("read_parquet('focus.parquet')");
+    const spend = await rows(query.replace("'focus.parquet'", quoted(parquet)).replace(/;\s*$/, ""));
+    expect(spend.map((r) => r.team)).toEqual(expect.arrayContaining(["the billing account", "Platform"]));
+    const [month] = await rows(
+      "SELECT round(sum(BilledCost), 2) AS spend FROM pq WHERE BillingPeriodStart = date_trunc('month', current_date)",
+    );
+    expect(spend.reduce((sum, r) => sum + Number(r.spend), 0)).toBeCloseTo(Number(month?.spend), 1);
     // BillingAccountName: the name given, on every row (the API names no organisation).
     expect(await rows("SELECT DISTINCT BillingAccountName FROM pq")).toEqual([
       { BillingAccountName: "Acme Corp" },
@@ -551,9 +564,30 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
 
   it("a team with its own billing, by month", async () => {
     const { header, json, parquet } = await focusReport(
-      { period: "last-month", granularity: "month", compare: "false", "group-by": "resource-type" },
+      {
+        period: "last-month",
+        granularity: "month",
+        compare: "false",
+        "group-by": "resource-type",
+        "billing-account-name": "Data team's own billing",
+      },
       platform.tokens.teamOwnBilling,
     );
     await checkDataset(header, json, parquet);
+    expect(await rows("SELECT DISTINCT BillingAccountName FROM pq")).toEqual([
+      { BillingAccountName: "Data team's own billing" },
+    ]);
+  });
+
+  it("warns, naming the input, when the dataset's BillingAccountName would be empty", async () => {
+    await platform.reset();
+    const dir = join(tmpdir(), `cwp-focus-unnamed-${process.pid}`);
+    const result = await runBundle(actionDir, {
+      inputs: { ...platform.connection(), "output-dir": dir, formats: "focus", period: "last-7-days" },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(
+      /::warning::The FOCUS dataset's BillingAccountName is empty.*Name it with billing-account-name: <name>\./,
+    );
   });
 });
