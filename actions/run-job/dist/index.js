@@ -60382,36 +60382,54 @@ const sharedInputs = {
     timeout: durationInput("30m"),
     "abort-on-cancel": booleanInput(true),
 };
-/** The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. */
+/**
+ * The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. What is
+ * wrong with both is said at once: a user setting up fixes them in one go.
+ */
 function connection(config) {
     const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
+    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
+    const errors = [tokenError(token), urlError(baseUrl)].filter((e) => e !== undefined);
+    if (errors.length > 1)
+        throw new InputErrors(errors);
+    if (errors[0])
+        throw errors[0];
+    const url = new URL(baseUrl);
+    return {
+        token: token,
+        baseUrl: baseUrl.replace(/\/+$/, ""),
+        teamId: config["team-id"],
+        unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
+    };
+}
+function tokenError(token) {
     if (!token)
-        throw new input_error_InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
+        return new input_error_InputError("api-token", "is required: set it, or the CWP_API_TOKEN environment variable");
     // It travels as a header: a line break or a character outside Latin-1 cannot, and the request
     // would fail after the step had begun, as an outcome it could not know.
     if (!HEADER_VALUE.test(token))
-        throw new input_error_InputError("api-token", "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)");
-    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
+        return new input_error_InputError("api-token", "must be text an HTTP header can carry: no line breaks or control characters, only Latin-1 characters (was it pasted with something else?)");
+    return undefined;
+}
+function urlError(baseUrl) {
     if (!baseUrl)
-        throw new input_error_InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
+        return new input_error_InputError("api-url", "is required: set it, or the CWP_API_URL environment variable");
     let url;
     try {
         url = new URL(baseUrl);
     }
     catch {
-        throw new input_error_InputError("api-url", "must be an http or https URL");
+        return new input_error_InputError("api-url", "must be an http or https URL");
     }
     if (url.protocol !== "https:" && url.protocol !== "http:")
-        throw new input_error_InputError("api-url", "must be an http or https URL");
+        return new input_error_InputError("api-url", "must be an http or https URL");
     // Paths are appended to it: a query or a fragment would swallow them.
     if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#"))
-        throw new input_error_InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
-    return {
-        token,
-        baseUrl: baseUrl.replace(/\/+$/, ""),
-        teamId: config["team-id"],
-        unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
-    };
+        return new input_error_InputError("api-url", "must be the API's base URL, without a query (?...) or fragment (#...)");
+    // Every path already starts with /v1: a URL ending in it would ask for /v1/v1/...
+    if (/\/v1\/*$/.test(url.pathname))
+        return new input_error_InputError("api-url", "must be the API's base URL, without the /v1 at its end (every path, /v1/projects and the like, is added to it)");
+    return undefined;
 }
 /** Visible Latin-1 characters, spaces and tabs: what an HTTP header value may hold. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;

@@ -1,6 +1,7 @@
 import { onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
+import manifest from "../package.json" with { type: "json" };
 import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { type ActionMetadata, OPERATIONS } from "./operations.js";
@@ -56,6 +57,10 @@ export function program(setExitCode: (code: number) => void): Command {
     )
     // A typo gets the flag, the closest one (Commander's suggestion) and where the help is: a
     // few lines, not the whole help.
+    .version(manifest.version, "-V, --version", "print cwp's version")
+    // cwp's own flags come before the operation: upgrade-addon has an input of its own named
+    // --version, which must reach it.
+    .enablePositionalOptions()
     .showHelpAfterError("Run 'cwp --help' for the operations.")
     // Commander's own refusals (an unknown flag, a value missing or given twice) are bad input like
     // the operations' own: exit code 2, never the 1 of work that failed.

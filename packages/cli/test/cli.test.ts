@@ -471,6 +471,37 @@ describe("cwp: exit codes and secrets", () => {
   });
 });
 
+describe("cwp: connection mistakes, said before anything is sent", () => {
+  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
+  it("reports a missing token and a missing URL together", async () => {
+    const result = await cwp([...build], { env: { CWP_API_TOKEN: "", CWP_API_URL: "" } });
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain("--api-token: is required");
+    expect(result.stderr).toContain("--api-url: is required");
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("says a URL that already ends in /v1 is one /v1 too many", async () => {
+    const result = await cwp([...build], { env: { CWP_API_URL: `${platform.url}/v1/` } });
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain("--api-url: must be the API's base URL, without the /v1 at its end");
+    expect(await platform.requests()).toEqual([]);
+  });
+});
+
+describe("cwp --version", () => {
+  it("prints the version of the package, as -V too, and exits 0", async () => {
+    const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-V"]) {
+      const result = await runCli([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe(version);
+    }
+  });
+});
+
 describe("cwp emulator", () => {
   it("starts the emulator with its own options, and says where first", async () => {
     const result = await runCli(["emulator", "--port", "0", "--speed", "0"], {

@@ -27,6 +27,26 @@ export const EMULATOR_OPTIONS = {
   },
 } as const;
 
+/** `cwp-emulator --help`: every option, its default and what it does. */
+export function emulatorHelp(): string {
+  const width = Math.max(...Object.keys(EMULATOR_OPTIONS).map((o) => o.length)) + 10;
+  const lines = Object.entries(EMULATOR_OPTIONS).map(([option, spec]) => {
+    const flag = `--${option} <value>`.padEnd(width);
+    return `  ${flag}${spec.description}${"default" in spec ? ` (default: ${spec.default})` : ""}`;
+  });
+  return [
+    "Usage: cwp-emulator [options]",
+    "",
+    "The Cloud Workload Platform API, in memory, on loopback: for demos, tests and rehearsing workflows.",
+    "Prints `cwp-emulator listening on http://HOST:PORT`, then the CWP_API_URL and CWP_API_TOKEN to export.",
+    "",
+    "Options:",
+    ...lines,
+    `  ${"-h, --help".padEnd(width)}this help`,
+    "",
+  ].join("\n");
+}
+
 /** Exits with one line: 2 for a wrong option, 1 for what stops it starting. */
 function fail(message: string, code = 2): never {
   console.error(`cwp-emulator: ${message}`);
@@ -42,6 +62,10 @@ function number(name: string, value: string): number {
 
 /** Starts the emulator from command-line arguments and keeps it running until SIGINT or SIGTERM. */
 export async function emulatorMain(args: string[]): Promise<void> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(emulatorHelp());
+    return;
+  }
   const options = Object.fromEntries(
     Object.entries(EMULATOR_OPTIONS).map(([name, o]) => [
       name,

@@ -106,6 +106,33 @@ describe("cwp-emulator command", () => {
     await once(child, "exit");
   });
 
+  it("--help prints every option with its default, and starts nothing", async () => {
+    const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
+    for (const flag of ["--help", "-h"]) {
+      const child = spawn(process.execPath, [bin, flag], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout!.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      const [code] = (await once(child, "exit")) as [number];
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: cwp-emulator \[options\]/);
+      for (const option of [
+        "--host",
+        "--port",
+        "--seed",
+        "--speed",
+        "--rate-limit",
+        "--scale",
+        "--start-at",
+        "--control-host",
+      ])
+        expect(stdout).toContain(`${option} <value>`);
+      expect(stdout).toContain("(default: 4010)");
+      expect(stdout).not.toMatch(/^cwp-emulator listening on/m);
+    }
+  });
+
   it("on a port in use, says so in one line naming the port and --port, and exits 1", async () => {
     const taken = await startEmulator({ port: 0, speed: 0 });
     const port = new URL(taken.url).port;
