@@ -35,9 +35,11 @@ async function runOperation(
   const operation = OPERATIONS[name];
   if (!operation) throw new Error(`no operation ${name}`);
   const cancel = onCancel();
-  // A reader that went away (`cwp trigger-build ... | head -1`) is a cancel: the started work is
-  // aborted (unless abort-on-cancel is off) and the run ends quietly, not with an EPIPE trace.
-  process.stdout.on("error", () => cancel.cancel("the terminal's reader closed stdout"));
+  // A reader that went away (`cwp run-job ... | grep -m1 Started`) is not a cancel: a migration
+  // must not be cut because a pipe closed. Writing stops (what is written goes nowhere, with no
+  // EPIPE trace), the wait goes on, and the exit code still says how the work ended. Only a
+  // signal cancels.
+  process.stdout.on("error", () => {});
   const terminal = new TerminalHost({ json: flags.json === true });
   useHost(terminal);
   const raw = (input: string) => {

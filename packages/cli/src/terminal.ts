@@ -28,11 +28,21 @@ export const safeText = (text: string) =>
 
 const MARK = { success: "✔", failure: "✘", started: "▶", cancelled: "■", "timed out": "⌛" } as const;
 
+/**
+ * Outside a terminal (another CI system's log, a file), a wait says where it stands at least this
+ * often: CI systems kill a job that prints nothing for 10 minutes, and a person cannot tell busy
+ * from hung. A wait polls at least every 10 s, so its next poll after this much silence is a line
+ * within 60 s.
+ */
+export const HEARTBEAT_MS = 50_000;
+
 export interface TerminalOptions {
   json: boolean;
   stdout?: Stream;
   stderr?: Stream;
   env?: NodeJS.ProcessEnv;
+  /** The clock, for the heartbeat (tests give their own). */
+  now?: () => number;
 }
 
 export class TerminalHost implements Host {
@@ -45,6 +55,9 @@ export class TerminalHost implements Host {
   readonly #colour: boolean;
   #progress = false;
   #logTitle: string | undefined;
+  readonly #now: () => number;
+  /** When a line was last written (progress on a TTY is no line). */
+  #lastLineAt: number;
 
   constructor(options: TerminalOptions) {
     this.#json = options.json;
@@ -53,6 +66,8 @@ export class TerminalHost implements Host {
     this.#out = options.json ? this.#err : (options.stdout ?? process.stdout);
     const env = options.env ?? process.env;
     this.#colour = this.#out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+    this.#now = options.now ?? Date.now;
+    this.#lastLineAt = this.#now();
   }
 
   #paint(code: string, text: string): string {
@@ -65,6 +80,7 @@ export class TerminalHost implements Host {
       this.#progress = false;
     }
     stream.write(`${redact(line)}\n`);
+    this.#lastLineAt = this.#now();
   }
 
   info(line: string): void {
@@ -76,7 +92,11 @@ export class TerminalHost implements Host {
   }
 
   progress(line: string): void {
-    if (!this.#out.isTTY) return;
+    if (!this.#out.isTTY) {
+      // A heartbeat: the wait's status and time so far, after a silence.
+      if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS) this.#write(this.#out, safeText(line));
+      return;
+    }
     this.#out.write(`\r\x1b[2K${this.#paint("2", safeText(redact(line)))}`);
     this.#progress = true;
   }

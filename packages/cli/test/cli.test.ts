@@ -279,14 +279,18 @@ describe("cwp: exit codes and secrets", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
-  it("takes a reader that closes stdout (| head -1) as a cancel: the build aborted, no EPIPE trace", async () => {
-    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const result = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
-    expect(result.code).toBe(EXIT_CODES.cancelled);
-    expect(result.stderr).not.toMatch(/EPIPE| {4}at /);
-    expect(result.stderr).toMatch(/aborted on the platform/);
-    const aborts = (await platform.requests()).filter((r) => r.method === "DELETE");
-    expect(aborts).toHaveLength(1);
+  it("goes on waiting when a reader closes stdout (| grep -m1 Started): not a cancel, the exit code says how the work ended, no EPIPE trace", async () => {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 90 });
+    const ok = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
+    expect(ok.code, ok.stderr).toBe(EXIT_CODES.success);
+    expect(ok.stderr).not.toMatch(/EPIPE| {4}at /);
+    expect((await platform.requests()).filter((r) => r.method === "DELETE")).toEqual([]);
+    // And a build that fails after the reader left still exits 1.
+    await platform.reset();
+    await platform.control("POST", "outcomes", { kind: "build", succeed: false, durationSeconds: 90 });
+    const failed = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
+    expect(failed.code).toBe(EXIT_CODES.failed);
+    expect(failed.stderr).not.toMatch(/EPIPE| {4}at /);
   });
 
   it("with --json, every failure is one JSON object on stdout: an unknown flag, bad input, failed work", async () => {
