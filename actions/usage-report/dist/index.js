@@ -69959,6 +69959,7 @@ function previousOf(window) {
     }
     return { start: window.start - (window.end - window.start), end: window.start };
 }
+/** The months by name, January first. */
 const MONTHS = [
     "January",
     "February",
@@ -70221,16 +70222,12 @@ class UsageReader {
         return names;
     }
     async #readNames(list, names) {
-        const read = (q) => list === "teams"
-            ? this.client.teams.list({ per_page: 100, ...q }, this.#call)
-            : this.client.projects.list({ per_page: 100, ...q }, this.#call);
-        let cursor;
-        do {
-            const page = await this.#counted(read(cursor ? { cursor } : {}));
+        const read = (cursor) => this.#counted(list === "teams"
+            ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
+            : this.client.projects.list({ per_page: 100, cursor }, this.#call));
+        for await (const page of cursorPages(read, 100))
             for (const item of page.items)
                 names.set(item.uid, item.name ?? item.id);
-            cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
-        } while (cursor);
     }
     /**
      * A period's totals; a team token that filters by team is told which input to drop. Read and
@@ -70296,24 +70293,21 @@ class UsageReader {
     }
     async #readInvoices(period) {
         const found = [];
-        let cursor;
-        do {
-            const page = await this.#counted(this.client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, this.#call));
+        const read = (cursor) => this.#counted(this.client.billing.listInvoices({ perPage: 100, cursor }, this.#call));
+        for await (const page of cursorPages(read, 100)) {
             for (const invoice of page.items) {
                 const start = parseTimestamp(invoice.periodStart);
                 const end = parseTimestamp(invoice.periodEnd);
-                if (start !== undefined &&
-                    end !== undefined &&
-                    end / 1000 > period.start &&
-                    start / 1000 < period.end)
+                if (start === undefined || end === undefined)
+                    continue;
+                if (end / 1000 > period.start && start / 1000 < period.end)
                     found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
             }
+            // Newest first: a page that reaches before the period ends the list's reading.
             const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
-            cursor =
-                page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
-                    ? (page.pagination.cursor ?? undefined)
-                    : undefined;
-        } while (cursor);
+            if (oldest === undefined || oldest / 1000 <= period.start)
+                break;
+        }
         return found;
     }
     /**
@@ -70399,6 +70393,7 @@ async function invoiceClusters(client, inside, counted, call) {
 //# sourceMappingURL=collect.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/chart.js
 
+
 // The trend as Mermaid bar charts that read at a pull request's width (780 px): every bar has a
 // short label of its own (an hour "07", a day of the month "14", a month "Oct") and the chart's
 // title names the time they are in. Mermaid keeps one bar per distinct label, so a series whose
@@ -70407,9 +70402,8 @@ async function invoiceClusters(client, inside, counted, call) {
 /** The most charts drawn: a year by day is twelve, the most recent twelve days by hour. */
 const MAX_CHARTS = 12;
 const chart_HOUR = 3600;
-const chart_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** A bucket's start in Unix seconds (the platform sends seconds or an ISO time). */
-const bucketSeconds = (start) => /^\d+$/.test(start) ? Number(start) : Math.floor(Date.parse(start) / 1000);
+/** A bucket's start in Unix seconds (the platform sends seconds or an ISO time, checked as it is read). */
+const bucketSeconds = (start) => Math.floor((parseTimestamp(start) ?? Number.NaN) / 1000);
 /** The first of the month after the one `seconds` falls in. */
 function monthAfter(seconds) {
     const d = new Date(seconds * 1000);
@@ -70430,7 +70424,7 @@ const AXIS = {
         next: (s) => s + 24 * chart_HOUR,
     },
     month: {
-        short: (d) => chart_MONTHS[d.getUTCMonth()],
+        short: (d) => MONTHS[d.getUTCMonth()].slice(0, 3),
         unit: (d) => d.toISOString().slice(0, 4),
         title: "Monthly cost",
         next: (s) => monthAfter(s),
@@ -71244,6 +71238,8 @@ function shownAsText(r) {
         credit: r.credit && { ...r.credit, currency: escapeCell(r.credit.currency) },
     };
 }
+/** The heading of a table's column of trend buckets. */
+const BUCKET_TITLES = { hour: "Hour (UTC)", day: "Day", month: "Month" };
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
 /** The trend, `r` already shown as text; the charts keep their own characters of the platform's currency. */
@@ -71277,7 +71273,7 @@ function trend(r, platformCurrency) {
         ]),
         `<details><summary>The same numbers</summary>`,
         "",
-        ...grid([{ hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity], `Cost (${r.currency})`], r.trend.map((p) => [escapeCell(bucketTitle(p.start, r.granularity)), (0,decimal/* formatNumber */.ZV)(p.total)])),
+        ...grid([BUCKET_TITLES[r.granularity], `Cost (${r.currency})`], r.trend.map((p) => [escapeCell(bucketTitle(p.start, r.granularity)), (0,decimal/* formatNumber */.ZV)(p.total)])),
         "",
         "</details>",
         "",
@@ -71326,7 +71322,7 @@ function details(r, level) {
     if (level >= 2 && r.trend.length > 0) {
         const keys = r.rows.filter((row) => row.key !== "other").map((row) => row.key);
         const header = [
-            { hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity],
+            BUCKET_TITLES[r.granularity],
             ...keys.map((k) => escapeCell(r.rows.find((row) => row.key === k)?.label ?? k)),
         ];
         out.push(`<details><summary>Each ${r.granularity} by ${groupWords(r)} (${r.currency})</summary>`, "", ...grid(header, r.trend.map((p) => [
@@ -71462,6 +71458,17 @@ async function writeCostReport(client, options) {
     }
     return { report, files };
 }
+/** The text options' rules, which the usage-report action's inputs use too: one value, one answer. */
+const TEXT_RULES = {
+    budget: {
+        pattern: /^\d+(\.\d+)?$/,
+        message: "must be an amount such as 2500 or 1999.99 (the account's currency)",
+    },
+    billingAccountName: {
+        pattern: /^[^\p{Cc}]{1,200}$/u,
+        message: "must be one line of 1 to 200 characters, without control characters",
+    },
+};
 const oneOf = (option, value, allowed) => {
     if (value !== undefined && !allowed.includes(value))
         throw new ReportOptionError(option, `must be one of ${allowed.join(", ")}`);
@@ -71478,12 +71485,13 @@ function checked(o) {
         throw new ReportOptionError("top", "must be a whole number, 1 or more");
     if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))
         throw new ReportOptionError("warnPercent", "must be a whole number of percent, 0 or more");
-    if (o.budget !== undefined && !/^\d+(\.\d+)?$/.test(o.budget))
-        throw new ReportOptionError("budget", "must be an amount such as 2500 or 1999.99 (the account's currency)");
+    for (const option of ["budget", "billingAccountName"]) {
+        const value = o[option];
+        if (value !== undefined && !TEXT_RULES[option].pattern.test(value))
+            throw new ReportOptionError(option, TEXT_RULES[option].message);
+    }
     if (typeof o.dir !== "string" || o.dir === "")
         throw new ReportOptionError("dir", "must be a directory");
-    if (o.billingAccountName !== undefined && !/^[^\p{Cc}]{1,200}$/u.test(o.billingAccountName))
-        throw new ReportOptionError("billingAccountName", "must be one line of 1 to 200 characters, without control characters");
     return o;
 }
 //# sourceMappingURL=write-report.js.map
@@ -71617,9 +71625,7 @@ const formatsInput = () => schemas_string().transform((s, ctx) => {
     }
     return [...new Set(items.length > 0 ? items : DEFAULT_FORMATS)];
 });
-const amountInput = () => optionalText().pipe(schemas_string()
-    .regex(/^\d+(\.\d+)?$/, "must be an amount such as 2500 or 1999.99 (the account's currency)")
-    .optional());
+const amountInput = () => optionalText().pipe(schemas_string().regex(TEXT_RULES.budget.pattern, TEXT_RULES.budget.message).optional());
 const usageReportInputs = {
     period: choiceInput(PERIODS, "month-to-date"),
     start: optionalText(),
@@ -71636,10 +71642,7 @@ const usageReportInputs = {
     compare: booleanInput(true),
     "output-dir": optionalText(),
     formats: formatsInput(),
-    "billing-account-name": optionalText().pipe(schemas_string()
-        .max(200, "must be at most 200 characters")
-        .regex(/^[^\p{Cc}]*$/u, "must be one line of text, without control characters")
-        .optional()),
+    "billing-account-name": optionalText().pipe(schemas_string().regex(TEXT_RULES.billingAccountName.pattern, TEXT_RULES.billingAccountName.message).optional()),
     comment: choiceInput(["none", "pr", "issue"], "none"),
     "github-token": optionalText(),
     "issue-title": optionalText(),

@@ -9,7 +9,7 @@ import {
   workflowRepository,
 } from "@cwp/action-kit";
 import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
-import { FORMATS, type Format, GRANULARITIES, GROUP_BYS, PERIODS } from "@cwp/cost-report";
+import { FORMATS, type Format, GRANULARITIES, GROUP_BYS, PERIODS, TEXT_RULES } from "@cwp/cost-report";
 import { z } from "zod";
 
 // The inputs of usage-report, parsed once.
@@ -38,12 +38,7 @@ const formatsInput = () =>
   });
 
 const amountInput = () =>
-  optionalText().pipe(
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?$/, "must be an amount such as 2500 or 1999.99 (the account's currency)")
-      .optional(),
-  );
+  optionalText().pipe(z.string().regex(TEXT_RULES.budget.pattern, TEXT_RULES.budget.message).optional());
 
 export const usageReportInputs = {
   period: choiceInput(PERIODS, "month-to-date"),
@@ -62,11 +57,7 @@ export const usageReportInputs = {
   "output-dir": optionalText(),
   formats: formatsInput(),
   "billing-account-name": optionalText().pipe(
-    z
-      .string()
-      .max(200, "must be at most 200 characters")
-      .regex(/^[^\p{Cc}]*$/u, "must be one line of text, without control characters")
-      .optional(),
+    z.string().regex(TEXT_RULES.billingAccountName.pattern, TEXT_RULES.billingAccountName.message).optional(),
   ),
   comment: choiceInput(["none", "pr", "issue"], "none"),
   "github-token": optionalText(),

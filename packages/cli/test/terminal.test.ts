@@ -77,18 +77,28 @@ describe("the terminal host", () => {
     expect(err.text()).toContain("Started build b1.");
   });
 
-  it("outside a terminal, says where a wait stands after a silence of 50 s, never on every poll", () => {
-    const out = stream(false);
-    let now = 0;
+  /** A host on a clock the test moves, and two minutes of polls every 10 s. */
+  function waiting(isTTY: boolean) {
+    const out = stream(isTTY);
+    const clock = { now: 0 };
     const host = new TerminalHost({
       json: false,
       stdout: out.s,
       stderr: stream(false).s,
       env: {},
-      now: () => now,
+      now: () => clock.now,
     });
+    const poll = () => {
+      for (clock.now = 0; clock.now <= 120_000; clock.now += 10_000)
+        host.progress(`[${clock.now / 1000}s] build b1: running`);
+    };
+    return { out, clock, host, poll };
+  }
+
+  it("outside a terminal, says where a wait stands after a silence of 50 s, never on every poll", () => {
+    const { out, clock, host, poll } = waiting(false);
     host.info("Started build b1.");
-    for (now = 0; now <= 120_000; now += 10_000) host.progress(`[${now / 1000}s] build b1: running`);
+    poll();
     expect(out.text().split("\n").filter(Boolean)).toEqual([
       "Started build b1.",
       "[50s] build b1: running",
@@ -96,22 +106,14 @@ describe("the terminal host", () => {
     ]);
     // A status line resets the silence.
     host.info("[105s] build b1: deploying");
-    now = 140_000;
+    clock.now = 140_000;
     host.progress("[140s] build b1: deploying");
     expect(out.text()).not.toContain("[140s]");
   });
 
   it("on a terminal, the live line is the heartbeat: no extra lines", () => {
-    const out = stream(true);
-    let now = 0;
-    const host = new TerminalHost({
-      json: false,
-      stdout: out.s,
-      stderr: stream(false).s,
-      env: {},
-      now: () => now,
-    });
-    for (now = 0; now <= 120_000; now += 10_000) host.progress(`[${now / 1000}s] build b1: running`);
+    const { out, poll } = waiting(true);
+    poll();
     expect(out.text()).not.toContain("\n");
   });
 });

@@ -1,7 +1,7 @@
 export { type ClientOptions, CwpClient, createClient, type RawRequest } from "./client.js";
 export type { CallOptions } from "./core/core.js";
 export { JsonArraySplitter, type SplitPiece } from "./core/json-array-splitter.js";
-export type { Page } from "./core/pagination.js";
+export { cursorPages, type Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
 export {

@@ -1,6 +1,7 @@
 import {
   type CreditBalance,
   type CwpClient,
+  cursorPages,
   PermissionError,
   parseTimestamp,
   type ResourceType,
@@ -100,16 +101,14 @@ export class UsageReader {
   }
 
   async #readNames(list: "teams" | "projects", names: Map<string, string>): Promise<void> {
-    const read = (q: { cursor?: string }) =>
-      list === "teams"
-        ? this.client.teams.list({ per_page: 100, ...q }, this.#call)
-        : this.client.projects.list({ per_page: 100, ...q }, this.#call);
-    let cursor: string | undefined;
-    do {
-      const page = await this.#counted(read(cursor ? { cursor } : {}));
+    const read = (cursor: string | undefined) =>
+      this.#counted(
+        list === "teams"
+          ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
+          : this.client.projects.list({ per_page: 100, cursor }, this.#call),
+      );
+    for await (const page of cursorPages(read, 100))
       for (const item of page.items) names.set(item.uid, item.name ?? item.id);
-      cursor = page.pagination.hasNextPage ? (page.pagination.cursor ?? undefined) : undefined;
-    } while (cursor);
   }
 
   /**
@@ -182,28 +181,20 @@ export class UsageReader {
 
   async #readInvoices(period: Window): Promise<Invoiced[]> {
     const found: Invoiced[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#counted(
-        this.client.billing.listInvoices({ perPage: 100, ...(cursor ? { cursor } : {}) }, this.#call),
-      );
+    const read = (cursor: string | undefined) =>
+      this.#counted(this.client.billing.listInvoices({ perPage: 100, cursor }, this.#call));
+    for await (const page of cursorPages(read, 100)) {
       for (const invoice of page.items) {
         const start = parseTimestamp(invoice.periodStart);
         const end = parseTimestamp(invoice.periodEnd);
-        if (
-          start !== undefined &&
-          end !== undefined &&
-          end / 1000 > period.start &&
-          start / 1000 < period.end
-        )
+        if (start === undefined || end === undefined) continue;
+        if (end / 1000 > period.start && start / 1000 < period.end)
           found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
       }
+      // Newest first: a page that reaches before the period ends the list's reading.
       const oldest = parseTimestamp(page.items.at(-1)?.periodStart);
-      cursor =
-        page.pagination.hasNextPage && oldest !== undefined && oldest / 1000 > period.start
-          ? (page.pagination.cursor ?? undefined)
-          : undefined;
-    } while (cursor);
+      if (oldest === undefined || oldest / 1000 <= period.start) break;
+    }
     return found;
   }
 

@@ -16,5 +16,6 @@ export {
   type Format,
   GRANULARITIES,
   GROUP_BYS,
+  TEXT_RULES,
   writeCostReport,
 } from "./write-report.js";

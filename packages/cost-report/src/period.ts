@@ -136,7 +136,8 @@ function previousOf(window: Window): Window {
   return { start: window.start - (window.end - window.start), end: window.start };
 }
 
-const MONTHS = [
+/** The months by name, January first. */
+export const MONTHS = [
   "January",
   "February",
   "March",

@@ -3,7 +3,7 @@ import type { Granularity } from "./collect.js";
 import { ReportDataError } from "./errors.js";
 import { type GroupBy, levelRead, RowTable } from "./group.js";
 import { type CsvContext, csvBucketLines } from "./render/csv.js";
-import { type FocusPeriod, millis } from "./render/focus/parts.js";
+import { type FocusContext, type FocusPeriod, millis } from "./render/focus/parts.js";
 import { FocusRows, type FocusSink } from "./render/focus/rows.js";
 import type { LineFile } from "./render/line-file.js";
 import { type TrendPoint, trendPoint } from "./report.js";
@@ -18,18 +18,9 @@ import { type TrendPoint, trendPoint } from "./report.js";
 // reading waits.
 
 /** What labelling and writing a bucket needs: known once the names and the current totals are in. */
-export interface TrendContext {
-  names: Map<string, string>;
+export interface TrendContext extends FocusContext {
   /** The groups the report shows by name: a bucket keeps only their rows. */
   keep: Set<string>;
-  currency: string;
-  accountId: string;
-  /** The billing account's name as given (the API names none but a team's). */
-  accountName: string | undefined;
-  /** A team token billed through an organisation: the billing is the team's share. */
-  teamScoped: boolean;
-  /** With the FOCUS dataset: the finalized invoices by the start of their billing period (ms). */
-  invoices: Map<number, string>;
 }
 
 /** Rows of buckets held folded until the context is known: a few buckets of a large organisation. */

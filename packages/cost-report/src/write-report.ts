@@ -125,6 +125,18 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
   return { report, files };
 }
 
+/** The text options' rules, which the usage-report action's inputs use too: one value, one answer. */
+export const TEXT_RULES = {
+  budget: {
+    pattern: /^\d+(\.\d+)?$/,
+    message: "must be an amount such as 2500 or 1999.99 (the account's currency)",
+  },
+  billingAccountName: {
+    pattern: /^[^\p{Cc}]{1,200}$/u,
+    message: "must be one line of 1 to 200 characters, without control characters",
+  },
+} as const;
+
 const oneOf = (option: string, value: unknown, allowed: readonly string[]) => {
   if (value !== undefined && !allowed.includes(value as string))
     throw new ReportOptionError(option, `must be one of ${allowed.join(", ")}`);
@@ -141,16 +153,11 @@ function checked(o: CostReportOptions): CostReportOptions {
     throw new ReportOptionError("top", "must be a whole number, 1 or more");
   if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))
     throw new ReportOptionError("warnPercent", "must be a whole number of percent, 0 or more");
-  if (o.budget !== undefined && !/^\d+(\.\d+)?$/.test(o.budget))
-    throw new ReportOptionError(
-      "budget",
-      "must be an amount such as 2500 or 1999.99 (the account's currency)",
-    );
+  for (const option of ["budget", "billingAccountName"] as const) {
+    const value = o[option];
+    if (value !== undefined && !TEXT_RULES[option].pattern.test(value))
+      throw new ReportOptionError(option, TEXT_RULES[option].message);
+  }
   if (typeof o.dir !== "string" || o.dir === "") throw new ReportOptionError("dir", "must be a directory");
-  if (o.billingAccountName !== undefined && !/^[^\p{Cc}]{1,200}$/u.test(o.billingAccountName))
-    throw new ReportOptionError(
-      "billingAccountName",
-      "must be one line of 1 to 200 characters, without control characters",
-    );
   return o;
 }

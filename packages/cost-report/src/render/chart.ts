@@ -1,5 +1,6 @@
+import { parseTimestamp } from "@cwp/client";
 import type { Granularity } from "../collect.js";
-import { windowLabel } from "../period.js";
+import { MONTHS, windowLabel } from "../period.js";
 import type { TrendPoint } from "../report.js";
 
 // The trend as Mermaid bar charts that read at a pull request's width (780 px): every bar has a
@@ -12,11 +13,8 @@ import type { TrendPoint } from "../report.js";
 export const MAX_CHARTS = 12;
 
 const HOUR = 3600;
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** A bucket's start in Unix seconds (the platform sends seconds or an ISO time). */
-export const bucketSeconds = (start: string) =>
-  /^\d+$/.test(start) ? Number(start) : Math.floor(Date.parse(start) / 1000);
+/** A bucket's start in Unix seconds (the platform sends seconds or an ISO time, checked as it is read). */
+export const bucketSeconds = (start: string) => Math.floor((parseTimestamp(start) ?? Number.NaN) / 1000);
 
 /** The first of the month after the one `seconds` falls in. */
 export function monthAfter(seconds: number): number {
@@ -42,7 +40,7 @@ const AXIS: Record<
     next: (s) => s + 24 * HOUR,
   },
   month: {
-    short: (d) => MONTHS[d.getUTCMonth()] as string,
+    short: (d) => (MONTHS[d.getUTCMonth()] as string).slice(0, 3),
     unit: (d) => d.toISOString().slice(0, 4),
     title: "Monthly cost",
     next: (s) => monthAfter(s),

@@ -125,6 +125,9 @@ function shownAsText(r: Report): Report {
   };
 }
 
+/** The heading of a table's column of trend buckets. */
+const BUCKET_TITLES = { hour: "Hour (UTC)", day: "Day", month: "Month" } as const;
+
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text: string) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
 
@@ -159,7 +162,7 @@ function trend(r: Report, platformCurrency: string): string[] {
     `<details><summary>The same numbers</summary>`,
     "",
     ...grid(
-      [{ hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity], `Cost (${r.currency})`],
+      [BUCKET_TITLES[r.granularity], `Cost (${r.currency})`],
       r.trend.map((p) => [escapeCell(bucketTitle(p.start, r.granularity)), formatNumber(p.total)]),
     ),
     "",
@@ -227,7 +230,7 @@ function details(r: Report, level: DetailLevel): string[] {
   if (level >= 2 && r.trend.length > 0) {
     const keys = r.rows.filter((row) => row.key !== "other").map((row) => row.key);
     const header = [
-      { hour: "Hour (UTC)", day: "Day", month: "Month" }[r.granularity],
+      BUCKET_TITLES[r.granularity],
       ...keys.map((k) => escapeCell(r.rows.find((row) => row.key === k)?.label ?? k)),
     ];
     out.push(
