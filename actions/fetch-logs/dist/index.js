@@ -70347,17 +70347,48 @@ function programSize(pattern) {
 ;// CONCATENATED MODULE: ./src/sources.ts
 
 
-/** A minute either side of a build's life: its first and last lines are printed within it. */
-const BUILD_MARGIN_MS = 60_000;
+/** A minute either side of a build's or run's life: its first and last lines are printed within it. */
+const LIFE_MARGIN_MS = 60_000;
+/** The range from a minute before `start` to a minute after `end` (now while it still runs). */
+function lifeRange(start, end) {
+    const started = parseTimestamp(start) ?? Date.now();
+    const ended = parseTimestamp(end) ?? Date.now();
+    return {
+        startTime: new Date(started - LIFE_MARGIN_MS).toISOString(),
+        endTime: new Date(Math.max(ended, started) + LIFE_MARGIN_MS).toISOString(),
+    };
+}
 /** `options` (signal, deadline) go with every page request. */
 function logSource(client, config, options) {
     const projectId = config["project-id"];
     const serviceId = config["service-id"];
+    const jobId = config["job-id"];
     const container = config["container-name"] ?? config["pod-name"] ?? config["cluster-id"];
-    if (serviceId && container)
-        throw new input_error_InputError("service-id", "give service-id (with build-id for a build) or container-name/pod-name/cluster-id, not both");
+    if ([serviceId, jobId, container].filter(Boolean).length > 1)
+        throw new input_error_InputError(serviceId ? "service-id" : "job-id", "give one of service-id (with build-id for a build), job-id (with run-id for a run) or container-name/pod-name/cluster-id");
     if (config["build-id"] && !serviceId)
         throw new input_error_InputError("build-id", "needs service-id: the build's service");
+    if (config["run-id"] && !jobId)
+        throw new input_error_InputError("run-id", "needs job-id: the run's job");
+    if (jobId) {
+        if (!projectId)
+            throw new input_error_InputError("project-id", "is required with job-id");
+        const runId = config["run-id"];
+        return {
+            title: runId
+                ? `logs of run ${runId} of job ${jobId} in project ${projectId}`
+                : `logs of job ${jobId} in project ${projectId}`,
+            fetch: (q) => client.jobs.logs(projectId, jobId, { ...q, ...(runId ? { runId } : {}) }, options),
+            ...(runId
+                ? {
+                    ownRange: async () => {
+                        const run = await client.jobs.getRun(projectId, jobId, runId, options);
+                        return lifeRange(run.startedAt, run.concludedAt);
+                    },
+                }
+                : {}),
+        };
+    }
     if (serviceId) {
         if (!projectId)
             throw new input_error_InputError("project-id", "is required with service-id");
@@ -70368,12 +70399,7 @@ function logSource(client, config, options) {
                 fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
                 ownRange: async () => {
                     const build = await client.builds.get(projectId, serviceId, buildId, options);
-                    const created = parseTimestamp(build.createdAt) ?? Date.now();
-                    const concluded = parseTimestamp(build.buildConcludedAt) ?? Date.now();
-                    return {
-                        startTime: new Date(created - BUILD_MARGIN_MS).toISOString(),
-                        endTime: new Date(Math.max(concluded, created) + BUILD_MARGIN_MS).toISOString(),
-                    };
+                    return lifeRange(build.createdAt, build.buildConcludedAt);
                 },
             };
         return {
@@ -70382,7 +70408,7 @@ function logSource(client, config, options) {
         };
     }
     if (!container && !projectId)
-        throw new input_error_InputError("service-id", "say whose logs: service-id, or container-name, pod-name, cluster-id or project-id");
+        throw new input_error_InputError("service-id", "say whose logs: service-id, job-id, or container-name, pod-name, cluster-id or project-id");
     const selectors = {
         ...(projectId ? { projectId } : {}),
         ...(config["container-name"] ? { containerName: config["container-name"] } : {}),
@@ -70443,6 +70469,8 @@ const definition = defineAction({
         "project-id": optionalResourceIdInput(),
         "service-id": optionalResourceIdInput(),
         "build-id": optionalResourceIdInput(),
+        "job-id": optionalResourceIdInput(),
+        "run-id": optionalText(),
         "container-name": optionalText(),
         "pod-name": optionalText(),
         "cluster-id": optionalResourceIdInput(),
@@ -70482,7 +70510,7 @@ const definition = defineAction({
         const { stream: out, failed } = await outputFile(file, "output-file");
         // `timeout` bounds the whole read; a cancel stops it.
         const source = logSource(client, config, { signal, deadline });
-        // A build's logs cover its own life unless a time is given; other logs the last hour.
+        // A build's or run's logs cover its own life unless a time is given; other logs the last hour.
         const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
         const range = noTime && source.ownRange
             ? await source.ownRange()

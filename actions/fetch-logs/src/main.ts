@@ -34,6 +34,8 @@ export const definition = defineAction({
     "project-id": optionalResourceIdInput(),
     "service-id": optionalResourceIdInput(),
     "build-id": optionalResourceIdInput(),
+    "job-id": optionalResourceIdInput(),
+    "run-id": optionalText(),
     "container-name": optionalText(),
     "pod-name": optionalText(),
     "cluster-id": optionalResourceIdInput(),
@@ -74,7 +76,7 @@ export const definition = defineAction({
     const { stream: out, failed } = await outputFile(file, "output-file");
     // `timeout` bounds the whole read; a cancel stops it.
     const source = logSource(client, config, { signal, deadline });
-    // A build's logs cover its own life unless a time is given; other logs the last hour.
+    // A build's or run's logs cover its own life unless a time is given; other logs the last hour.
     const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
     const range =
       noTime && source.ownRange

@@ -295,6 +295,9 @@ describe("fetch-logs", () => {
       [{ "project-id": "", "service-id": "" }, "service-id"],
       [{ "service-id": "web", "container-name": "db" }, "service-id"],
       [{ "build-id": "b-1" }, "build-id"],
+      [{ "run-id": "r-1" }, "run-id"],
+      [{ "job-id": "migrate", "service-id": "web" }, "service-id"],
+      [{ "job-id": "migrate", "container-name": "db" }, "job-id"],
       [{ duration: "soon" }, "duration"],
       [{ "regex-includes": "(" }, "regex-includes"],
       [{ "start-time": "yesterday", "service-id": "web" }, "start-time"],
@@ -392,7 +395,7 @@ describe("fetch-logs: a slow or failing platform", () => {
   });
 });
 
-describe("fetch-logs: a build that ran long ago", () => {
+describe("fetch-logs: a build or job run that ran long ago", () => {
   // An emulator of its own: this test moves its clock three hours on, for good.
   const old = useTestPlatform({ speed: 0 });
 
@@ -419,5 +422,45 @@ describe("fetch-logs: a build that ran long ago", () => {
     expect(result.outputs.lines).toBe("10");
     expect(result.outputs.matched).toBe("true");
     expect(result.code).toBe(1);
+  });
+
+  it("reads a job run's whole log by run-id, over the run's own life, after it failed", async () => {
+    await old.reset();
+    const lines = ["migrating 0041_orders", "ERROR: column orders.total already exists"];
+    await old.control("POST", "outcomes", {
+      kind: "jobRun",
+      durationSeconds: 1800,
+      succeed: false,
+      logLines: lines,
+    });
+    const started = await fetch(`${old.url}/v1/projects/platform-web/jobs/migrate/runs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${old.tokens.org}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    const { data: run } = (await started.json()) as { data: { id: string } };
+    await old.control("POST", "clock", { advanceSeconds: 5 * 3600 });
+    const out = file("job-run.log");
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...old.connection(),
+        "project-id": "platform-web",
+        "job-id": "migrate",
+        "run-id": run.id,
+        "output-file": out,
+        print: "false",
+        "fail-on-regex": "^ERROR",
+      },
+    });
+    expect(result.outputs.lines).toBe("2");
+    expect(result.outputs.matched).toBe("true");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`logs of run ${run.id} of job migrate in project platform-web`);
+    expect(
+      (await readFile(out, "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ").slice(2).join(" ")),
+    ).toEqual(lines);
   });
 });
