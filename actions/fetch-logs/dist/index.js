@@ -60006,7 +60006,7 @@ cancel = onCancel(), recorder) {
 /** The workflow was cancelled while the start request was under way, and the work started. */
 async function startedDuringCancel(work, config, cancel, report) {
     const aborted = await abortRemote(work, config, cancel);
-    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+    const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
     await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
     return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
@@ -60071,7 +60071,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
-            : "was cancelled with the workflow";
+            : `was cancelled ${host().cancelledBy}`;
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
@@ -60133,9 +60133,9 @@ workStarted) {
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
     const message = unanswered
-        ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+        ? `Cancelled ${host().cancelledBy} while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
         : cancelled
-            ? `Cancelled with the workflow: ${reason}`
+            ? `Cancelled ${host().cancelledBy}: ${reason}`
             : reason;
     await report({
         title: "the request failed",
@@ -63365,6 +63365,9 @@ function githubHost() {
         fail: (message) => setFailed(message),
         inputName: (input) => `Input "${input}"`,
         inputSetting: (input, value) => `${input}: ${value}`,
+        cancelledBy: "with the workflow",
+        // The job's own temp folder: emptied after the job, and not in the checkout.
+        filesDir: () => process.env.RUNNER_TEMP ?? ".",
         logLines: (title, lines) => {
             if (group !== title) {
                 if (group !== undefined)
@@ -70329,7 +70332,7 @@ function linePattern(value, input) {
                         throw error;
                 }
                 if (progress.at === at && retrying && Date.now() < deadline)
-                    throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: the step cannot tell whether it matches. Use a simpler pattern.`);
+                    throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`);
                 retrying = progress.at === at;
                 await new Promise((resolve) => setImmediate(resolve));
             }
@@ -70505,7 +70508,7 @@ const definition = defineAction({
     async start({ config, client, signal, deadline }) {
         const format = config.format ?? "text";
         const file = config["output-file"] ??
-            (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
+            (0,external_node_path_.join)(host().filesDir(), `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
         // Opened before anything is read: a path that cannot be written is said before any request.
         const { stream: out, failed } = await outputFile(file, "output-file");
         // `timeout` bounds the whole read; a cancel stops it.
@@ -70556,7 +70559,7 @@ const definition = defineAction({
         await Promise.race([(0,external_node_events_.once)(out, "finish"), failed]);
         const matched = firstMatch !== undefined;
         const message = matched
-            ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`
+            ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}). The lines are in ${file}.`
             : `Read ${count} line(s) of the ${source.title} into ${file}.`;
         return {
             finished: true,

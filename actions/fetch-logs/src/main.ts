@@ -71,7 +71,7 @@ export const definition = defineAction({
     const format = config.format ?? "text";
     const file =
       config["output-file"] ??
-      join(process.env.RUNNER_TEMP ?? ".", `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
+      join(host().filesDir(), `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
     // Opened before anything is read: a path that cannot be written is said before any request.
     const { stream: out, failed } = await outputFile(file, "output-file");
     // `timeout` bounds the whole read; a cancel stops it.
@@ -122,7 +122,7 @@ export const definition = defineAction({
     await Promise.race([once(out, "finish"), failed]);
     const matched = firstMatch !== undefined;
     const message = matched
-      ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}): failing the step. The lines are in ${file}.`
+      ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}). The lines are in ${file}.`
       : `Read ${count} line(s) of the ${source.title} into ${file}.`;
     return {
       finished: true,

@@ -90,7 +90,7 @@ export function linePattern(value: string | undefined, input: string): LineGate 
         }
         if (progress.at === at && retrying && Date.now() < deadline)
           throw new StepFailure(
-            `${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: the step cannot tell whether it matches. Use a simpler pattern.`,
+            `${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`,
           );
         retrying = progress.at === at;
         await new Promise((resolve) => setImmediate(resolve));

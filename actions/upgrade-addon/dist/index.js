@@ -60842,7 +60842,7 @@ cancel = onCancel(), recorder) {
 /** The workflow was cancelled while the start request was under way, and the work started. */
 async function startedDuringCancel(work, config, cancel, report) {
     const aborted = await abortRemote(work, config, cancel);
-    const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+    const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
     await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
     return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
@@ -60907,7 +60907,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
-            : "was cancelled with the workflow";
+            : `was cancelled ${host().cancelledBy}`;
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
@@ -60969,9 +60969,9 @@ workStarted) {
         : `Unexpected error: ${error?.message ?? String(error)}`;
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
     const message = unanswered
-        ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+        ? `Cancelled ${host().cancelledBy} while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
         : cancelled
-            ? `Cancelled with the workflow: ${reason}`
+            ? `Cancelled ${host().cancelledBy}: ${reason}`
             : reason;
     await report({
         title: "the request failed",
@@ -64205,6 +64205,9 @@ function githubHost() {
         fail: (message) => setFailed(message),
         inputName: (input) => `Input "${input}"`,
         inputSetting: (input, value) => `${input}: ${value}`,
+        cancelledBy: "with the workflow",
+        // The job's own temp folder: emptied after the job, and not in the checkout.
+        filesDir: () => process.env.RUNNER_TEMP ?? ".",
         logLines: (title, lines) => {
             if (group !== title) {
                 if (group !== undefined)

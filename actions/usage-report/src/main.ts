@@ -57,7 +57,7 @@ export const definition = defineAction({
   async start({ config, client, signal, deadline }) {
     const now = Date.now();
     const pullNumber = config.comment === "pr" ? pullRequestNumber(eventPayload()) : undefined;
-    const dir = config["output-dir"] ?? join(process.env.RUNNER_TEMP ?? ".", "cwp-usage-report");
+    const dir = config["output-dir"] ?? join(host().filesDir(), "cwp-usage-report");
     await outputDir(dir, "output-dir");
     const { report } = await writeCostReport(client, {
       period: config.period,

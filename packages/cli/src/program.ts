@@ -4,27 +4,16 @@ import { Command, Option } from "commander";
 import manifest from "../package.json" with { type: "json" };
 import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
-import { type ActionMetadata, OPERATIONS } from "./operations.js";
+import { OPERATIONS } from "./operations.js";
 import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
+import { exampleHelp, terminalDescription, terminalInputHelp } from "./terminal-help.js";
 
 // `cwp <operation>`: flags are the action's inputs (same names, meaning and defaults, from its
 // action.yml); the values go through the same input parsing as on a runner. Commander because it
 // is small, has no dependencies, and gives subcommands, help and unknown-flag errors for free.
 
 const isBoolean = (spec: { default?: string }) => spec.default === "true" || spec.default === "false";
-
-/** `cwp trigger-build --project-id <project-id> --service-id <service-id>`: the required inputs. */
-function example(name: string, metadata: ActionMetadata): string {
-  const required = Object.entries(metadata.inputs)
-    .filter(([, spec]) => spec.required)
-    .map(([input]) => `--${input} <${input}>`);
-  return `\nExample:\n  CWP_API_TOKEN=... CWP_API_URL=https://api.example.com cwp ${name} ${required.join(" ")}\n\nExit codes: ${Object.entries(
-    EXIT_CODES,
-  )
-    .map(([kind, code]) => `${code} ${kind}`)
-    .join(", ")}.`;
-}
 
 /** Runs one operation with the engine on a terminal host; resolves to the exit code. */
 async function runOperation(
@@ -72,15 +61,18 @@ export function program(setExitCode: (code: number) => void): Command {
   for (const [name, { metadata, definition }] of Object.entries(OPERATIONS)) {
     const command = cwp
       .command(name)
-      .description(metadata.description)
+      .description(terminalDescription(name, metadata))
       .showHelpAfterError(`Run 'cwp ${name} --help' for its flags.`);
     const attributes = new Map<string, string>();
     for (const [input, spec] of Object.entries(metadata.inputs)) {
       const byDefault = flagDefaultHelp(spec);
+      const help = terminalInputHelp(name, input, spec);
       const option = new Option(
         `--${input} ${isBoolean(spec) ? "[value]" : "<value>"}`,
-        `${spec.description}${spec.required ? " (required)" : ""}${byDefault !== undefined ? ` (default: ${byDefault})` : ""}`,
+        `${help}${spec.required ? " (required)" : ""}${byDefault !== undefined ? ` (default: ${byDefault})` : ""}`,
       );
+      // Still taken (a script written for every operation alike passes it), but it does nothing.
+      if (help === undefined) option.hideHelp();
       // A bare boolean flag is "true" through the same parser, so a repeat of it is refused too.
       if (isBoolean(spec)) option.preset("true");
       const lines = takesLines(definition.inputs[input]);
@@ -95,7 +87,7 @@ export function program(setExitCode: (code: number) => void): Command {
     }
     command
       .option("--json", "print the outputs as one JSON object on stdout; everything else goes to stderr")
-      .addHelpText("after", example(name, metadata))
+      .addHelpText("after", exampleHelp(name, metadata, EXIT_CODES))
       .action(async (flags: Record<string, unknown>) => {
         setExitCode(await runOperation(name, flags, (input) => attributes.get(input) ?? input));
       });

@@ -120,6 +120,13 @@ export class TerminalHost implements Host {
     return `--${input} ${value}`;
   }
 
+  readonly cancelledBy = "by a signal (Ctrl-C or SIGTERM)";
+
+  /** Where the person is: the path is printed, and a file there is where they look first. */
+  filesDir(): string {
+    return ".";
+  }
+
   logLines(title: string, lines: readonly LogRecord[]): void {
     if (this.#logTitle !== title) {
       this.#write(this.#out, this.#paint("1", `── ${safeText(title)}`));

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inputsOf } from "@cwp/action-kit/engine";
@@ -122,12 +122,30 @@ describe("cwp: every operation has the action's inputs as flags", () => {
       expect([...inputs, ...onGitHub].sort()).toEqual(Object.keys(yml.inputs ?? {}).sort());
       const help = await runCli([name, "--help"]);
       expect(help.code).toBe(0);
-      for (const input of inputs) expect(help.stdout).toContain(`--${input}`);
+      // An input that does nothing for this operation ("Not used: ...") is taken but not offered.
+      const used = inputs.filter((input) => !yml.inputs?.[input]?.description?.startsWith("Not used"));
+      for (const input of used) expect(help.stdout).toContain(`--${input}`);
       // A terminal records no GitHub deployment: no flag that would be ignored.
       for (const input of onGitHub) expect(help.stdout).not.toContain(`--${input} `);
-      expect(help.stdout).toContain(
-        `Example:\n  CWP_API_TOKEN=... CWP_API_URL=https://api.example.com cwp ${name}`,
+      // In a terminal's words: no step, workflow cancel, runner folder or `with:` setting.
+      expect(help.stdout).not.toMatch(
+        /\bstep\b|workflow is cancelled|RUNNER_TEMP|job summary|Not used|\((?!default|preset)[\w-]+: \w+\)/i,
       );
+      expect(help.stdout).toMatch(new RegExp(`Example .*:\n  cwp ${name} --`));
+    });
+
+    it(`${name}: the example in --help runs as written against the emulator`, async () => {
+      const help = await runCli([name, "--help"]);
+      const example = /Example .*:\n {2}cwp (.+)\n/.exec(help.stdout)?.[1] ?? "";
+      // Shell words: plain, or in single quotes (what the examples use).
+      const words = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
+      expect(words[0]).toBe(name);
+      const cwd = await mkdtemp(join(tmpdir(), `cwp-example-${name}-`));
+      const result = await cwp(words, { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      // A relative path is where the person ran it.
+      const at = words.findIndex((w) => w.startsWith("--output-"));
+      if (at >= 0) expect(await readdir(cwd)).toContain(words[at + 1]);
     });
   }
 });
@@ -181,6 +199,9 @@ describe("cwp: each operation against the emulator", () => {
           : [];
         expect(aborts).toHaveLength(op.abort ? 1 : 0);
         expect(result.stderr).toMatch(op.abort ? /aborted on the platform/ : /may still be running/);
+        // In a terminal's words: a signal cancelled it, not a workflow.
+        expect(result.stderr).toMatch(/cancelled by a signal \(Ctrl-C or SIGTERM\)/i);
+        expect(result.stderr).not.toMatch(/workflow/i);
         expect(await posts(op.start ?? "")).toHaveLength(1);
       });
   }

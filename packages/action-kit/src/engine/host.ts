@@ -71,6 +71,10 @@ export interface Host {
   inputName(input: string): string;
   /** How to give an input a value, in advice: `force: true` on a runner, `--force true` in a terminal. */
   inputSetting(input: string, value: string): string;
+  /** What cancels, after "Cancelled": "with the workflow" on a runner, the signal in a terminal. */
+  readonly cancelledBy: string;
+  /** Where files go that the user gave no path for: the runner's temp folder, a terminal's cwd. */
+  filesDir(): string;
   /** Remote log lines of `title` (untrusted text: the host prints it so it can never act). */
   logLines(title: string, lines: readonly LogRecord[]): void;
   /** No more log lines of the last title. */

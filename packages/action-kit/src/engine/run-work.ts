@@ -226,7 +226,7 @@ async function startedDuringCancel<T>(
   report: Reporter,
 ): Promise<StepEnd> {
   const aborted = await abortRemote(work, config, cancel);
-  const message = `Cancelled with the workflow while ${work.title} was being started: it had started; ${aborted.said}`;
+  const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
   await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
   failWith(message, "cancelled");
   return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
@@ -306,7 +306,7 @@ async function follow<T>(
     const status = last !== undefined ? work.conclude(last).status : undefined;
     const why = timedOut
       ? `did not conclude within ${formatDuration(config.timeout)}`
-      : "was cancelled with the workflow";
+      : `was cancelled ${host().cancelledBy}`;
     // The abort goes first, then the record; the logs get what time is left after them.
     pump?.stop();
     const aborted = await abortRemote(work, config, cancel);
@@ -388,9 +388,9 @@ async function fail(
       : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
   const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
   const message = unanswered
-    ? `Cancelled with the workflow while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
+    ? `Cancelled ${host().cancelledBy} while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
     : cancelled
-      ? `Cancelled with the workflow: ${reason}`
+      ? `Cancelled ${host().cancelledBy}: ${reason}`
       : reason;
   await report({
     title: "the request failed",

@@ -23,6 +23,9 @@ export function githubHost(): Host {
     fail: (message) => core.setFailed(message),
     inputName: (input) => `Input "${input}"`,
     inputSetting: (input, value) => `${input}: ${value}`,
+    cancelledBy: "with the workflow",
+    // The job's own temp folder: emptied after the job, and not in the checkout.
+    filesDir: () => process.env.RUNNER_TEMP ?? ".",
     logLines: (title, lines) => {
       if (group !== title) {
         if (group !== undefined) core.endGroup();
