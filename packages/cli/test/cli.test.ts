@@ -113,7 +113,7 @@ const STARTS_WORK = new Set([
 ]);
 
 describe("cwp: every operation has the action's inputs as flags", () => {
-  for (const [name, { definition }] of Object.entries(OPERATIONS)) {
+  for (const [name, { definition, metadata }] of Object.entries(OPERATIONS)) {
     it(`${name}: the definition's inputs are action.yml's, and --help lists each with an example`, async () => {
       const yml = await readActionYml(new URL(`../../../actions/${name}`, import.meta.url).pathname);
       const inputs = Object.keys(inputsOf(definition).shape).sort();
@@ -123,7 +123,7 @@ describe("cwp: every operation has the action's inputs as flags", () => {
       const help = await runCli([name, "--help"]);
       expect(help.code).toBe(0);
       // An input that does nothing for this operation ("Not used: ...") is taken but not offered.
-      const used = inputs.filter((input) => !yml.inputs?.[input]?.description?.startsWith("Not used"));
+      const used = inputs.filter((input) => !metadata.inputs[input]?.description.startsWith("Not used"));
       for (const input of used) expect(help.stdout).toContain(`--${input}`);
       // A terminal records no GitHub deployment: no flag that would be ignored.
       for (const input of onGitHub) expect(help.stdout).not.toContain(`--${input} `);
