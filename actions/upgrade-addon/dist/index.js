@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5632);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6824);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5632:
+/***/ 6824:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59457,6 +59457,10 @@ class Attempt {
             options.signal.addEventListener("abort", this.#onOuterAbort, { once: true });
         }
     }
+    /** Whether undici began sending on a connection: before that, no connection had been made. */
+    get connected() {
+        return this.#controller !== undefined;
+    }
     expire() {
         this.timedOut = true;
         this.#stop(new Error("the attempt's time ran out"));
@@ -59748,7 +59752,23 @@ class RateLimitBudget {
     }
 }
 //# sourceMappingURL=rate-limit.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/url-hints.js
+// The usual reasons a connection fails at once, said where the user can act on them: the API URL's
+// scheme does not match what the server speaks.
+/** A hint for a failed connection to `origin` with these error codes, or "" without one. */
+function schemeHint(origin, code, answered) {
+    const url = new URL(origin);
+    // A TLS client reading a plain-http answer sees a record header that is no TLS version.
+    if (url.protocol === "https:" && code === "ERR_SSL_WRONG_VERSION_NUMBER")
+        return `: the server there speaks plain http, not https; is the API URL http://${url.host}?`;
+    // A TLS server given plain http closes the connection without a word.
+    if (url.protocol === "http:" && !answered && (code === "UND_ERR_SOCKET" || code === "ECONNRESET"))
+        return `: the server closed the connection without answering; if it speaks https, the API URL is https://${url.host}`;
+    return "";
+}
+//# sourceMappingURL=url-hints.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/transport.js
+
 
 
 
@@ -59763,6 +59783,8 @@ const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
  * keep the step another minute before saying so.
  */
 const MAX_UNANSWERED = 2;
+/** undici's own default for opening a connection. */
+const CONNECT_TIMEOUT_MS = 10_000;
 class Transport {
     clock;
     rateLimit;
@@ -59788,11 +59810,15 @@ class Transport {
         this.clock = options.clock ?? systemClock;
         this.rateLimit = new RateLimitBudget(this.clock);
         this.#ownsDispatcher = options.dispatcher === undefined;
-        this.#dispatcher = options.dispatcher ?? new undici.EnvHttpProxyAgent();
+        const timeoutMs = options.timeoutMs ?? 30_000;
+        // Connecting (TLS included) gets undici's 10 s, or the attempt's whole time when that is less.
+        this.#dispatcher =
+            options.dispatcher ??
+                new undici.EnvHttpProxyAgent({ connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, timeoutMs) } });
         this.#options = {
             baseUrl: options.baseUrl,
             token: options.token,
-            timeoutMs: options.timeoutMs ?? 30_000,
+            timeoutMs,
             maxRetries: options.maxRetries ?? 3,
             retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
             retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
@@ -59850,7 +59876,9 @@ class Transport {
                 }
                 throw error;
             }
-            const { error, neverSent } = outcome;
+            const { error: last, neverSent } = outcome;
+            // After several attempts, the error says how many and over how long: the time waited in all.
+            const error = attempt > 0 ? this.#afterAttempts(last, attempt + 1, sentAt) : last;
             // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
             // made all the same: when no attempt follows, say so.
             const unknown = () => spec.method !== "GET" && !neverSent ? this.#outcomeUnknown(error, spec, sentAt) : error;
@@ -59884,6 +59912,7 @@ class Transport {
     }
     async #attempt(spec, message, base) {
         const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
+        const began = this.clock.now();
         if (spec.signal?.aborted)
             return {
                 kind: "failure",
@@ -59921,11 +59950,15 @@ class Transport {
             const sent = attempt.responded;
             const neverSent = !sent && failure.neverSent;
             const init = { ...base, cause: this.#redactedCause(cause) };
+            // The time actually waited: a connection is given up sooner than an answer.
+            const waited = formatSeconds(this.clock.now() - began);
             const error = failure.timedOut || attempt.timedOut
                 ? new TimeoutError(spec.readBody && sent
                     ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                    : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${formatSeconds(timeout)}`, init)
-                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}`, init);
+                    : failure.code === "UND_ERR_CONNECT_TIMEOUT" || !attempt.connected
+                        ? `${base.method} ${base.path}: the platform at ${this.#origin} did not accept a connection within ${waited} (no connection was made)`
+                        : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${waited}`, init)
+                : new ConnectionError(`${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}${schemeHint(this.#origin, failure.code, sent)}`, init);
             return { kind: "failure", error, neverSent };
         }
     }
@@ -59986,6 +60019,19 @@ class Transport {
     #redirected(response, base) {
         const location = response.headers.location;
         return new ApiError(`${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`, { ...base, status: response.status });
+    }
+    /** The last attempt's error, saying how many attempts were made since `since` and over how long. */
+    #afterAttempts(error, attempts, since) {
+        const ErrorClass = error.constructor;
+        const over = since === undefined ? "" : ` over ${formatSeconds(this.clock.now() - since)}`;
+        return new ErrorClass(`${error.message} (${attempts} attempts${over})`, {
+            method: error.method,
+            path: error.path,
+            status: error.status,
+            errorId: error.errorId,
+            details: error.details,
+            cause: error.cause,
+        });
     }
     #outcomeUnknown(error, spec, sentAt) {
         const ErrorClass = error.constructor;

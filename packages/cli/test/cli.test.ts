@@ -512,6 +512,15 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     expect(result.stderr).toContain("--api-url: must be the API's base URL, without the /v1 at its end");
     expect(await platform.requests()).toEqual([]);
   });
+
+  it("says https against the emulator's plain http is the wrong scheme, naming the URL to use; nothing started", async () => {
+    const http = new URL(platform.url);
+    const result = await cwp([...build], { env: { CWP_API_URL: `https://${http.host}` } });
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stderr).toContain(`speaks plain http, not https; is the API URL http://${http.host}?`);
+    expect(result.stderr).toContain("no connection was made");
+    expect(await platform.requests()).toEqual([]);
+  });
 });
 
 describe("cwp --version", () => {

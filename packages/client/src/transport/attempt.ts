@@ -73,6 +73,11 @@ export class Attempt implements Dispatcher.DispatchHandler, Expiring {
     }
   }
 
+  /** Whether undici began sending on a connection: before that, no connection had been made. */
+  get connected(): boolean {
+    return this.#controller !== undefined;
+  }
+
   expire(): void {
     this.timedOut = true;
     this.#stop(new Error("the attempt's time ran out"));

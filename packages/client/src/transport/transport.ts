@@ -16,6 +16,7 @@ import {
   UnexpectedResponseError,
 } from "./errors.js";
 import { RateLimitBudget } from "./rate-limit.js";
+import { schemeHint } from "./url-hints.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue =
@@ -99,6 +100,8 @@ const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
  * keep the step another minute before saying so.
  */
 const MAX_UNANSWERED = 2;
+/** undici's own default for opening a connection. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export class Transport {
   readonly clock: Clock;
@@ -126,11 +129,15 @@ export class Transport {
     this.clock = options.clock ?? systemClock;
     this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    // Connecting (TLS included) gets undici's 10 s, or the attempt's whole time when that is less.
+    this.#dispatcher =
+      options.dispatcher ??
+      new EnvHttpProxyAgent({ connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, timeoutMs) } });
     this.#options = {
       baseUrl: options.baseUrl,
       token: options.token,
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs,
       maxRetries: options.maxRetries ?? 3,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
       retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
@@ -188,7 +195,9 @@ export class Transport {
         throw error;
       }
 
-      const { error, neverSent } = outcome;
+      const { error: last, neverSent } = outcome;
+      // After several attempts, the error says how many and over how long: the time waited in all.
+      const error = attempt > 0 ? this.#afterAttempts(last, attempt + 1, sentAt) : last;
       // A change that was sent and got no answer (a start, an upgrade, an abort) may have been
       // made all the same: when no attempt follows, say so.
       const unknown = () =>
@@ -228,6 +237,7 @@ export class Transport {
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
     const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
+    const began = this.clock.now();
     if (spec.signal?.aborted)
       return {
         kind: "failure",
@@ -266,16 +276,20 @@ export class Transport {
       const sent = attempt.responded;
       const neverSent = !sent && failure.neverSent;
       const init = { ...base, cause: this.#redactedCause(cause) };
+      // The time actually waited: a connection is given up sooner than an answer.
+      const waited = formatSeconds(this.clock.now() - began);
       const error =
         failure.timedOut || attempt.timedOut
           ? new TimeoutError(
               spec.readBody && sent
                 ? `${base.method} ${base.path} did not finish its answer in time (nothing for ${timeout} ms, or past the deadline)`
-                : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${formatSeconds(timeout)}`,
+                : failure.code === "UND_ERR_CONNECT_TIMEOUT" || !attempt.connected
+                  ? `${base.method} ${base.path}: the platform at ${this.#origin} did not accept a connection within ${waited} (no connection was made)`
+                  : `${base.method} ${base.path}: the platform at ${this.#origin} did not answer within ${waited}`,
               init,
             )
           : new ConnectionError(
-              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}`,
+              `${base.method} ${base.path} failed: ${failure.code ?? "connection error"} at ${this.#origin}${neverSent ? " (no connection was made)" : ""}${schemeHint(this.#origin, failure.code, sent)}`,
               init,
             );
       return { kind: "failure", error, neverSent };
@@ -348,6 +362,20 @@ export class Transport {
       `${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`,
       { ...base, status: response.status },
     );
+  }
+
+  /** The last attempt's error, saying how many attempts were made since `since` and over how long. */
+  #afterAttempts(error: CwpError, attempts: number, since: number | undefined): CwpError {
+    const ErrorClass = error.constructor as typeof CwpError;
+    const over = since === undefined ? "" : ` over ${formatSeconds(this.clock.now() - since)}`;
+    return new ErrorClass(`${error.message} (${attempts} attempts${over})`, {
+      method: error.method,
+      path: error.path,
+      status: error.status,
+      errorId: error.errorId,
+      details: error.details,
+      cause: error.cause,
+    });
   }
 
   #outcomeUnknown(error: CwpError, spec: RequestSpec, sentAt: number | undefined): CwpError {
