@@ -1,10 +1,13 @@
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "./control-guard.js";
+import { seedWorld } from "./model/world.js";
+import { applyWorldFile, parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
 import { startEmulator } from "./server.js";
 
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
 //   [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
-//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--start-at ISO]
+//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--start-at ISO] [--world FILE]
 // The first line of standard output is "cwp-emulator listening on http://HOST:PORT"; then
 // `export CWP_API_URL=...` and `export CWP_API_TOKEN=...` lines, ready to paste.
 
@@ -21,6 +24,11 @@ export const EMULATOR_OPTIONS = {
   scale: { type: "string", description: "TEAMSxPROJECTSxRESOURCES, a larger organisation (e.g. 50x20x50)" },
   "start-at": { type: "string", description: "ISO 8601 time the virtual clock starts at (default now)" },
   "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
+  world: {
+    type: "string",
+    description:
+      "a YAML or JSON file describing your own projects, services, jobs, addons, backups and templates, laid over the seeded world",
+  },
   "control-host": {
     type: "string",
     description: "a name besides localhost the control plane (/_emulator/*) answers to, e.g. a container's",
@@ -60,6 +68,27 @@ function number(name: string, value: string): number {
   return n;
 }
 
+/** The world file's description; a mistake ends the start naming the file and its path in it. */
+async function readWorld(file: string): Promise<WorldFile> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    fail(
+      `--world ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  try {
+    const world = parseWorldFile(text);
+    // The teams are checked against the seeded world's, as the server lays the file over it.
+    applyWorldFile(seedWorld(1, 0), world);
+    return world;
+  } catch (error) {
+    if (error instanceof WorldFileError) fail(`--world ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Starts the emulator from command-line arguments and keeps it running until SIGINT or SIGTERM. */
 export async function emulatorMain(args: string[]): Promise<void> {
   if (args.includes("--help") || args.includes("-h")) {
@@ -87,6 +116,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
       `--start-at must be an ISO 8601 time, e.g. 2026-06-15T12:00:00Z (got ${JSON.stringify(values["start-at"])})`,
     );
   const port = number("port", values.port ?? "4010");
+  const world = values.world === undefined ? undefined : await readWorld(values.world);
   const emulator = await startEmulator({
     ...(startAt !== undefined ? { startAt } : {}),
     ...(scale
@@ -101,6 +131,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
     host: values.host ?? "127.0.0.1",
     ...(values["control-host"] ? { controlHosts: [values["control-host"]] } : {}),
     port,
+    ...(world ? { world } : {}),
     seed: number("seed", values.seed ?? "1"),
     speed: number("speed", values.speed ?? "1"),
     rateLimit: number("rate-limit", values["rate-limit"] ?? "1000"),

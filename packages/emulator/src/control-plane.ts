@@ -4,12 +4,13 @@ import { ledgerOf } from "./billing/ledger.js";
 import type { VirtualClock } from "./clock.js";
 import { type Faults, faultSchema } from "./faults.js";
 import { ApiFailure, readJsonBody } from "./http.js";
+import { outcomeSchema } from "./model/outcome.js";
 import type { World } from "./model/world.js";
 import { notificationView } from "./notifications/store.js";
 import type { RequestLog } from "./request-log.js";
 import { applySettings, type Settings, settingsSchema } from "./settings.js";
 import { detailsOf } from "./validate.js";
-import { type Outcomes, outcomeSchema } from "./work/outcomes.js";
+import type { Outcomes } from "./work/outcomes.js";
 
 // /_emulator/*: what tests and demos use to see and steer the emulator. No token needed; the
 // emulator binds to 127.0.0.1 unless told otherwise.

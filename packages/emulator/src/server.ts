@@ -9,6 +9,7 @@ import { type ControlState, controlPlane } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
 import { seedWorld, type World, type WorldScale } from "./model/world.js";
+import { applyWorldFile, type WorldFile } from "./model/world-file.js";
 import { deliver, dueEvents } from "./notifications/deliver.js";
 import { RateLimiter } from "./rate-limit.js";
 import { RequestLog } from "./request-log.js";
@@ -35,6 +36,8 @@ export interface EmulatorOptions {
   requestLogSize?: number;
   /** Names besides this machine's the control plane answers to (e.g. a container's name). */
   controlHosts?: string[];
+  /** The user's own projects and templates, laid over the seeded world (and again at each reset). */
+  world?: WorldFile;
 }
 
 export interface RunningEmulator {
@@ -70,7 +73,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const limiter = new RateLimiter(options.rateLimit ?? 1000, () => clock.now());
   const faults = new Faults();
   const outcomes = new Outcomes();
-  let world: World = seedWorld(seed, clock.now(), options.scale);
+  const seeded = () => {
+    const fresh = seedWorld(seed, clock.now(), options.scale);
+    if (options.world) applyWorldFile(fresh, options.world);
+    return fresh;
+  };
+  let world: World = seeded();
   // A large organisation's billing history is summed by month before the first request, as the
   // platform's is: otherwise its first year-long read pays for it.
   if (options.scale) ledgerOf(world).warm(clock.now());
@@ -103,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const control: ControlState = {
     world: () => world,
     reset: () => {
-      world = seedWorld(seed, clock.now(), options.scale);
+      world = seeded();
       limiter.reset();
       faults.clear();
       outcomes.clear();

@@ -126,6 +126,7 @@ describe("cwp-emulator command", () => {
         "--scale",
         "--start-at",
         "--control-host",
+        "--world",
       ])
         expect(stdout).toContain(`${option} <value>`);
       expect(stdout).toContain("(default: 4010)");

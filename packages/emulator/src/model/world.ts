@@ -1,6 +1,7 @@
 import { shortIdFor, uidFor } from "../ids.js";
 import type { ResourceType } from "../rules/billing.js";
 import type { Notification, Secret } from "./config-records.js";
+import type { ScriptedOutcomes } from "./outcome.js";
 import { Timeline } from "./timeline.js";
 import type {
   AddonState,
@@ -36,6 +37,7 @@ export interface Service {
   kind: "build" | "combined" | "deployment";
   buildArguments: Record<string, string>;
   deployment: Timeline<DeploymentState>;
+  outcomes?: ScriptedOutcomes;
 }
 export interface Job {
   projectId: string;
@@ -45,6 +47,7 @@ export interface Job {
   paused: boolean;
   settings: { suspended: boolean; disabledCI: boolean; disabledCD: boolean };
   runtimeEnvironment: Record<string, string>;
+  outcomes?: ScriptedOutcomes;
 }
 export interface Template {
   id: string;
@@ -52,6 +55,9 @@ export interface Template {
   description: string;
   repoUrl: string;
   filePath: string;
+  /** The arguments it reads (`${args.name}`): a run without one fails. */
+  arguments?: string[];
+  outcomes?: ScriptedOutcomes;
 }
 export interface Backup {
   id: string;
@@ -76,6 +82,7 @@ export interface Addon {
   createdAt: number;
   state: Timeline<AddonState>;
   backups: Backup[];
+  outcomes?: ScriptedOutcomes;
 }
 export interface Harness {
   projectId: string;

@@ -102,7 +102,7 @@ export const addonRoutes: Route[] = [
       return { data: {} };
     const busy = busyReason(addon, ctx.now);
     if (busy) throw new ApiFailure(409, busy);
-    upgradeAddon(addon, version, ctx.now, ctx.outcomes.take("addonUpgrade"));
+    upgradeAddon(addon, version, ctx.now, ctx.outcomes.take("addonUpgrade", addon.outcomes));
     return { data: {} };
   }),
   get("/v1/projects/:projectId/addons/:addonId/backups/:backupId", (ctx) => {
@@ -132,7 +132,7 @@ export const addonRoutes: Route[] = [
       { addon: sourceAddon, backup },
       target,
       ctx.now,
-      ctx.outcomes.take("restore"),
+      ctx.outcomes.take("restore", target.outcomes),
     );
     return { data: { restoreId: restore.id } };
   }),

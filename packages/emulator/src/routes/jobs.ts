@@ -68,7 +68,7 @@ export const jobRoutes: Route[] = [
     requireWrite(ctx, "Project > Jobs > General > Run Job");
     const body = checkBody(runJobBody, ctx.body);
     checkBuildSource(ctx, j, body.deployment?.internal?.id);
-    const record = startJobRun(ctx.world, j, body, ctx.now, ctx.outcomes.take("jobRun"));
+    const record = startJobRun(ctx.world, j, body, ctx.now, ctx.outcomes.take("jobRun", j.outcomes));
     return { data: { id: record.id, runName: record.runName } };
   }),
   get("/v1/projects/:projectId/jobs/:jobId/runs", (ctx) => {

@@ -79,7 +79,7 @@ export const serviceRoutes: Route[] = [
       throw new ApiFailure(400, "invalid request body", {
         "body.branch": [`service ${s.id} is a build service: give branch or pullRequestId`],
       });
-    const record = startBuild(ctx.world, s, body, ctx.now, ctx.outcomes.take("build"));
+    const record = startBuild(ctx.world, s, body, ctx.now, ctx.outcomes.take("build", s.outcomes));
     return { data: buildView(record, ctx.now) };
   }),
   get("/v1/projects/:projectId/services/:serviceId/build", (ctx) => {
@@ -116,7 +116,7 @@ export const serviceRoutes: Route[] = [
     requireWrite(ctx, "Project > Services > General > Update");
     if (s.kind === "build")
       throw new ApiFailure(409, `service ${s.id} is a build service: it has no deployment to restart`);
-    restartService(s, ctx.now, ctx.outcomes.take("restart"));
+    restartService(s, ctx.now, ctx.outcomes.take("restart", s.outcomes));
     return { data: {} };
   }),
   post("/v1/projects/:projectId/harnesses/:harnessId/restart", (ctx) => {

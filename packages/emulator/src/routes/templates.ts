@@ -25,7 +25,16 @@ export const templateRoutes: Route[] = [
     const t = template(ctx);
     requireWrite(ctx, "Account > Templates > General > Run");
     const body = checkBody(runTemplateBody, ctx.body);
-    const record = startTemplateRun(ctx.world, t, body.arguments, ctx.now, ctx.outcomes.take("templateRun"));
+    const outcome = ctx.outcomes.take("templateRun", t.outcomes);
+    // A template reading an argument the run did not give fails, as `${args.name}` cannot resolve.
+    const missing = (t.arguments ?? []).filter((name) => !(name in body.arguments));
+    const record = startTemplateRun(
+      ctx.world,
+      t,
+      body.arguments,
+      ctx.now,
+      missing.length > 0 ? { ...outcome, succeed: false, status: "failure" } : outcome,
+    );
     return { data: templateRunView(record, t, ctx.now) };
   }),
   get("/v1/templates/:templateId/runs", (ctx) => {

@@ -1,8 +1,9 @@
 import { shortIdFor } from "../ids.js";
+import type { Outcome } from "../model/outcome.js";
 import { Timeline } from "../model/timeline.js";
 import type { Restore, RestoreState } from "../model/work-records.js";
 import type { Addon, Backup, World } from "../model/world.js";
-import { durationMs, type Outcome } from "./outcomes.js";
+import { durationMs } from "./outcomes.js";
 
 // Addon upgrades (`upgrading`, then `running` at the new version) and backup restores
 // (scheduled → in-progress → completed, the addon in `restore` meanwhile), beyond-the-seed §1.

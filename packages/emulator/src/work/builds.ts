@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { slugFor } from "../ids.js";
+import type { Outcome } from "../model/outcome.js";
 import { Timeline } from "../model/timeline.js";
 import type { BuildRecord, BuildState } from "../model/work-records.js";
 import type { Service, World } from "../model/world.js";
 import type { StartBuildBody } from "../rules/work.js";
 import { cutAt, spread } from "./log-lines.js";
-import { durationMs, type Outcome } from "./outcomes.js";
+import { durationMs } from "./outcomes.js";
 
 // Builds move PENDING → CLONING → BUILDING → UPLOADING → SUCCESS | FAILURE (beyond-the-seed §1);
 // an abort ends them ABORTED.

@@ -1,10 +1,11 @@
 import { uuidFor } from "../ids.js";
+import type { Outcome } from "../model/outcome.js";
 import { Timeline } from "../model/timeline.js";
 import type { JobRunRecord, JobRunState } from "../model/work-records.js";
 import type { Job, World } from "../model/world.js";
 import type { RunJobBody } from "../rules/work.js";
 import { cutAt, spread } from "./log-lines.js";
-import { durationMs, type Outcome } from "./outcomes.js";
+import { durationMs } from "./outcomes.js";
 
 // Job runs are RUNNING, then SUCCESS or FAILED; an aborted run ends FAILED (beyond-the-seed §1).
 

@@ -1,5 +1,6 @@
+import type { Outcome } from "../model/outcome.js";
 import type { Service } from "../model/world.js";
-import { durationMs, type Outcome } from "./outcomes.js";
+import { durationMs } from "./outcomes.js";
 
 // A restart rolls the deployment out again. For a moment the previous COMPLETED still shows (as on
 // the live platform); then IN_PROGRESS, then COMPLETED or FAILED with a later transition time.

@@ -1,8 +1,9 @@
 import { shortIdFor } from "../ids.js";
+import type { Outcome } from "../model/outcome.js";
 import { Timeline } from "../model/timeline.js";
 import type { TemplateRunRecord, TemplateRunState } from "../model/work-records.js";
 import type { Template, World } from "../model/world.js";
-import { durationMs, type Outcome } from "./outcomes.js";
+import { durationMs } from "./outcomes.js";
 
 // Template runs: pending → running → success | failure; an abort passes through `aborting` to
 // `aborted`. `concluded` is true once the run has ended (spec 2.5, 3.4).
