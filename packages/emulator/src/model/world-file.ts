@@ -36,6 +36,8 @@ const service = z.strictObject({
   buildArguments: variablesField().default({}),
   build: scripted.optional(),
   restart: scripted.optional(),
+  /** The lines its containers print while it runs, cycled (default: generated, with some ERROR). */
+  runtimeLog: z.array(z.string()).min(1).max(1000).optional(),
 });
 
 const job = z.strictObject({
@@ -196,6 +198,7 @@ export function applyWorldFile(world: World, file: WorldFile): void {
           { at: 0, state: { status: "COMPLETED", reason: "DEPLOYING", lastTransitionTime: seededAt - DAY } },
         ]),
         outcomes: { build: outcomeOf(s.build), restart: outcomeOf(s.restart) },
+        ...(s.runtimeLog ? { runtimeLog: s.runtimeLog } : {}),
       });
     for (const j of p.jobs)
       world.jobs.push({

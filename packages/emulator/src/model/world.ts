@@ -38,6 +38,8 @@ export interface Service {
   buildArguments: Record<string, string>;
   deployment: Timeline<DeploymentState>;
   outcomes?: ScriptedOutcomes;
+  /** The lines its containers print, cycled, instead of generated ones (a world file's). */
+  runtimeLog?: readonly string[];
 }
 export interface Job {
   projectId: string;

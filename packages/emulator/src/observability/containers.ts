@@ -13,6 +13,8 @@ export interface Container {
   podName: string;
   deploymentId: string;
   clusterId: string;
+  /** What it prints, cycled (a world file's); otherwise generated lines with some WARN and ERROR. */
+  lines?: readonly string[];
 }
 
 export const CLUSTER_ID = "cwp-eu-west-1";
@@ -32,6 +34,7 @@ export function containersOf(world: World, project: Project): Container[] {
         podName: `${deploymentId}-${replica}`,
         deploymentId,
         clusterId: CLUSTER_ID,
+        ...(service.runtimeLog ? { lines: service.runtimeLog } : {}),
       });
     }
   }

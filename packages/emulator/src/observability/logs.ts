@@ -87,6 +87,7 @@ function generatedText(container: Container, at: number): string {
   const n = createHash("sha256").update(`${container.podName}@${at}`).digest().readUInt32BE(0);
   const path = PATHS[n % PATHS.length];
   const ms = 3 + (n % 250);
+  if (container.lines?.length) return container.lines[n % container.lines.length] ?? "";
   if (n % 97 === 0) return `ERROR upstream timeout after ${ms}ms on GET ${path}`;
   if (n % 23 === 0) return `WARN slow response GET ${path} ${ms}ms`;
   return `INFO GET ${path} ${n % 41 === 0 ? 404 : 200} ${ms}ms`;

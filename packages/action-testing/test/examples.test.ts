@@ -1,0 +1,215 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { parseWorldFile } from "@cwp/emulator";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  latestState,
+  type Rehearsal,
+  rehearse,
+  type StandIn,
+  startGitHubStandIn,
+  startTestPlatform,
+  type TestPlatform,
+} from "../src/index.js";
+
+// The example workflows as written, job by job, against an emulator seeded from the world file
+// that matches them (examples/world.yaml): our steps run their committed bundles, GitHub is the
+// stand-in that checks every request against GitHub's description. Only the API URL changes.
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const workflow = (name: string) => `${root}examples/workflows/${name}`;
+const GITHUB_TOKEN = "ghs_examples_workflow_token";
+/** A commit the stand-in knows (branch feature/checkout's head). */
+const HEAD_SHA = "89abcdef0123456789abcdef0123456789abcdef";
+
+let platform: TestPlatform;
+let github: StandIn;
+beforeAll(async () => {
+  const world = parseWorldFile(await readFile(`${root}examples/world.yaml`, "utf8"));
+  // Virtual time runs 300 times faster, from six hours back: the platform's clock stays behind the
+  // runner's for the whole file, as a real platform's is about the same (a step refuses times to come).
+  platform = await startTestPlatform({ speed: 300, world, startAt: Date.now() - 6 * 3_600_000 });
+  github = await startGitHubStandIn(GITHUB_TOKEN);
+});
+afterAll(async () => {
+  await platform.close();
+  await github.close();
+});
+beforeEach(async () => {
+  await platform.reset();
+  github.deployments.splice(0);
+});
+
+const run = (r: Omit<Rehearsal, "actionsDir" | "replace" | "env" | "token">) =>
+  rehearse({
+    ...r,
+    secrets: { CWP_API_TOKEN: platform.tokens.org, ...r.secrets },
+    actionsDir: `${root}actions`,
+    replace: { "https://api.example.com": platform.url },
+    env: { GITHUB_API_URL: github.url },
+    token: GITHUB_TOKEN,
+  });
+const failures = (job: Awaited<ReturnType<typeof rehearse>>) =>
+  job.steps
+    .filter((s) => s.result && s.result.code !== 0)
+    .map(
+      (s) =>
+        `${s.name}: ${s.result?.stdout
+          .split("\n")
+          .filter((l) => l.startsWith("::error"))
+          .join(" ")}`,
+    );
+const templateRuns = async (template: string) =>
+  (
+    (await (
+      await fetch(`${platform.url}/v1/templates/${template}/runs`, {
+        headers: { authorization: `Bearer ${platform.tokens.org}` },
+      })
+    ).json()) as { data: { templateRuns: Array<{ arguments: Record<string, unknown>; status: string }> } }
+  ).data.templateRuns;
+
+function pullRequest(number: number, action: string, fork = false) {
+  return {
+    name: "pull_request",
+    sha: HEAD_SHA,
+    ref: `refs/pull/${number}/merge`,
+    payload: {
+      action,
+      number,
+      pull_request: {
+        number,
+        head: {
+          sha: HEAD_SHA,
+          ref: "feature/checkout",
+          repo: { full_name: fork ? "someone/shop" : "acme/shop" },
+        },
+        base: { ref: "main", repo: { full_name: "acme/shop" } },
+      },
+      repository: { full_name: "acme/shop" },
+    },
+  };
+}
+
+describe("examples/workflows/preview-per-pull-request.yml", () => {
+  const preview = workflow("preview-per-pull-request.yml");
+
+  it("gives two open pull requests a preview each, keyed by number, each recorded as its own deployment", async () => {
+    for (const number of [42, 43]) {
+      const event = pullRequest(number, "opened");
+      const deploy = await run({ workflow: preview, job: "deploy", event });
+      expect(deploy.ran).toBe(true);
+      expect(failures(deploy)).toEqual([]);
+      expect((await run({ workflow: preview, job: "teardown", event })).ran).toBe(false);
+      expect((await run({ workflow: preview, job: "fork", event })).ran).toBe(false);
+    }
+    const runs = await templateRuns("preview-env");
+    expect(
+      runs
+        .map((r) => r.arguments)
+        .sort((a, b) => String(a["pull-request"]).localeCompare(String(b["pull-request"]))),
+    ).toEqual([
+      { "pull-request": "42", sha: HEAD_SHA },
+      { "pull-request": "43", sha: HEAD_SHA },
+    ]);
+    expect(runs.every((r) => r.status === "success")).toBe(true);
+    const byEnvironment = new Map(github.deployments.map((d) => [d.environment, d]));
+    expect([...byEnvironment.keys()].sort()).toEqual(["pr-42", "pr-43"]);
+    expect(latestState(byEnvironment.get("pr-42") ?? github.deployments[0]!)).toBe("success");
+    expect(github.violations).toEqual([]);
+  });
+
+  it("tears down the closed pull request's preview with the same number, and marks its deployments inactive", async () => {
+    await run({ workflow: preview, job: "deploy", event: pullRequest(42, "opened") });
+    const closed = pullRequest(42, "closed");
+    expect((await run({ workflow: preview, job: "deploy", event: closed })).ran).toBe(false);
+    const teardown = await run({ workflow: preview, job: "teardown", event: closed });
+    expect(teardown.ran).toBe(true);
+    expect(failures(teardown)).toEqual([]);
+    expect((await templateRuns("preview-teardown")).map((r) => [r.arguments, r.status])).toEqual([
+      [{ "pull-request": "42" }, "success"],
+    ]);
+    const pr42 = github.deployments.filter((d) => d.environment === "pr-42");
+    expect(pr42.length).toBeGreaterThan(0);
+    expect(pr42.every((d) => latestState(d) === "inactive")).toBe(true);
+    expect(github.violations).toEqual([]);
+  });
+
+  it("skips a fork's pull request with a notice, never a red run: no template runs, no GitHub request", async () => {
+    const event = pullRequest(44, "opened", true);
+    expect((await run({ workflow: preview, job: "deploy", event })).ran).toBe(false);
+    expect(
+      (await run({ workflow: preview, job: "teardown", event: pullRequest(44, "closed", true) })).ran,
+    ).toBe(false);
+    const notice = await run({ workflow: preview, job: "fork", event });
+    expect(notice.ran).toBe(true);
+    expect(notice.success).toBe(true);
+    expect(notice.steps.map((s) => s.kind)).toEqual(["read"]);
+    expect(await templateRuns("preview-env")).toEqual([]);
+    expect(github.deployments).toEqual([]);
+  });
+});
+
+describe("examples/workflows/nightly-restore-and-verify.yml", () => {
+  const nightly = workflow("nightly-restore-and-verify.yml");
+  const schedule = { name: "schedule", sha: HEAD_SHA, ref: "refs/heads/main", payload: {} };
+
+  it("restores the backup of the variable into staging, restarts, and reads the logs from the restart on", async () => {
+    const job = await run({
+      workflow: nightly,
+      job: "restore",
+      event: schedule,
+      vars: { STAGING_BACKUP_ID: "nightly-golden" },
+    });
+    expect(failures(job)).toEqual([]);
+    expect(job.steps.map((s) => [s.name, s.kind])).toEqual([
+      ["restore", "ran"],
+      ["restart", "ran"],
+      ["logs", "ran"],
+      ["actions/upload-artifact@v4", "read"],
+    ]);
+    const [restore, restart, logs, upload] = job.steps;
+    expect(restore?.result?.outputs.status).toBe("completed");
+    const restartedAt = restart?.result?.outputs["restarted-at"] ?? "";
+    expect(restartedAt).toMatch(/^\d{4}-/);
+    // The verify step reads from the restart on: its start-time is restarted-at, as given.
+    expect(logs?.inputs?.["start-time"]).toBe(restartedAt);
+    expect(Number(logs?.result?.outputs.lines)).toBeGreaterThan(0);
+    expect(Date.parse(logs?.result?.outputs["first-timestamp"] ?? "")).toBeGreaterThanOrEqual(
+      Date.parse(restartedAt),
+    );
+    expect(upload?.inputs?.path).toBe(logs?.result?.outputs.file);
+  });
+
+  it("says clearly when the variable names no backup, before anything starts", async () => {
+    const job = await run({ workflow: nightly, job: "restore", event: schedule, vars: {} });
+    expect(job.success).toBe(false);
+    expect(job.steps[0]?.result?.stdout).toMatch(/::error::.*backup-id/);
+    // The verify steps are skipped after a failure; only the artifact step (always()) is read, and
+    // its condition sees no file.
+    expect(job.steps.map((s) => s.kind)).toEqual(["ran", "skipped", "skipped", "skipped"]);
+    const posts = (await platform.requests()).filter((r) => r.method === "POST");
+    expect(posts).toEqual([]);
+  });
+});
+
+describe("examples/workflows/deploy-production.yml", () => {
+  it("migrates on the commit built by image-builder before web, which may roll out, is built", async () => {
+    const push = {
+      name: "push",
+      sha: HEAD_SHA,
+      ref: "refs/heads/main",
+      payload: { ref: "refs/heads/main", after: HEAD_SHA },
+    };
+    const job = await run({ workflow: workflow("deploy-production.yml"), job: "deploy", event: push });
+    expect(failures(job)).toEqual([]);
+    const starts = (await platform.requests()).filter((r) => r.method === "POST").map((r) => r.path);
+    expect(starts).toEqual([
+      "/v1/projects/shop/services/image-builder/build",
+      "/v1/projects/shop/jobs/migrate/runs",
+      "/v1/projects/shop/services/web/build",
+    ]);
+    expect(github.deployments.map((d) => [d.environment, latestState(d)])).toEqual([
+      ["production", "success"],
+    ]);
+  });
+});
