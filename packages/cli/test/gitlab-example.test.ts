@@ -1,0 +1,94 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { useTestPlatform } from "@cwp/action-testing";
+import { parseWorldFile } from "@cwp/emulator";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+// examples/gitlab-ci.yml as written: each job's script run by bash, as GitLab's runner does, with
+// `npx --yes "$CWP_CLI"` standing for this clone's cwp, against the examples' world.
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
+const world = parseWorldFile(await readFile(join(root, "examples/world.yaml"), "utf8"));
+const platform = useTestPlatform({ world });
+
+interface Job {
+  script: string[];
+  after_script?: string[];
+  artifacts?: { when?: string; paths: string[] };
+}
+const pipeline = parse(await readFile(join(root, "examples/gitlab-ci.yml"), "utf8")) as Record<
+  string,
+  Job
+> & {
+  variables: Record<string, string>;
+};
+
+/** A job's script, then its after_script, in bash; the exit code of the script. */
+async function runJob(job: Job, cwd: string, env: Record<string, string>) {
+  // npx --yes "$CWP_CLI" ... runs the published package; here, the clone's bin with the same arguments.
+  const shim = `npx() { [ "$1" = --yes ] && shift; [ "$1" = "$CWP_CLI" ] || exit 99; shift; "${process.execPath}" "${BIN}" "$@"; }`;
+  const run = async (lines: string[]) => {
+    const child = spawn("bash", ["-eo", "pipefail", "-c", [shim, ...lines].join("\n")], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: cwd, ...pipeline.variables, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    const [code] = (await once(child, "exit")) as [number];
+    return { code, stderr };
+  };
+  const result = await run(job.script);
+  if (job.after_script) await run(job.after_script);
+  return result;
+}
+
+describe("examples/gitlab-ci.yml", () => {
+  const ci = () => ({
+    CWP_API_TOKEN: platform.tokens.org,
+    CWP_API_URL: platform.url,
+    CI_COMMIT_BRANCH: "main",
+    CI_COMMIT_SHA: "0123456789abcdef0123456789abcdef01234567",
+  });
+
+  it("pins the CLI to one exact version", () => {
+    expect(pipeline.variables.CWP_CLI).toMatch(/^@cwp\/cli@\d+\.\d+\.\d+$/);
+  });
+
+  it("build: builds the pushed commit and keeps build.json, also when the build fails", async () => {
+    for (const succeed of [true, false]) {
+      await platform.reset();
+      await platform.control("POST", "outcomes", { kind: "build", succeed, durationSeconds: 30 });
+      const dir = await mkdtemp(join(tmpdir(), "cwp-gitlab-build-"));
+      const job = pipeline.build as Job;
+      const { code, stderr } = await runJob(job, dir, ci());
+      expect(code, stderr).toBe(succeed ? 0 : 1);
+      const outputs = JSON.parse(await readFile(join(dir, "build.json"), "utf8")) as { status: string };
+      expect(outputs.status).toBe(succeed ? "SUCCESS" : "FAILURE");
+      // GitLab keeps artifacts of a failed job only with when: always.
+      expect(job.artifacts).toEqual({ when: "always", paths: ["build.json"] });
+    }
+  });
+
+  it("cost-report: writes last month's report by project into report/", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-gitlab-report-"));
+    const job = pipeline["cost-report"] as Job;
+    const { code, stderr } = await runJob(job, dir, ci());
+    expect(code, stderr).toBe(0);
+    expect((await readdir(join(dir, "report"))).sort()).toEqual(["report.csv", "report.json", "report.md"]);
+    const report = JSON.parse(await readFile(join(dir, "report/report.json"), "utf8")) as {
+      groupBy: string;
+      period: { label?: string };
+    };
+    expect(report.groupBy).toBe("project");
+    expect(job.artifacts?.when).toBe("always");
+  });
+});
