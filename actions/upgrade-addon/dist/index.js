@@ -60713,7 +60713,7 @@ class LogPump {
     }
     #warn(error) {
         if (!this.#warned)
-            warn(`Could not read the logs (the step goes on): ${error.message}`);
+            warn(`Could not read the logs (the wait goes on): ${error.message}`);
         this.#warned = true;
     }
 }

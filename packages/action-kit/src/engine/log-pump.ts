@@ -71,7 +71,7 @@ export class LogPump {
   }
 
   #warn(error: unknown): void {
-    if (!this.#warned) warn(`Could not read the logs (the step goes on): ${(error as Error).message}`);
+    if (!this.#warned) warn(`Could not read the logs (the wait goes on): ${(error as Error).message}`);
     this.#warned = true;
   }
 }
