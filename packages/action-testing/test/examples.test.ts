@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseWorldFile } from "@cwp/emulator";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   latestState,
+  leakedSecrets,
   type Rehearsal,
   rehearse,
   type StandIn,
@@ -38,6 +39,12 @@ afterAll(async () => {
 beforeEach(async () => {
   await platform.reset();
   github.deployments.splice(0);
+  github.issues.splice(0);
+  github.comments.splice(0);
+});
+afterEach(() => {
+  // Every request a step made is one GitHub would take.
+  expect(github.violations.splice(0)).toEqual([]);
 });
 
 const run = (r: Omit<Rehearsal, "actionsDir" | "replace" | "env" | "token">) =>
@@ -211,5 +218,108 @@ describe("examples/workflows/deploy-production.yml", () => {
     expect(github.deployments.map((d) => [d.environment, latestState(d)])).toEqual([
       ["production", "success"],
     ]);
+  });
+});
+
+describe("examples/workflows/build-on-push.yml", () => {
+  it("builds every push on the build service, and skips a fork's pull request", async () => {
+    const push = {
+      name: "push",
+      sha: HEAD_SHA,
+      ref: "refs/heads/feature/checkout",
+      payload: { ref: "refs/heads/feature/checkout" },
+    };
+    const job = await run({
+      workflow: workflow("build-on-push.yml"),
+      job: "build",
+      event: push,
+      secrets: { NPM_TOKEN: "npm_secret_token" },
+    });
+    expect(failures(job)).toEqual([]);
+    expect((await platform.requests()).filter((r) => r.method === "POST").map((r) => r.path)).toEqual([
+      "/v1/projects/shop/services/image-builder/build",
+    ]);
+    // The build argument's secret is masked wherever the step printed it.
+    const result = job.steps[0]?.result;
+    expect(result && leakedSecrets(result, ["npm_secret_token"])).toEqual([]);
+    expect(result?.stdout).toContain("::add-mask::npm_secret_token");
+    const fork = await run({
+      workflow: workflow("build-on-push.yml"),
+      job: "build",
+      event: pullRequest(45, "opened", true),
+    });
+    expect(fork.ran).toBe(false);
+  });
+});
+
+describe("examples/workflows/release-gated-on-template.yml", () => {
+  it("runs the release template with the tag, and hands the run id to the publishing step", async () => {
+    const tag = {
+      name: "push",
+      sha: HEAD_SHA,
+      ref: "refs/tags/v1.4.0",
+      payload: { ref: "refs/tags/v1.4.0" },
+    };
+    const job = await run({
+      workflow: workflow("release-gated-on-template.yml"),
+      job: "release",
+      event: tag,
+    });
+    expect(failures(job)).toEqual([]);
+    expect((await templateRuns("release")).map((r) => [r.arguments, r.status])).toEqual([
+      [{ version: "v1.4.0", environment: "production" }, "success"],
+    ]);
+    const [gate, publish] = job.steps;
+    expect(publish?.kind).toBe("read");
+    expect(publish?.env?.RUN_ID).toBe(gate?.result?.outputs["run-id"]);
+  });
+
+  it("publishes nothing when the template run fails", async () => {
+    await platform.control("POST", "outcomes", { kind: "templateRun", succeed: false, durationSeconds: 30 });
+    const tag = {
+      name: "push",
+      sha: HEAD_SHA,
+      ref: "refs/tags/v1.4.1",
+      payload: { ref: "refs/tags/v1.4.1" },
+    };
+    const job = await run({
+      workflow: workflow("release-gated-on-template.yml"),
+      job: "release",
+      event: tag,
+    });
+    expect(job.success).toBe(false);
+    expect(job.steps.map((s) => s.kind)).toEqual(["ran", "skipped"]);
+  });
+});
+
+describe("the cost report examples", () => {
+  it("weekly-cost-report.yml: keeps last week's report in one issue, updated in place by the next run", async () => {
+    const schedule = { name: "schedule", sha: HEAD_SHA, ref: "refs/heads/main", payload: {} };
+    for (const _week of [1, 2]) {
+      const job = await run({ workflow: workflow("weekly-cost-report.yml"), job: "report", event: schedule });
+      expect(failures(job)).toEqual([]);
+      expect(job.steps[1]?.inputs?.path).toBe(job.steps[0]?.result?.outputs["report-dir"]);
+    }
+    expect(github.issues.map((i) => [i.title, i.labels])).toEqual([
+      ["Weekly platform costs", ["cost-report"]],
+    ]);
+  });
+
+  it("cost-report-on-pull-requests.yml: one comment on the pull request; a fork's pull request is skipped, not red", async () => {
+    const job = await run({
+      workflow: workflow("cost-report-on-pull-requests.yml"),
+      job: "costs",
+      event: pullRequest(46, "opened"),
+    });
+    // Over budget or not, the comment is made; the step fails only over budget.
+    expect(github.comments.map((c) => c.issue)).toEqual([46]);
+    const total = Number(job.steps[0]?.result?.outputs.total);
+    expect(job.success).toBe(total <= 2500);
+    const fork = await run({
+      workflow: workflow("cost-report-on-pull-requests.yml"),
+      job: "costs",
+      event: pullRequest(47, "opened", true),
+    });
+    expect(fork.ran).toBe(false);
   });
 });

@@ -46,6 +46,8 @@ export interface StepRecord {
   kind: "ran" | "read" | "skipped";
   result?: RunResult;
   inputs?: Record<string, string>;
+  /** The step's environment, its expressions evaluated (what a `run:` script would see). */
+  env?: Record<string, string>;
 }
 
 export interface JobRecord {
@@ -107,7 +109,7 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord> {
     const inputs = values(step.with);
     const ours = step.uses ? OURS.exec(step.uses)?.[1] : undefined;
     if (!ours) {
-      records.push({ name, kind: "read", inputs });
+      records.push({ name, kind: "read", inputs, env: stepEnv });
       if (step.id) steps[step.id] = { outputs: {}, outcome: "success" };
       continue;
     }
@@ -124,7 +126,7 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord> {
       env: { ...stepEnv, ...r.env },
       event: r.event,
     });
-    records.push({ name, kind: "ran", result, inputs });
+    records.push({ name, kind: "ran", result, inputs, env: stepEnv });
     if (result.code !== 0) failed = true;
     if (step.id)
       steps[step.id] = { outputs: result.outputs, outcome: result.code === 0 ? "success" : "failure" };
