@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "./control-guard.js";
-import { seedWorld } from "./model/world.js";
+import { seedWorld, type WorldScale } from "./model/world.js";
 import { applyWorldFile, parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
 import { startEmulator } from "./server.js";
 
@@ -69,7 +69,7 @@ function number(name: string, value: string): number {
 }
 
 /** The world file's description; a mistake ends the start naming the file and its path in it. */
-async function readWorld(file: string): Promise<WorldFile> {
+async function readWorld(file: string, scale: WorldScale | undefined): Promise<WorldFile> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -81,7 +81,7 @@ async function readWorld(file: string): Promise<WorldFile> {
   try {
     const world = parseWorldFile(text);
     // The teams are checked against the seeded world's, as the server lays the file over it.
-    applyWorldFile(seedWorld(1, 0), world);
+    applyWorldFile(seedWorld(1, 0, scale), world);
     return world;
   } catch (error) {
     if (error instanceof WorldFileError) fail(`--world ${file}: ${error.message}`);
@@ -116,18 +116,13 @@ export async function emulatorMain(args: string[]): Promise<void> {
       `--start-at must be an ISO 8601 time, e.g. 2026-06-15T12:00:00Z (got ${JSON.stringify(values["start-at"])})`,
     );
   const port = number("port", values.port ?? "4010");
-  const world = values.world === undefined ? undefined : await readWorld(values.world);
+  const worldScale = scale
+    ? { teams: Number(scale[1]), projectsPerTeam: Number(scale[2]), resourcesPerProject: Number(scale[3]) }
+    : undefined;
+  const world = values.world === undefined ? undefined : await readWorld(values.world, worldScale);
   const emulator = await startEmulator({
     ...(startAt !== undefined ? { startAt } : {}),
-    ...(scale
-      ? {
-          scale: {
-            teams: Number(scale[1]),
-            projectsPerTeam: Number(scale[2]),
-            resourcesPerProject: Number(scale[3]),
-          },
-        }
-      : {}),
+    ...(worldScale ? { scale: worldScale } : {}),
     host: values.host ?? "127.0.0.1",
     ...(values["control-host"] ? { controlHosts: [values["control-host"]] } : {}),
     port,
