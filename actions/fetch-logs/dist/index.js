@@ -70478,6 +70478,12 @@ function logSource(client, config, options) {
 // The range fetch-logs reads, made explicit before the first request so every page asks for the
 // same range. Relative times count from the runner's clock.
 const DEFAULT_WINDOW_MS = 3_600_000;
+/**
+ * How far the platform's clock may run ahead of the runner's: a time the platform gave (restart-
+ * service's `restarted-at`) a few seconds "in the future" is a start, and the range then ends as
+ * far past the runner's now, so the lines printed since are read.
+ */
+const CLOCK_SKEW_MS = 60_000;
 function parseTime(value, input) {
     const ms = parseTimestamp(value);
     if (ms === undefined)
@@ -70490,7 +70496,8 @@ function timeRange(start, end, durationMs, now) {
     const from = start === undefined ? undefined : parseTime(start, "start-time");
     const to = end === undefined ? undefined : parseTime(end, "end-time");
     const span = durationMs ?? DEFAULT_WINDOW_MS;
-    const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : now);
+    const ahead = from !== undefined && from > now && from <= now + CLOCK_SKEW_MS;
+    const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : ahead ? now + CLOCK_SKEW_MS : now);
     const startMs = from ?? endMs - span;
     if (endMs > startMs)
         return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };

@@ -5,6 +5,12 @@ import { parseTimestamp } from "@cwp/client";
 // same range. Relative times count from the runner's clock.
 
 const DEFAULT_WINDOW_MS = 3_600_000;
+/**
+ * How far the platform's clock may run ahead of the runner's: a time the platform gave (restart-
+ * service's `restarted-at`) a few seconds "in the future" is a start, and the range then ends as
+ * far past the runner's now, so the lines printed since are read.
+ */
+export const CLOCK_SKEW_MS = 60_000;
 
 export function parseTime(value: string, input: string): number {
   const ms = parseTimestamp(value);
@@ -23,7 +29,9 @@ export function timeRange(
   const from = start === undefined ? undefined : parseTime(start, "start-time");
   const to = end === undefined ? undefined : parseTime(end, "end-time");
   const span = durationMs ?? DEFAULT_WINDOW_MS;
-  const endMs = to ?? (from !== undefined && durationMs !== undefined ? from + span : now);
+  const ahead = from !== undefined && from > now && from <= now + CLOCK_SKEW_MS;
+  const endMs =
+    to ?? (from !== undefined && durationMs !== undefined ? from + span : ahead ? now + CLOCK_SKEW_MS : now);
   const startMs = from ?? endMs - span;
   if (endMs > startMs)
     return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
