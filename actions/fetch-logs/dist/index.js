@@ -59258,32 +59258,15 @@ class Transport {
     }
     /** The last attempt's error, saying how many attempts were made since `since` and over how long. */
     #afterAttempts(error, attempts, since) {
-        const ErrorClass = error.constructor;
         const over = since === undefined ? "" : ` over ${formatSeconds(this.clock.now() - since)}`;
-        return new ErrorClass(`${error.message} (${attempts} attempts${over})`, {
-            method: error.method,
-            path: error.path,
-            status: error.status,
-            errorId: error.errorId,
-            details: error.details,
-            cause: error.cause,
-        });
+        return retold(error, `${error.message} (${attempts} attempts${over})`, { cause: error.cause });
     }
     #outcomeUnknown(error, spec, sentAt) {
-        const ErrorClass = error.constructor;
         const when = sentAt === undefined ? "" : ` (the request was sent at ${new Date(sentAt).toISOString()})`;
         const check = spec.checkHint
             ? ` Check ${spec.checkHint}${when} before trying again.`
             : ` Check whether it took effect${when} before trying again.`;
-        return new ErrorClass(`${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`, {
-            method: error.method,
-            path: error.path,
-            status: error.status,
-            errorId: error.errorId,
-            details: error.details,
-            outcomeUnknown: true,
-            cause: error,
-        });
+        return retold(error, `${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`, { outcomeUnknown: true, cause: error });
     }
     async #waitForBudget(spec, base) {
         const wait = this.rateLimit.delayBeforeSend();
@@ -59370,6 +59353,18 @@ function describeDetails(details) {
     return parts.length > 0 ? ` (${parts.join("; ")})` : "";
 }
 /** 30000 ms as "30 s", 1500 as "1.5 s". */
+/** The same error, of the same class and about the same request, told with another message. */
+function retold(error, message, init) {
+    const ErrorClass = error.constructor;
+    return new ErrorClass(message, {
+        method: error.method,
+        path: error.path,
+        status: error.status,
+        errorId: error.errorId,
+        details: error.details,
+        ...init,
+    });
+}
 const formatSeconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 //# sourceMappingURL=transport.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/client.js

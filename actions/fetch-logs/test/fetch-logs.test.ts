@@ -2,7 +2,13 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, onlyInsideStopCommands, runBundle, useTestPlatform } from "@cwp/action-testing";
+import {
+  leakedSecrets,
+  onlyInsideStopCommands,
+  runBundle,
+  type TestPlatform,
+  useTestPlatform,
+} from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
@@ -23,17 +29,22 @@ async function wholeRange(query: Record<string, string>) {
   return ((await res.json()) as { data: Array<{ ts: string; containerId: string; log: string }> }).data;
 }
 
+/** Starts work (a build, a job run) on `on` as any client would; the id it got. */
+async function startWork(on: TestPlatform, path: string, body: unknown): Promise<string> {
+  const started = await fetch(`${on.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${on.tokens.org}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return ((await started.json()) as { data: { id: string } }).data.id;
+}
+
 /** Starts a build of service web that logs `lines` and concludes at once; its id, once concluded. */
 async function concludedBuildWithLogs(lines: string[]): Promise<string> {
   await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 0, logLines: lines });
-  const build = await fetch(`${platform.url}/v1/projects/platform-web/services/web/build`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
-    body: JSON.stringify({ branch: "main" }),
-  });
-  const { data } = (await build.json()) as { data: { id: string } };
+  const id = await startWork(platform, "/v1/projects/platform-web/services/web/build", { branch: "main" });
   await platform.control("POST", "clock", { advanceSeconds: 5 });
-  return data.id;
+  return id;
 }
 
 describe("fetch-logs", () => {
@@ -403,19 +414,14 @@ describe("fetch-logs: a build or job run that ran long ago", () => {
     await old.reset();
     const lines = Array.from({ length: 10 }, (_, i) => `step ${i + 1} of a two-hour build`);
     await old.control("POST", "outcomes", { kind: "build", durationSeconds: 7200, logLines: lines });
-    const started = await fetch(`${old.url}/v1/projects/platform-web/services/web/build`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${old.tokens.org}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: "main" }),
-    });
-    const { data: build } = (await started.json()) as { data: { id: string } };
+    const buildId = await startWork(old, "/v1/projects/platform-web/services/web/build", { branch: "main" });
     await old.control("POST", "clock", { advanceSeconds: 3 * 3600 });
     const result = await runBundle(actionDir, {
       inputs: {
         ...old.connection(),
         "project-id": "platform-web",
         "service-id": "web",
-        "build-id": build.id,
+        "build-id": buildId,
         "fail-on-regex": "two-hour",
       },
     });
@@ -433,12 +439,7 @@ describe("fetch-logs: a build or job run that ran long ago", () => {
       succeed: false,
       logLines: lines,
     });
-    const started = await fetch(`${old.url}/v1/projects/platform-web/jobs/migrate/runs`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${old.tokens.org}`, "content-type": "application/json" },
-      body: "{}",
-    });
-    const { data: run } = (await started.json()) as { data: { id: string } };
+    const runId = await startWork(old, "/v1/projects/platform-web/jobs/migrate/runs", {});
     await old.control("POST", "clock", { advanceSeconds: 5 * 3600 });
     const out = file("job-run.log");
     const result = await runBundle(actionDir, {
@@ -446,7 +447,7 @@ describe("fetch-logs: a build or job run that ran long ago", () => {
         ...old.connection(),
         "project-id": "platform-web",
         "job-id": "migrate",
-        "run-id": run.id,
+        "run-id": runId,
         "output-file": out,
         print: "false",
         "fail-on-regex": "^ERROR",
@@ -455,7 +456,7 @@ describe("fetch-logs: a build or job run that ran long ago", () => {
     expect(result.outputs.lines).toBe("2");
     expect(result.outputs.matched).toBe("true");
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`logs of run ${run.id} of job migrate in project platform-web`);
+    expect(result.stdout).toContain(`logs of run ${runId} of job migrate in project platform-web`);
     expect(
       (await readFile(out, "utf8"))
         .trim()

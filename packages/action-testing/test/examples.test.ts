@@ -75,6 +75,10 @@ const templateRuns = async (template: string) =>
     ).json()) as { data: { templateRuns: Array<{ arguments: Record<string, unknown>; status: string }> } }
   ).data.templateRuns;
 
+/** A push of the head commit to `ref` (a branch or a tag). */
+const push = (ref: string) => ({ name: "push", sha: HEAD_SHA, ref, payload: { ref, after: HEAD_SHA } });
+const SCHEDULE = { name: "schedule", sha: HEAD_SHA, ref: "refs/heads/main", payload: {} };
+
 function pullRequest(number: number, action: string, fork = false) {
   return {
     name: "pull_request",
@@ -158,13 +162,12 @@ describe("examples/workflows/preview-per-pull-request.yml", () => {
 
 describe("examples/workflows/nightly-restore-and-verify.yml", () => {
   const nightly = workflow("nightly-restore-and-verify.yml");
-  const schedule = { name: "schedule", sha: HEAD_SHA, ref: "refs/heads/main", payload: {} };
 
   it("restores the backup of the variable into staging, restarts, and reads the logs from the restart on", async () => {
     const job = await run({
       workflow: nightly,
       job: "restore",
-      event: schedule,
+      event: SCHEDULE,
       vars: { STAGING_BACKUP_ID: "nightly-golden" },
     });
     expect(failures(job)).toEqual([]);
@@ -188,7 +191,7 @@ describe("examples/workflows/nightly-restore-and-verify.yml", () => {
   });
 
   it("says clearly when the variable names no backup, before anything starts", async () => {
-    const job = await run({ workflow: nightly, job: "restore", event: schedule, vars: {} });
+    const job = await run({ workflow: nightly, job: "restore", event: SCHEDULE, vars: {} });
     expect(job.success).toBe(false);
     expect(job.steps[0]?.result?.stdout).toMatch(/::error::.*backup-id/);
     // The verify steps are skipped after a failure; only the artifact step (always()) is read, and
@@ -201,13 +204,11 @@ describe("examples/workflows/nightly-restore-and-verify.yml", () => {
 
 describe("examples/workflows/deploy-production.yml", () => {
   it("migrates on the commit built by image-builder before web, which may roll out, is built", async () => {
-    const push = {
-      name: "push",
-      sha: HEAD_SHA,
-      ref: "refs/heads/main",
-      payload: { ref: "refs/heads/main", after: HEAD_SHA },
-    };
-    const job = await run({ workflow: workflow("deploy-production.yml"), job: "deploy", event: push });
+    const job = await run({
+      workflow: workflow("deploy-production.yml"),
+      job: "deploy",
+      event: push("refs/heads/main"),
+    });
     expect(failures(job)).toEqual([]);
     const starts = (await platform.requests()).filter((r) => r.method === "POST").map((r) => r.path);
     expect(starts).toEqual([
@@ -223,16 +224,10 @@ describe("examples/workflows/deploy-production.yml", () => {
 
 describe("examples/workflows/build-on-push.yml", () => {
   it("builds every push on the build service, and skips a fork's pull request", async () => {
-    const push = {
-      name: "push",
-      sha: HEAD_SHA,
-      ref: "refs/heads/feature/checkout",
-      payload: { ref: "refs/heads/feature/checkout" },
-    };
     const job = await run({
       workflow: workflow("build-on-push.yml"),
       job: "build",
-      event: push,
+      event: push("refs/heads/feature/checkout"),
       secrets: { NPM_TOKEN: "npm_secret_token" },
     });
     expect(failures(job)).toEqual([]);
@@ -254,16 +249,10 @@ describe("examples/workflows/build-on-push.yml", () => {
 
 describe("examples/workflows/release-gated-on-template.yml", () => {
   it("runs the release template with the tag, and hands the run id to the publishing step", async () => {
-    const tag = {
-      name: "push",
-      sha: HEAD_SHA,
-      ref: "refs/tags/v1.4.0",
-      payload: { ref: "refs/tags/v1.4.0" },
-    };
     const job = await run({
       workflow: workflow("release-gated-on-template.yml"),
       job: "release",
-      event: tag,
+      event: push("refs/tags/v1.4.0"),
     });
     expect(failures(job)).toEqual([]);
     expect((await templateRuns("release")).map((r) => [r.arguments, r.status])).toEqual([
@@ -276,16 +265,10 @@ describe("examples/workflows/release-gated-on-template.yml", () => {
 
   it("publishes nothing when the template run fails", async () => {
     await platform.control("POST", "outcomes", { kind: "templateRun", succeed: false, durationSeconds: 30 });
-    const tag = {
-      name: "push",
-      sha: HEAD_SHA,
-      ref: "refs/tags/v1.4.1",
-      payload: { ref: "refs/tags/v1.4.1" },
-    };
     const job = await run({
       workflow: workflow("release-gated-on-template.yml"),
       job: "release",
-      event: tag,
+      event: push("refs/tags/v1.4.1"),
     });
     expect(job.success).toBe(false);
     expect(job.steps.map((s) => s.kind)).toEqual(["ran", "skipped"]);
@@ -294,9 +277,8 @@ describe("examples/workflows/release-gated-on-template.yml", () => {
 
 describe("the cost report examples", () => {
   it("weekly-cost-report.yml: keeps last week's report in one issue, updated in place by the next run", async () => {
-    const schedule = { name: "schedule", sha: HEAD_SHA, ref: "refs/heads/main", payload: {} };
     for (const _week of [1, 2]) {
-      const job = await run({ workflow: workflow("weekly-cost-report.yml"), job: "report", event: schedule });
+      const job = await run({ workflow: workflow("weekly-cost-report.yml"), job: "report", event: SCHEDULE });
       expect(failures(job)).toEqual([]);
       expect(job.steps[1]?.inputs?.path).toBe(job.steps[0]?.result?.outputs["report-dir"]);
     }

@@ -53,10 +53,15 @@ export const EXAMPLES: Record<string, string> = {
     "cwp usage-report --period last-month --group-by project --formats markdown,csv --output-dir report",
 };
 
+/**
+ * Whether an input does nothing for this operation: "Not used: ..." inputs exist so every action
+ * takes the shared inputs (fetch-logs' `wait`), and a flag for one would do nothing.
+ */
+export const doesNothing = (spec: InputSpec | undefined) => spec?.description.startsWith("Not used") ?? false;
+
 /** An input's help as a terminal shows it; undefined for an input that does nothing there. */
 export function terminalInputHelp(operation: string, input: string, spec: InputSpec): string | undefined {
-  // "Not used: ..." inputs exist so every action takes the shared inputs; a flag would do nothing.
-  if (spec.description.startsWith("Not used")) return undefined;
+  if (doesNothing(spec)) return undefined;
   const own = TERMINAL_INPUTS[operation]?.[input];
   if (own !== undefined) return own;
   return TERMINAL_WORDS.reduce(
@@ -86,7 +91,7 @@ export function exampleHelp(
     `  ${example}`,
     "",
     "CWP_API_TOKEN and CWP_API_URL stand in for --api-token and --api-url.",
-    metadata.inputs["abort-on-cancel"]?.description.startsWith("Not used")
+    doesNothing(metadata.inputs["abort-on-cancel"])
       ? "Ctrl-C (SIGINT) or SIGTERM stops it; nothing on the platform is changed."
       : "Ctrl-C (SIGINT) or SIGTERM stops the wait; --abort-on-cancel says what happens to the work.",
     `Exit codes: ${codes}.`,

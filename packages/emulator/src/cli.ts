@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "./control-guard.js";
-import { seedWorld, type WorldScale } from "./model/world.js";
-import { applyWorldFile, parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
+import { parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
 import { startEmulator } from "./server.js";
 
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
@@ -69,7 +68,7 @@ function number(name: string, value: string): number {
 }
 
 /** The world file's description; a mistake ends the start naming the file and its path in it. */
-async function readWorld(file: string, scale: WorldScale | undefined): Promise<WorldFile> {
+async function readWorld(file: string): Promise<WorldFile> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -79,10 +78,7 @@ async function readWorld(file: string, scale: WorldScale | undefined): Promise<W
     );
   }
   try {
-    const world = parseWorldFile(text);
-    // The teams are checked against the seeded world's, as the server lays the file over it.
-    applyWorldFile(seedWorld(1, 0, scale), world);
-    return world;
+    return parseWorldFile(text);
   } catch (error) {
     if (error instanceof WorldFileError) fail(`--world ${file}: ${error.message}`);
     throw error;
@@ -119,7 +115,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
   const worldScale = scale
     ? { teams: Number(scale[1]), projectsPerTeam: Number(scale[2]), resourcesPerProject: Number(scale[3]) }
     : undefined;
-  const world = values.world === undefined ? undefined : await readWorld(values.world, worldScale);
+  const world = values.world === undefined ? undefined : await readWorld(values.world);
   const emulator = await startEmulator({
     ...(startAt !== undefined ? { startAt } : {}),
     ...(worldScale ? { scale: worldScale } : {}),
@@ -134,6 +130,8 @@ export async function emulatorMain(args: string[]): Promise<void> {
       ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
       : {}),
   }).catch((error: NodeJS.ErrnoException) => {
+    // What only the seeded world can tell (a team the file names that it does not have).
+    if (error instanceof WorldFileError) fail(`--world ${values.world}: ${error.message}`);
     if (error.code === "EADDRINUSE")
       fail(`port ${port} is in use; start it on another with --port (--port 0 picks a free one)`, 1);
     throw error;

@@ -366,35 +366,19 @@ export class Transport {
 
   /** The last attempt's error, saying how many attempts were made since `since` and over how long. */
   #afterAttempts(error: CwpError, attempts: number, since: number | undefined): CwpError {
-    const ErrorClass = error.constructor as typeof CwpError;
     const over = since === undefined ? "" : ` over ${formatSeconds(this.clock.now() - since)}`;
-    return new ErrorClass(`${error.message} (${attempts} attempts${over})`, {
-      method: error.method,
-      path: error.path,
-      status: error.status,
-      errorId: error.errorId,
-      details: error.details,
-      cause: error.cause,
-    });
+    return retold(error, `${error.message} (${attempts} attempts${over})`, { cause: error.cause });
   }
 
   #outcomeUnknown(error: CwpError, spec: RequestSpec, sentAt: number | undefined): CwpError {
-    const ErrorClass = error.constructor as typeof CwpError;
     const when = sentAt === undefined ? "" : ` (the request was sent at ${new Date(sentAt).toISOString()})`;
     const check = spec.checkHint
       ? ` Check ${spec.checkHint}${when} before trying again.`
       : ` Check whether it took effect${when} before trying again.`;
-    return new ErrorClass(
+    return retold(
+      error,
       `${error.message}. The outcome is unknown: the platform may have acted on the request, so it was not sent again.${check}`,
-      {
-        method: error.method,
-        path: error.path,
-        status: error.status,
-        errorId: error.errorId,
-        details: error.details,
-        outcomeUnknown: true,
-        cause: error,
-      },
+      { outcomeUnknown: true, cause: error },
     );
   }
 
@@ -495,4 +479,21 @@ function describeDetails(details: unknown): string {
 }
 
 /** 30000 ms as "30 s", 1500 as "1.5 s". */
+/** The same error, of the same class and about the same request, told with another message. */
+function retold(
+  error: CwpError,
+  message: string,
+  init: { outcomeUnknown?: boolean; cause: unknown },
+): CwpError {
+  const ErrorClass = error.constructor as typeof CwpError;
+  return new ErrorClass(message, {
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    errorId: error.errorId,
+    details: error.details,
+    ...init,
+  });
+}
+
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;

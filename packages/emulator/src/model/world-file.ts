@@ -3,9 +3,7 @@ import { z } from "zod";
 import { uidFor } from "../ids.js";
 import { ID, variablesField } from "../rules/shared.js";
 import type { Outcome } from "./outcome.js";
-import { Timeline } from "./timeline.js";
-import type { AddonState, DeploymentState } from "./work-records.js";
-import { ADDON_VERSIONS, type Backup, type World } from "./world.js";
+import { ADDON_VERSIONS, newAddon, newBackup, newJob, newService, type World } from "./world.js";
 
 // A user's own world, from a file (`cwp-emulator --world world.yaml`): their projects, services,
 // jobs, templates, addons and backups under their own names, and how each piece of work on them
@@ -170,15 +168,15 @@ export function applyWorldFile(world: World, file: WorldFile): void {
   });
   const { seed, seededAt } = world;
   for (const p of file.projects) {
-    const mine = (r: { projectId: string }) => r.projectId !== p.id;
+    const elsewhere = (r: { projectId: string }) => r.projectId !== p.id;
     world.projects = world.projects.filter((q) => q.id !== p.id);
-    world.services = world.services.filter(mine);
-    world.jobs = world.jobs.filter(mine);
-    world.addons = world.addons.filter(mine);
-    world.harnesses = world.harnesses.filter(mine);
-    world.volumes = world.volumes.filter(mine);
-    world.extraBillables = world.extraBillables.filter(mine);
-    const uid = (kind: string, id: string) => uidFor(seed, `${kind}:${p.id}/${id}`);
+    world.services = world.services.filter(elsewhere);
+    world.jobs = world.jobs.filter(elsewhere);
+    world.addons = world.addons.filter(elsewhere);
+    world.harnesses = world.harnesses.filter(elsewhere);
+    world.volumes = world.volumes.filter(elsewhere);
+    world.extraBillables = world.extraBillables.filter(elsewhere);
+    const at = { seed, projectId: p.id };
     world.projects.push({
       id: p.id,
       uid: uidFor(seed, `project:${p.id}`),
@@ -188,54 +186,42 @@ export function applyWorldFile(world: World, file: WorldFile): void {
     });
     for (const s of p.services)
       world.services.push({
-        projectId: p.id,
-        id: s.id,
-        uid: uid("service", s.id),
-        name: s.id,
-        kind: s.kind,
-        buildArguments: s.buildArguments,
-        deployment: new Timeline<DeploymentState>([
-          { at: 0, state: { status: "COMPLETED", reason: "DEPLOYING", lastTransitionTime: seededAt - DAY } },
-        ]),
+        ...newService(at, s.id, s.kind, s.buildArguments, seededAt - DAY),
         outcomes: { build: outcomeOf(s.build), restart: outcomeOf(s.restart) },
         ...(s.runtimeLog ? { runtimeLog: s.runtimeLog } : {}),
       });
     for (const j of p.jobs)
       world.jobs.push({
-        projectId: p.id,
-        id: j.id,
-        uid: uid("job", j.id),
-        name: j.id,
-        paused: j.paused,
-        settings: { suspended: j.paused, disabledCI: false, disabledCD: false },
-        runtimeEnvironment: j.runtimeEnvironment,
+        ...newJob(at, j.id, j.paused, j.runtimeEnvironment),
         outcomes: { jobRun: outcomeOf(j.run) },
       });
     for (const a of p.addons) {
       const version = a.version ?? ADDON_VERSIONS[a.type].at(-2) ?? "";
-      world.addons.push({
-        projectId: p.id,
-        id: a.id,
-        uid: uid("addon", a.id),
-        name: a.id,
-        type: a.type,
-        versions: ADDON_VERSIONS[a.type],
-        createdAt: seededAt - 200 * DAY,
-        state: new Timeline<AddonState>([{ at: 0, state: { status: a.status, versionTag: version } }]),
-        backups: a.backups.map(
-          (b, k): Backup => ({
+      const backups = a.backups.map((b, k) =>
+        newBackup(
+          at,
+          {
             id: b.id,
             name: `${a.id} ${b.id}`,
-            uid: uid("backup", `${a.id}/${b.id}`),
+            uidKey: `${a.id}/${b.id}`,
             status: b.status,
             createdAt: seededAt - b.ageDays * DAY,
-            ...(b.status === "completed" ? { completedAt: seededAt - b.ageDays * DAY + 600_000 } : {}),
             sourceType: b.sourceType,
-            sizeBytes: 1_048_576 * (200 + 37 * k),
             addonVersion: version,
             global: b.global,
-          }),
+          },
+          k,
         ),
+      );
+      world.addons.push({
+        ...newAddon(at, {
+          id: a.id,
+          type: a.type,
+          version,
+          status: a.status,
+          createdAt: seededAt - 200 * DAY,
+          backups,
+        }),
         outcomes: { addonUpgrade: outcomeOf(a.upgrade), restore: outcomeOf(a.restore) },
       });
     }

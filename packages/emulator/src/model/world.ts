@@ -162,6 +162,91 @@ export const ADDON_VERSIONS = {
   redis: ["7.0.15", "7.2.5", "7.4.1"],
 } as const;
 
+/** A project's place in the seed: what its records' uids derive from. */
+export interface ProjectSeed {
+  seed: number;
+  projectId: string;
+}
+const uidIn = (at: ProjectSeed, kind: string, id: string) => uidFor(at.seed, `${kind}:${at.projectId}/${id}`);
+
+/** A service, rolled out and serving since `deployedAt`. */
+export function newService(
+  at: ProjectSeed,
+  id: string,
+  kind: Service["kind"],
+  buildArguments: Record<string, string>,
+  deployedAt: number,
+): Service {
+  return {
+    projectId: at.projectId,
+    id,
+    uid: uidIn(at, "service", id),
+    name: id,
+    kind,
+    buildArguments,
+    deployment: new Timeline<DeploymentState>([
+      { at: 0, state: { status: "COMPLETED", reason: "DEPLOYING", lastTransitionTime: deployedAt } },
+    ]),
+  };
+}
+
+export function newJob(
+  at: ProjectSeed,
+  id: string,
+  paused: boolean,
+  runtimeEnvironment: Record<string, string>,
+): Job {
+  return {
+    projectId: at.projectId,
+    id,
+    uid: uidIn(at, "job", id),
+    name: id,
+    paused,
+    settings: { suspended: paused, disabledCI: false, disabledCD: false },
+    runtimeEnvironment,
+  };
+}
+
+/** A backup of an addon, the `index`-th of its list (its size grows with it), taken at `createdAt`. */
+export function newBackup(
+  at: ProjectSeed,
+  b: Pick<Backup, "id" | "name" | "status" | "sourceType" | "addonVersion" | "global" | "createdAt"> & {
+    uidKey: string;
+  },
+  index: number,
+): Backup {
+  return {
+    id: b.id,
+    name: b.name,
+    uid: uidIn(at, "backup", b.uidKey),
+    status: b.status,
+    createdAt: b.createdAt,
+    // A backup takes ten minutes.
+    ...(b.status === "completed" ? { completedAt: b.createdAt + 600_000 } : {}),
+    sourceType: b.sourceType,
+    sizeBytes: 1_048_576 * (200 + 37 * index),
+    addonVersion: b.addonVersion,
+    global: b.global,
+  };
+}
+
+export function newAddon(
+  at: ProjectSeed,
+  a: Pick<Addon, "id" | "type" | "createdAt" | "backups"> & { status: "running" | "paused"; version: string },
+): Addon {
+  return {
+    projectId: at.projectId,
+    id: a.id,
+    uid: uidIn(at, "addon", a.id),
+    name: a.id,
+    type: a.type,
+    versions: ADDON_VERSIONS[a.type],
+    createdAt: a.createdAt,
+    state: new Timeline<AddonState>([{ at: 0, state: { status: a.status, versionTag: a.version } }]),
+    backups: a.backups,
+  };
+}
+
 function inventory(seed: number, seededAt: number, projects: Project[]) {
   const services: Service[] = [];
   const jobs: Job[] = [];
@@ -170,40 +255,22 @@ function inventory(seed: number, seededAt: number, projects: Project[]) {
   const volumes: Volume[] = [];
   const completed = seededAt - 30 * DAY;
   for (const project of projects) {
-    const uid = (kind: string, id: string) => uidFor(seed, `${kind}:${project.id}/${id}`);
+    const at = { seed, projectId: project.id };
     for (const [id, kind] of [
       ["web", "combined"],
       ["image-builder", "build"],
       ["gateway", "deployment"],
-    ] as const) {
-      services.push({
-        projectId: project.id,
-        id,
-        uid: uid("service", id),
-        name: id,
-        kind,
+    ] as const)
+      services.push(
         // A templated value, which `replaceTemplatedValues=true` resolves.
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the platform's own placeholder syntax.
-        buildArguments: { NODE_ENV: "production", API_ORIGIN: "${refs.gateway.host}" },
-        deployment: new Timeline<DeploymentState>([
-          { at: 0, state: { status: "COMPLETED", reason: "DEPLOYING", lastTransitionTime: completed } },
-        ]),
-      });
-    }
+        newService(at, id, kind, { NODE_ENV: "production", API_ORIGIN: "${refs.gateway.host}" }, completed),
+      );
     for (const [id, paused] of [
       ["migrate", false],
       ["nightly-report", true],
-    ] as const) {
-      jobs.push({
-        projectId: project.id,
-        id,
-        uid: uid("job", id),
-        name: id,
-        paused,
-        settings: { suspended: paused, disabledCI: false, disabledCD: false },
-        runtimeEnvironment: { "LOG.LEVEL": "info" },
-      });
-    }
+    ] as const)
+      jobs.push(newJob(at, id, paused, { "LOG.LEVEL": "info" }));
     const backups = (addonId: string, version: string): Backup[] =>
       (
         [
@@ -212,44 +279,50 @@ function inventory(seed: number, seededAt: number, projects: Project[]) {
           ["failed-1", "liveInstance", "failed", version],
           ["running-1", "liveInstance", "in-progress", version],
         ] as const
-      ).map(([id, sourceType, status, addonVersion], i) => ({
-        id: `${addonId}-${id}`,
-        name: `${addonId} ${id}`,
-        uid: uid("backup", `${addonId}-${id}`),
-        status,
-        createdAt: seededAt - (10 - i) * DAY,
-        ...(status === "completed" ? { completedAt: seededAt - (10 - i) * DAY + 600_000 } : {}),
-        sourceType,
-        sizeBytes: 1_048_576 * (200 + 37 * i),
-        addonVersion,
-        global: id === "snapshot-1",
-      }));
-    addons.push({
+      ).map(([id, sourceType, status, addonVersion], i) =>
+        newBackup(
+          at,
+          {
+            id: `${addonId}-${id}`,
+            name: `${addonId} ${id}`,
+            uidKey: `${addonId}-${id}`,
+            status,
+            createdAt: seededAt - (10 - i) * DAY,
+            sourceType,
+            addonVersion,
+            global: id === "snapshot-1",
+          },
+          i,
+        ),
+      );
+    addons.push(
+      newAddon(at, {
+        id: "db",
+        type: "postgresql",
+        version: "16.4",
+        status: "running",
+        createdAt: seededAt - 200 * DAY,
+        backups: backups("db", "16.4"),
+      }),
+    );
+    if (project.id.endsWith("-batch"))
+      addons.push(
+        newAddon(at, {
+          id: "cache",
+          type: "redis",
+          version: "7.2.5",
+          status: "paused",
+          createdAt: seededAt - 90 * DAY,
+          backups: [],
+        }),
+      );
+    harnesses.push({
       projectId: project.id,
-      id: "db",
-      uid: uid("addon", "db"),
-      name: "db",
-      type: "postgresql",
-      versions: ADDON_VERSIONS.postgresql,
-      createdAt: seededAt - 200 * DAY,
-      state: new Timeline<AddonState>([{ at: 0, state: { status: "running", versionTag: "16.4" } }]),
-      backups: backups("db", "16.4"),
+      id: "devbox",
+      uid: uidIn(at, "harness", "devbox"),
+      activeSessions: 1,
     });
-    if (project.id.endsWith("-batch")) {
-      addons.push({
-        projectId: project.id,
-        id: "cache",
-        uid: uid("addon", "cache"),
-        name: "cache",
-        type: "redis",
-        versions: ADDON_VERSIONS.redis,
-        createdAt: seededAt - 90 * DAY,
-        state: new Timeline<AddonState>([{ at: 0, state: { status: "paused", versionTag: "7.2.5" } }]),
-        backups: [],
-      });
-    }
-    harnesses.push({ projectId: project.id, id: "devbox", uid: uid("harness", "devbox"), activeSessions: 1 });
-    volumes.push({ projectId: project.id, id: "data", uid: uid("volume", "data") });
+    volumes.push({ projectId: project.id, id: "data", uid: uidIn(at, "volume", "data") });
   }
   return { services, jobs, addons, harnesses, volumes };
 }
