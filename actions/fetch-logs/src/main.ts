@@ -35,7 +35,7 @@ export const definition = defineAction({
     "service-id": optionalResourceIdInput(),
     "build-id": optionalResourceIdInput(),
     "job-id": optionalResourceIdInput(),
-    "run-id": optionalText(),
+    "run-id": optionalResourceIdInput(),
     "container-name": optionalText(),
     "pod-name": optionalText(),
     "cluster-id": optionalResourceIdInput(),

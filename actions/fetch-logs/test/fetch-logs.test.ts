@@ -48,6 +48,34 @@ async function concludedBuildWithLogs(lines: string[]): Promise<string> {
 }
 
 describe("fetch-logs", () => {
+  it("reads every line when one is dated in the future, and fail-on-regex sees the lines after it", async () => {
+    await platform.reset();
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}${i === 29 ? " FATAL" : ""}`);
+    const buildId = await concludedBuildWithLogs(lines);
+    // Pages of 12 lines, and the platform's eleventh line says 2099, on every page it is on.
+    await platform.control("POST", "settings", { logPageCap: 12 });
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/projects/platform-web/services/web/build-logs",
+      rewrite: { set: { "data.10.ts": "2099-01-01T00:00:00.000Z" } },
+      times: 1000,
+    });
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "service-id": "web",
+        "build-id": buildId,
+        "fail-on-regex": "FATAL",
+        "output-file": file("future.log"),
+        print: "false",
+      },
+    });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.outputs.matched).toBe("true");
+    const read = await readFile(file("future.log"), "utf8");
+    for (const line of lines) expect(read).toContain(line);
+  });
+
   it("reads a range of several pages whole, with no line lost or repeated, into a JSON-lines file", async () => {
     await platform.reset();
     const end = new Date(await emulatorNow()).toISOString();
@@ -323,6 +351,7 @@ describe("fetch-logs", () => {
       // An id is never a path segment that moves elsewhere (/services/../logs).
       [{ "service-id": ".." }, "service-id"],
       [{ "build-id": "../..", "service-id": "web" }, "build-id"],
+      [{ "run-id": "..", "job-id": "migrate" }, "run-id"],
     ] as const) {
       await platform.reset();
       const result = await runBundle(actionDir, { inputs: { ...base(), ...inputs } });

@@ -72,16 +72,14 @@ export const definition = defineAction({
         ["Restarted at", restartedAt],
       ],
       outputs: (s: Service | undefined) => ({
-        status: s ? restartConclusion(s, receipt.restartedAt).status : undefined,
+        status: s ? restartConclusion(s, receipt).status : undefined,
         "restarted-at": restartedAt,
       }),
       wait: (options) => client.services.waitForRestart(projectId, serviceId, receipt, options),
-      conclude: (s: Service) => restartConclusion(s, receipt.restartedAt),
+      conclude: (s: Service) => restartConclusion(s, receipt),
       // Right after a restart the deployment still shows the previous rollout's state.
       describeStatus: (status: string, s: Service) =>
-        restartConclusion(s, receipt.restartedAt).concluded ||
-        status === "IN_PROGRESS" ||
-        status === "PENDING"
+        restartConclusion(s, receipt).concluded || status === "IN_PROGRESS" || status === "PENDING"
           ? status
           : `waiting for the new rollout (the previous one shows ${status})`,
     };

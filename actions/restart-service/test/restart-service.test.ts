@@ -11,6 +11,11 @@ runnerContract({
   outcome: "restart",
   start: { method: "POST", path: `${SERVICE}/restart` },
   poll: SERVICE,
+  answers: {
+    unread: ["uid", "name", "status.build", "status.deployment.reason"],
+    status: "status.deployment.status",
+    readsBeforeStart: 1,
+  },
   outputs: {
     success: { status: "COMPLETED", "restarted-at": /^\d{4}-\d\d-\d\dT/ },
     failure: { status: "FAILED" },

@@ -47,16 +47,18 @@ export const definition = defineAction({
       },
     );
     const title = `restore of backup ${backupId} into addon ${addonId} in project ${projectId}`;
+    // What the platform may leave out of a backup is read as unknown: a size not given, no version.
+    const size = backup.config?.size ?? undefined;
     const snapshotVersion =
-      backup.config.source?.type === "snapshot" ? backup.config.addonVersion : undefined;
+      (backup.config?.source?.type === "snapshot" ? backup.config.addonVersion : undefined) ?? undefined;
     const rows: Array<[string, string | undefined]> = [
       ["Project", projectId],
       ["Addon", addonId],
       ["Backup", `${backupId}${source ? ` (from ${source.sourceProjectId}/${source.sourceAddonId})` : ""}`],
-      ["Backup size", `${backup.config.size} bytes`],
+      ["Backup size", size === undefined ? undefined : `${size} bytes`],
       ["Restores to version", snapshotVersion],
     ];
-    const facts = { "backup-size": backup.config.size, "addon-version": snapshotVersion ?? "" };
+    const facts = { "backup-size": size, "addon-version": snapshotVersion ?? "" };
     if (backup.status !== "completed")
       return {
         finished: true,

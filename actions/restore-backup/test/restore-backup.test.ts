@@ -11,6 +11,10 @@ runnerContract({
   outcome: "restore",
   start: { method: "POST", path: `${BACKUP}/restore` },
   poll: `${BACKUP}/restores`,
+  answers: {
+    unread: ["restores.*.restoreTimestamp", "restores.*.completedAt"],
+    status: "restores.*.status",
+  },
   outputs: {
     success: { "restore-id": /^rst-/, status: "completed", "backup-size": /^\d+$/, "addon-version": "" },
     failure: { "restore-id": /^rst-/, status: "failed" },

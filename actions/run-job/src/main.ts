@@ -126,13 +126,15 @@ export const definition = defineAction({
       FIELDS,
     );
     const started = await client.jobs.run(projectId, jobId, body, startOptions);
+    // The run's name is for people: an answer without one names the run by its id.
+    const runName = started.runName ?? undefined;
     return {
-      title: `run ${started.runName} of job ${jobId} in project ${projectId}`,
+      title: `run ${runName ?? started.id} of job ${jobId} in project ${projectId}`,
       rows: [
         ["Project", projectId],
         ["Job", jobId],
         ["Run", started.id],
-        ["Run name", started.runName],
+        ["Run name", runName],
         [
           "Image",
           config.image ?? (config["build-service-id"] ? `built by ${config["build-service-id"]}` : undefined),
@@ -140,7 +142,7 @@ export const definition = defineAction({
       ],
       outputs: (r: JobRun | undefined) => ({
         "run-id": started.id,
-        "run-name": started.runName,
+        "run-name": runName,
         status: r?.status,
         concluded: r?.concluded,
       }),

@@ -11,6 +11,10 @@ runnerContract({
   outcome: "jobRun",
   start: { method: "POST", path: RUNS },
   poll: `${RUNS}/`,
+  answers: {
+    unread: ["startedAt", "concludedAt", "active", "succeeded", "failed", "backoffLimit", "completions"],
+    status: "status",
+  },
   abort: { method: "DELETE", path: /^\/v1\/projects\/platform-web\/jobs\/migrate\/runs\/[0-9a-f-]{36}$/ },
   outputs: {
     success: { "run-id": /^[0-9a-f-]{36}$/, "run-name": /^migrate-/, status: "SUCCESS", concluded: "true" },

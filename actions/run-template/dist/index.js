@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6824);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3250);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6824:
+/***/ 3250:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55948,16 +55948,40 @@ const cursorListQuery = strictObject({
 const openEnum = (_known) => schemas_string();
 /** Response timestamps are mostly ISO strings, some Unix seconds: keep both (see parseTimestamp). */
 const timestamp = () => union([schemas_string(), schemas_number()]);
+/**
+ * A number the platform may write as numeric text (`"0.25"`): read as a number. Text that is no
+ * number fails, naming the field.
+ */
+const numeric = () => union([
+    schemas_number(),
+    schemas_string()
+        .regex(/^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/, "a number")
+        .transform(Number),
+]);
+/**
+ * A list's pagination. Only `hasNextPage` and `cursor` are read; a list answered without one is
+ * its own last page.
+ */
 const pagination = looseObject({
-    hasNextPage: schemas_boolean(),
+    hasNextPage: schemas_boolean().nullish(),
     cursor: schemas_string().nullish(),
-    count: schemas_number().optional(),
+    count: schemas_number().nullish(),
 });
-/** `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. */
-const listEnvelope = (key, item) => looseObject({
-    data: looseObject({ [key]: array(item) }),
-    pagination,
-});
+const LAST_PAGE = { hasNextPage: false };
+/**
+ * `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. A list that leaves out
+ * its array (or sends null) is empty, and one without `pagination` is its last page: neither is
+ * a reason to refuse the answer.
+ */
+const listEnvelope = (key, item) => {
+    const items = array(item)
+        .nullish()
+        .transform((list) => list ?? []);
+    return looseObject({
+        data: looseObject({ [key]: items }),
+        pagination: pagination.nullish().transform((p) => p ?? LAST_PAGE),
+    });
+};
 const emptyData = looseObject({});
 /** Any JSON object body, kept whole: for `client.request`. */
 const looseBody = looseObject({});
@@ -56095,6 +56119,12 @@ function errorClassForStatus(status) {
 //# sourceMappingURL=errors.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/waiting/schedule.js
 const MIN_HISTORY = 3;
+/**
+ * How far outside the middle half of the history (on a log scale, in widths of that half) a
+ * duration may lie and still be planned for; the half's width is taken as at least LOG_SPREAD.
+ */
+const FENCE = 1.5;
+const LOG_SPREAD = Math.log(1.5);
 /** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
 const EARLY_CHECKS = 1;
 /** The planned polls cover at least this far either side of the median. */
@@ -56118,18 +56148,19 @@ class PollSchedule {
     #plan;
     #interval;
     #first = true;
-    constructor(options, startedAt) {
+    constructor(options, startedAt, 
+    /** Epoch ms past which no poll is planned (the wait's deadline). */
+    deadline = Number.POSITIVE_INFINITY) {
         this.startedAt = startedAt;
         this.#initial = options.initialIntervalMs ?? 1_000;
         this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
         this.#interval = this.#initial;
-        const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
-        if (history.length >= MIN_HISTORY) {
-            // One request read the history; the rest are polls, none needed right after the start.
-            this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
-        }
-        else
-            this.#plan = [];
+        const history = typicalDurations(options.expectedDurationsMs ?? []);
+        // One request read the history; the rest are polls, none needed right after the start. A plan
+        // whose first poll would come after the deadline is no plan: the backoff polls from the start.
+        const plan = history.length >= MIN_HISTORY ? planFromHistory(history, (options.plannedRequests ?? 15) - 1) : [];
+        const horizon = deadline - startedAt;
+        this.#plan = (plan[0] ?? 0) < horizon ? plan.filter((at) => at < horizon) : [];
     }
     /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
     next(now) {
@@ -56147,6 +56178,24 @@ class PollSchedule {
         this.#interval = Math.min(this.#max, this.#interval * 1.5);
         return wait;
     }
+}
+/**
+ * The durations to plan with, ascending: positive ones, less the outliers. One build of 72 hours
+ * among builds of 3 seconds says nothing about when the next one ends, and a plan spanning both
+ * would leave the next poll hours away. Outliers are those beyond Tukey's fences on a log scale
+ * (durations spread by ratios), with the middle half's width taken as at least LOG_SPREAD, so a
+ * history of near-equal durations still keeps those within half again of them.
+ */
+function typicalDurations(durations) {
+    const sorted = durations.filter((d) => d > 0 && Number.isFinite(d)).sort((a, b) => a - b);
+    if (sorted.length < MIN_HISTORY)
+        return sorted;
+    const logs = sorted.map(Math.log);
+    const q1 = quantile(logs, 0.25);
+    const q3 = quantile(logs, 0.75);
+    const width = Math.max(q3 - q1, LOG_SPREAD);
+    const [low, high] = [q1 - FENCE * width, q3 + FENCE * width];
+    return sorted.filter((_, i) => logs[i] >= low && logs[i] <= high);
 }
 /**
  * Poll times (ms after the start) for work that took `history` (ascending) before: `polls` in all. With n polls, the mean delay between the conclusion and the
@@ -56193,6 +56242,12 @@ function quantile(sorted, p) {
 ;// CONCATENATED MODULE: ../../packages/client/dist/waiting/poll.js
 
 
+/**
+ * Answers to a status read that cannot be read (not JSON, `{"data": null}`, a proxy's HTML page
+ * with a 200) in a row before the wait gives up on them: one bad answer is read again, a platform
+ * that keeps sending them is not.
+ */
+const MAX_BAD_ANSWERS = 3;
 /** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
 class WaitTimeoutError extends TimeoutError {
     last;
@@ -56213,10 +56268,12 @@ const isTransient = (error) => error instanceof CwpError &&
 async function pollUntilConcluded(spec, options = {}) {
     const { clock } = spec;
     const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
-    const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
+    const schedule = new PollSchedule(options, options.startedAt ?? clock.now(), deadline);
     let last;
     let lastStatus;
     let polled = false;
+    let badAnswers = 0;
+    const unknownSeen = new Set();
     for (;;) {
         if (options.signal?.aborted)
             throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
@@ -56234,10 +56291,18 @@ async function pollUntilConcluded(spec, options = {}) {
         polled = true;
         try {
             last = await spec.read(deadline, options.signal);
+            badAnswers = 0;
             const conclusion = spec.conclude(last);
             if (conclusion.status !== lastStatus) {
                 lastStatus = conclusion.status;
                 options.onStatus?.(conclusion.status, last);
+            }
+            if (conclusion.known === false && !conclusion.concluded && !unknownSeen.has(conclusion.status)) {
+                unknownSeen.add(conclusion.status);
+                if (options.onUnknownStatus)
+                    options.onUnknownStatus(conclusion.status, last);
+                else
+                    spec.warn(unknownStatusWarning(spec.what, conclusion.status));
             }
             options.onPoll?.(last);
             if (conclusion.concluded)
@@ -56248,12 +56313,72 @@ async function pollUntilConcluded(spec, options = {}) {
                 throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
             // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+            if (error instanceof UnexpectedResponseError && ++badAnswers < MAX_BAD_ANSWERS)
+                continue;
             if (!isTransient(error))
                 throw error;
         }
     }
 }
+/** What a wait says of a status the spec does not list, once per status. */
+const unknownStatusWarning = (what, status) => `${what} reports status ${JSON.stringify(status)}, which the API's documentation does not list: it is not taken as a conclusion, and the wait goes on until the work concludes or the timeout.`;
 //# sourceMappingURL=poll.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/core/page-walk.js
+/**
+ * Most pages a walk over one list reads before it stops with a warning: a list that never ends
+ * (a cursor that leads back, a platform that ignores the page asked for) must not spend the
+ * account's hourly request budget. 1,000 pages of 100 is 100,000 items.
+ */
+const MAX_PAGES = 1_000;
+/**
+ * Guards a walk over a list's pages: it ends on a cursor it was already given, on a page that
+ * repeats the one before it, or past MAX_PAGES, each time with a warning naming the list. Nothing
+ * read is lost: the walk stops before reading what it has read already.
+ */
+class PageWalk {
+    what;
+    warn;
+    #seen = new Set();
+    #pages = 0;
+    #last;
+    constructor(
+    /** The list, for the warning: "GET /v1/projects". */
+    what, warn) {
+        this.what = what;
+        this.warn = warn;
+    }
+    /** The cursor the walk begins at, when it has one: leading back to it is going round too. */
+    begin(cursor) {
+        if (cursor !== undefined)
+            this.#seen.add(cursor);
+    }
+    /**
+     * Whether the page just read is new: false (after a warning) when it repeats the page before it.
+     * `fingerprint` is what identifies the page's content (its items' ids, say).
+     */
+    fresh(fingerprint) {
+        const repeated = this.#last === fingerprint;
+        this.#last = fingerprint;
+        if (repeated)
+            this.warn(`${this.what} answered the same page twice in a row: the list was read up to there.`);
+        return !repeated;
+    }
+    /** Whether to read the page `next` names (a cursor or a page number), after one more page was read. */
+    goOn(next) {
+        this.#pages += 1;
+        if (this.#seen.has(next)) {
+            this.warn(`${this.what} handed out a cursor it had handed out before: the list was read once, up to there.`);
+            return false;
+        }
+        if (this.#pages >= MAX_PAGES) {
+            this.warn(`${this.what} still had more after ${MAX_PAGES} pages: the list was read up to there.`);
+            return false;
+        }
+        this.#seen.add(next);
+        return true;
+    }
+}
+//# sourceMappingURL=page-walk.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/path.js
 
 /**
@@ -56522,6 +56647,7 @@ function parseJsonText(text, where) {
 
 
 
+
 /** `options` with a second signal that also stops the call (a reader's own stop). */
 function withSignal(options, signal) {
     const signals = [options?.signal, signal].filter((s) => s !== undefined);
@@ -56595,7 +56721,12 @@ class Core {
             rateLimit: this.transport.rateLimit,
             clock: this.transport.clock,
             where: { method: "GET", path: at },
+            warn: this.transport.warn,
         }, options);
+    }
+    /** A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client does. */
+    walk(at) {
+        return new PageWalk(`GET ${at}`, this.transport.warn);
     }
     /** Validates a body or query against a strict request schema; throws before anything is sent. */
     check(schema, value, method, at, part) {
@@ -56604,17 +56735,27 @@ class Core {
 }
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
+
+/** What tells one page of a list from another, cheaply: its length and its first and last items. */
+const fingerprint = (items) => JSON.stringify([items.length, items[0], items.at(-1)]);
 /**
  * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop).
+ * shorter than the page size (a platform that forgets to say it is done still ends the loop); and,
+ * with a warning, on a cursor handed out before, a page that repeats the one before it, or after
+ * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
  */
-async function* cursorPages(fetchPage, pageSize, firstCursor) {
+async function* cursorPages(fetchPage, pageSize, firstCursor, walk = new PageWalk("a list", (message) => process.emitWarning(message, "CwpWarning"))) {
     let cursor = firstCursor;
+    walk.begin(firstCursor);
     for (;;) {
         const page = await fetchPage(cursor);
+        if (!walk.fresh(fingerprint(page.items)))
+            return;
         yield page;
         const next = page.pagination.cursor;
         if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
+            return;
+        if (!walk.goOn(next))
             return;
         cursor = next;
     }
@@ -56626,8 +56767,8 @@ async function* cursorItems(pages) {
 }
 const DEFAULT_PAGE_SIZE = 50;
 /** Every item of a cursor list operation, across all its pages, from the query's first page on. */
-function iterateItems(list, query) {
-    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor));
+function iterateItems(list, query, walk) {
+    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor, walk));
 }
 //# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/addons.js
@@ -56662,51 +56803,60 @@ const BACKUP_STATUSES = [
     "failed",
     "not-supported",
 ];
+/** What a wait shows for a restore its backup's list does not show yet (see `waitForRestore`). */
+const RESTORE_NOT_LISTED = "not listed yet";
 /** Restore statuses that end a restore; only `completed` is a success. */
 const RESTORE_FINAL_STATUSES = ["completed", "failed", "aborted", "not-supported"];
 const addon = looseObject({
     id: schemas_string(),
-    uid: schemas_string(),
-    name: schemas_string(),
-    appId: schemas_string(),
-    stageId: schemas_string().optional(),
-    tags: array(schemas_string()),
-    description: schemas_string().optional(),
-    createdAt: timestamp(),
+    uid: schemas_string().nullish(),
+    name: schemas_string().nullish(),
+    appId: schemas_string().nullish(),
+    stageId: schemas_string().nullish(),
+    tags: array(schemas_string()).nullish(),
+    description: schemas_string().nullish(),
+    createdAt: timestamp().nullish(),
     status: openEnum(ADDON_STATUSES),
     spec: looseObject({
-        type: schemas_string().optional(),
-        config: looseObject({ versionTag: schemas_string().optional() }).optional(),
-        pendingActions: array(looseObject({ type: schemas_string(), createdAt: timestamp().optional() }))
-            .optional(),
-    }),
+        type: schemas_string().nullish(),
+        config: looseObject({ versionTag: schemas_string().nullish() }).nullish(),
+        pendingActions: array(looseObject({ type: schemas_string().nullish(), createdAt: timestamp().nullish() }))
+            .nullish(),
+    })
+        .nullish(),
     cluster: looseObject({
-        id: schemas_string(),
-        name: schemas_string(),
-        namespace: schemas_string().optional(),
-        loadBalancers: array(schemas_string()).optional(),
-    }),
+        id: schemas_string().nullish(),
+        name: schemas_string().nullish(),
+        namespace: schemas_string().nullish(),
+        loadBalancers: array(schemas_string()).nullish(),
+    })
+        .nullish(),
 });
 const addonResponse = looseObject({ data: addon });
 const restoreStatus = openEnum(BACKUP_STATUSES);
 const backup = looseObject({
     id: schemas_string(),
-    name: schemas_string(),
-    uid: schemas_string(),
+    name: schemas_string().nullish(),
+    uid: schemas_string().nullish(),
     status: openEnum(BACKUP_STATUSES),
-    createdAt: timestamp(),
+    createdAt: timestamp().nullish(),
     completedAt: timestamp().nullish(),
     config: looseObject({
         source: looseObject({
-            type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]),
+            type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]).nullish(),
         })
-            .optional(),
+            .nullish(),
         /** Size in bytes, as a string. */
-        size: schemas_string(),
+        size: schemas_string().nullish(),
         /** For snapshot backups, the version the addon is restored to. */
-        addonVersion: schemas_string().optional(),
-    }),
-    lastRestore: looseObject({ restoreTimestamp: timestamp(), status: restoreStatus, completedAt: timestamp().nullish() })
+        addonVersion: schemas_string().nullish(),
+    })
+        .nullish(),
+    lastRestore: looseObject({
+        restoreTimestamp: timestamp().nullish(),
+        status: restoreStatus,
+        completedAt: timestamp().nullish(),
+    })
         .nullish(),
 });
 const backupResponse = looseObject({ data: backup });
@@ -56718,12 +56868,356 @@ const restoreBackupResponse = looseObject({ data: looseObject({ restoreId: schem
 const restore = looseObject({
     id: schemas_string(),
     status: restoreStatus,
-    restoreTimestamp: timestamp().optional(),
+    restoreTimestamp: timestamp().nullish(),
     completedAt: timestamp().nullish(),
 });
 const restoreListResponse = listEnvelope("restores", restore);
 const upgradeAddonBody = strictObject({ version: schemas_string().min(1) });
 //# sourceMappingURL=addons.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/builds.js
+
+
+// Spec 2.6 and 4.5, and the build and service reads of beyond-the-seed §1.
+const startBuildBody = strictObject({
+    bundleUrl: schemas_string().min(1).optional(),
+    sha: sha().optional(),
+    branch: schemas_string().min(1).optional(),
+    pullRequestId: union([schemas_string().regex(/^\d+$/, "a string of digits"), schemas_number().int().min(0)], {
+        error: "must be a pull request number (digits)",
+    })
+        .optional(),
+    overrides: strictObject({
+        buildArguments: record(variableKey(), schemas_string()).optional(),
+        buildFiles: fileMap().optional(),
+        dockerSecretMounts: record(schemas_string(), encodedFile()).optional(),
+        docker: strictObject({
+            dockerFilePath: absolutePath().optional(),
+            dockerWorkDir: absolutePath().optional(),
+            dockerfileTarget: schemas_string()
+                .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")
+                .optional(),
+            dockerfileContents: schemas_string().min(1).optional(),
+        })
+            .optional(),
+    })
+        .optional(),
+})
+    // The spec's oneOf: a bundle build names `bundleUrl` and no pull request; a git build never
+    // names both a branch and a pull request. Whether it needs one of them depends on the service's
+    // kind (build services do, combined services build `sha` or their latest commit: beyond-the-seed
+    // §5), which only the platform knows, so that rule is the platform's to apply.
+    .superRefine((b, ctx) => {
+    if (b.pullRequestId === undefined)
+        return;
+    if (b.bundleUrl !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
+    }
+    else if (b.branch !== undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["pullRequestId"],
+            message: "give either branch or pullRequestId, never both",
+        });
+    }
+});
+const BUILD_STATUSES = [
+    "QUEUED",
+    "PENDING",
+    "UNSCHEDULABLE",
+    "STARTING",
+    "CLONING",
+    "BUILDING",
+    "UPLOADING",
+    "IN_PROGRESS",
+    "SUCCESS",
+    "FAILURE",
+    "SUBMISSION_FAILURE",
+    "ABORTED",
+    "CRASHED",
+];
+const builds_build = looseObject({
+    id: schemas_string(),
+    branch: schemas_string().nullish(),
+    pullRequestId: union([schemas_string(), schemas_number()]).nullish(),
+    sha: schemas_string().nullish(),
+    registry: looseObject({ uri: schemas_string().nullish() }).nullish(),
+    createdAt: timestamp().nullish(),
+    status: openEnum(BUILD_STATUSES).nullish(),
+    concluded: schemas_boolean().nullish(),
+    success: schemas_boolean().nullish(),
+    message: schemas_string().nullish(),
+    /** Unix seconds, unlike most timestamps. */
+    buildConcludedAt: timestamp().nullish(),
+});
+const buildResponse = looseObject({ data: builds_build });
+const buildListResponse = listEnvelope("builds", builds_build);
+const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"];
+const service = looseObject({
+    id: schemas_string(),
+    uid: schemas_string().nullish(),
+    name: schemas_string().nullish(),
+    status: looseObject({
+        build: looseObject({ status: schemas_string().nullish(), lastTransitionTime: timestamp().nullish() })
+            .nullish(),
+        deployment: looseObject({
+            status: openEnum(DEPLOYMENT_STATUSES).nullish(),
+            reason: openEnum(["SCALING", "DEPLOYING"]).nullish(),
+            lastTransitionTime: timestamp().nullish(),
+        })
+            .nullish(),
+    })
+        .nullish(),
+});
+const serviceResponse = looseObject({ data: service });
+const restartHarnessQuery = strictObject({ acknowledgeActiveSessions: schemas_boolean().optional() });
+//# sourceMappingURL=builds.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/jobs.js
+
+
+// Spec 2.4, 2.8 (health checks), 4.4, and the job-run reads of beyond-the-seed §1.
+const BUILD_SERVICE_ID = /^[a-zA-Z](-?[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*)?$/;
+const PROJECT_ID = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
+/** [registry-host[:port]/]path[/path...] followed by :tag or @algorithm:digest. */
+const IMAGE_REFERENCE = /^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127}|@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-fA-F0-9]{32,})$/;
+/** A build service in this project, or `project-id/build-service-id` for another project. */
+const buildServiceRef = () => schemas_string().refine((value) => {
+    const [first, second, ...rest] = value.split("/");
+    const service = second ?? first ?? "";
+    if (rest.length > 0 || (second !== undefined && !PROJECT_ID.test(first ?? "")))
+        return false;
+    return service.length >= 3 && service.length <= 54 && BUILD_SERVICE_ID.test(service);
+}, {
+    message: "must be a build service id (3-54 characters, starting with a letter) or project-id/build-service-id",
+});
+const DOCKER_CONFIG_TYPES = [
+    "default",
+    "customEntrypoint",
+    "customCommand",
+    "customEntrypointCustomCommand",
+];
+const BUILDPACK_CONFIG_TYPES = [
+    "default",
+    "customProcess",
+    "customCommand",
+    "customEntrypointCustomCommand",
+    "originalEntrypointCustomCommand",
+];
+const docker = strictObject({
+    configType: schemas_enum(DOCKER_CONFIG_TYPES),
+    customEntrypoint: schemas_string().optional(),
+    customCommand: schemas_string().optional(),
+})
+    .superRefine((d, ctx) => {
+    if (d.configType.includes("Entrypoint") && d.customEntrypoint === undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["customEntrypoint"],
+            message: `required when configType is ${d.configType}`,
+        });
+    }
+    if (d.configType.includes("Command") && d.customCommand === undefined) {
+        ctx.addIssue({
+            code: "custom",
+            path: ["customCommand"],
+            message: `required when configType is ${d.configType}`,
+        });
+    }
+});
+const buildpack = strictObject({
+    configType: schemas_enum(BUILDPACK_CONFIG_TYPES),
+    customProcess: schemas_string().optional(),
+    customEntrypoint: schemas_string().optional(),
+    customCommand: schemas_string().optional(),
+})
+    .superRefine((b, ctx) => {
+    const required = [
+        ["customProcess", b.configType === "customProcess"],
+        ["customEntrypoint", b.configType === "customEntrypointCustomCommand"],
+        ["customCommand", b.configType.endsWith("CustomCommand") || b.configType === "customCommand"],
+    ];
+    for (const [field, needed] of required) {
+        if (needed && b[field] === undefined) {
+            ctx.addIssue({
+                code: "custom",
+                path: [field],
+                message: `required when configType is ${b.configType}`,
+            });
+        }
+    }
+});
+/** The `deployment` oneOf: exactly one of `internal` (a built commit) or `external` (an image). */
+const jobDeployment = strictObject({
+    internal: strictObject({
+        id: buildServiceRef(),
+        branch: schemas_string().min(1).optional(),
+        buildSHA: union([sha(), literal("latest")], { error: "must be a 40-character commit SHA or latest" })
+            .optional(),
+        buildId: schemas_string().min(1).optional(),
+    })
+        .optional(),
+    external: strictObject({
+        imagePath: schemas_string()
+            .regex(IMAGE_REFERENCE, "must be an image reference such as registry.example.com/team/app:1.2 or app@sha256:<digest>"),
+        credentials: ref().optional(),
+    })
+        .optional(),
+    docker: docker.optional(),
+    buildpack: buildpack.optional(),
+    storage: strictObject({
+        useHdbStorage: schemas_boolean().optional(),
+        usePdSsdStorage: schemas_boolean().optional(),
+        ephemeralStorage: strictObject({ storageSize: schemas_number().int().min(1024) }).optional(),
+        shmSize: schemas_number().int().min(64).optional(),
+    })
+        .optional(),
+    gpu: strictObject({
+        enabled: schemas_boolean().optional(),
+        configuration: strictObject({
+            gpuType: schemas_string().min(1),
+            gpuCount: schemas_number().int().min(1).optional(),
+            timesliced: schemas_boolean().optional(),
+        })
+            .optional(),
+    })
+        .optional(),
+})
+    .superRefine((d, ctx) => {
+    if ((d.internal === undefined) === (d.external === undefined)) {
+        ctx.addIssue({
+            code: "custom",
+            path: d.internal ? ["external"] : ["internal"],
+            message: "give exactly one of internal (a built commit) or external (an image)",
+        });
+    }
+});
+const runJobBody = strictObject({
+    runtimeEnvironment: record(variableKey(), schemas_string()).optional(),
+    runtimeFiles: fileMap().optional(),
+    billing: strictObject({ deploymentPlan: id() }).optional(),
+    deployment: jobDeployment.optional(),
+});
+const runJobResponse = looseObject({
+    data: looseObject({ id: schemas_string(), runName: schemas_string().nullish() }),
+});
+const JOB_RUN_STATUSES = ["RUNNING", "SUCCESS", "FAILED"];
+const jobRun = looseObject({
+    id: schemas_string(),
+    runName: schemas_string().nullish(),
+    status: openEnum(JOB_RUN_STATUSES),
+    concluded: schemas_boolean(),
+    startedAt: timestamp().nullish(),
+    concludedAt: timestamp().nullish(),
+    active: schemas_number().nullish(),
+    succeeded: schemas_number().nullish(),
+    failed: schemas_number().nullish(),
+    backoffLimit: schemas_number().nullish(),
+    completions: schemas_number().nullish(),
+});
+const jobRunResponse = looseObject({ data: jobRun });
+const jobRunListResponse = listEnvelope("runs", jobRun);
+const resumeJobBody = strictObject({
+    suspended: schemas_boolean().optional(),
+    disabledCI: schemas_boolean().optional(),
+    disabledCD: schemas_boolean().optional(),
+});
+const setRuntimeEnvironmentBody = strictObject({
+    runtimeEnvironment: record(variableKey(), schemas_string()),
+    runtimeFiles: fileMap().optional(),
+});
+const healthCheck = looseObject({
+    protocol: openEnum(["HTTP", "CMD", "TCP"]).nullish(),
+    type: openEnum(["livenessProbe", "readinessProbe"]).nullish(),
+    path: schemas_string().nullish(),
+    cmd: unknown().nullish(),
+    httpPort: schemas_number().nullish(),
+    tcpSocketPort: schemas_number().nullish(),
+    initialDelaySeconds: schemas_number().nullish(),
+    periodSeconds: schemas_number().nullish(),
+    timeoutSeconds: schemas_number().nullish(),
+    failureThreshold: schemas_number().nullish(),
+    successThreshold: schemas_number().nullish(),
+});
+const healthChecksResponse = looseObject({
+    data: looseObject({ healthChecks: array(healthCheck) }),
+});
+//# sourceMappingURL=jobs.js.map
+;// CONCATENATED MODULE: ../../packages/client/dist/schemas/templates.js
+
+
+// Spec 2.5, 3.4, 4.8, and the template-run reads of beyond-the-seed §1.
+const TEMPLATE_RUN_STATUSES = [
+    "pending",
+    "running",
+    "success",
+    "failure",
+    "aborted",
+    "aborting",
+    "queued",
+    "unknown",
+    "skipped",
+    "waiting",
+    "retrying",
+    "async_wait",
+    "approval_wait",
+];
+const runTemplateBody = strictObject({ arguments: record(schemas_string(), unknown()) });
+/**
+ * A template run as its own read (and the start and the abort) answers it. What a waiter reads is
+ * checked: `id`, `status` and `concluded`. The rest is typed for callers but never required: a
+ * template not synced to Git has no `gitops`, and the action node's shapes are not documented.
+ */
+const templateRun = looseObject({
+    id: schemas_string(),
+    status: openEnum(TEMPLATE_RUN_STATUSES),
+    concluded: schemas_boolean(),
+    templateId: schemas_string().nullish(),
+    name: schemas_string().nullish(),
+    description: schemas_string().nullish(),
+    apiVersion: schemas_string().nullish(),
+    options: looseObject({ autorun: schemas_boolean().nullish(), concurrencyPolicy: schemas_string().nullish() })
+        .nullish(),
+    arguments: record(schemas_string(), unknown()).nullish(),
+    gitops: looseObject({
+        vcsService: schemas_string().nullish(),
+        selfHostedVcsId: schemas_string().nullish(),
+        accountLogin: schemas_string().nullish(),
+        vcsLinkId: schemas_string().nullish(),
+        repoUrl: schemas_string().nullish(),
+        branch: schemas_string().nullish(),
+        filePath: schemas_string().nullish(),
+    })
+        .nullish(),
+    $schema: schemas_string().nullish(),
+    spec: looseObject({
+        kind: schemas_string().nullish(),
+        settings: looseObject({}).nullish(),
+        response: looseObject({ status: schemas_string().nullish() }).nullish(),
+    })
+        .nullish(),
+    createdAt: timestamp().nullish(),
+    updatedAt: timestamp().nullish(),
+});
+const templateRunResponse = looseObject({ data: templateRun });
+/**
+ * A template run as the runs list carries it: a summary, less than the run's own read. Only its
+ * `id` and `status` are required; `concluded` and the times when it has them.
+ */
+const templateRunSummary = looseObject({
+    id: schemas_string(),
+    status: openEnum(TEMPLATE_RUN_STATUSES),
+    concluded: schemas_boolean().nullish(),
+    createdAt: timestamp().nullish(),
+    updatedAt: timestamp().nullish(),
+});
+const templateRunListResponse = listEnvelope("templateRuns", templateRunSummary);
+const templateRunListQuery = strictObject({
+    per_page: schemas_number().int().min(1).max(100).optional(),
+    page: schemas_number().int().min(1).optional(),
+    cursor: schemas_string().min(1).optional(),
+    status: schemas_enum(TEMPLATE_RUN_STATUSES).optional(),
+    concluded: schemas_boolean().optional(),
+});
+//# sourceMappingURL=templates.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/timestamps.js
 /**
  * Epoch milliseconds from any timestamp the platform writes: ISO 8601 (also with a space instead
@@ -56743,45 +57237,76 @@ function parseTimestamp(value) {
 ;// CONCATENATED MODULE: ../../packages/client/dist/waiting/conclusions.js
 
 
+
+
+
+const knows = (statuses, status) => statuses.includes(status);
 function buildConclusion(build) {
     const status = build.status ?? "UNKNOWN";
     return {
         status,
         concluded: build.concluded === true,
         success: build.success === true || status === "SUCCESS",
+        known: build.status == null || knows(BUILD_STATUSES, status),
     };
 }
 function jobRunConclusion(run) {
-    return { status: run.status, concluded: run.concluded, success: run.status === "SUCCESS" };
+    return {
+        status: run.status,
+        concluded: run.concluded,
+        success: run.status === "SUCCESS",
+        known: knows(JOB_RUN_STATUSES, run.status),
+    };
 }
 function templateRunConclusion(run) {
-    return { status: run.status, concluded: run.concluded, success: run.status === "success" };
+    return {
+        status: run.status,
+        concluded: run.concluded,
+        success: run.status === "success",
+        known: knows(TEMPLATE_RUN_STATUSES, run.status),
+    };
 }
 /** An upgrade ends when the addon runs at the target version, or reports a failure status. */
 function addonUpgradeConclusion(addon, targetVersion) {
-    const version = addon.spec.config?.versionTag;
+    const version = addon.spec?.config?.versionTag;
     const done = addon.status === "running" && version === targetVersion;
     const failed = ADDON_FAILED_STATUSES.includes(addon.status);
-    return { status: addon.status, concluded: done || failed, success: done };
+    return {
+        status: addon.status,
+        concluded: done || failed,
+        success: done,
+        known: knows(ADDON_STATUSES, addon.status),
+    };
 }
 function restoreConclusion(restore) {
     return {
         status: restore.status,
         concluded: RESTORE_FINAL_STATUSES.includes(restore.status),
         success: restore.status === "completed",
+        known: restore.status === RESTORE_NOT_LISTED || knows(BACKUP_STATUSES, restore.status),
     };
 }
 /**
  * A restart has finished when the deployment reports COMPLETED with a transition later than the
- * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it.
+ * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it. With
+ * the transition read before the restart, "later" is later than that one (the platform's clock
+ * against itself); without it, no earlier than the restart's time.
  */
-function restartConclusion(service, restartedAt) {
+function restartConclusion(service, restart) {
     const deployment = service.status?.deployment;
     const status = deployment?.status ?? "UNKNOWN";
     const transition = parseTimestamp(deployment?.lastTransitionTime);
-    const after = transition !== undefined && transition >= restartedAt;
+    const after = transition !== undefined &&
+        (restart.previousTransition !== undefined
+            ? transition > restart.previousTransition
+            : transition >= restart.notBefore);
     const concluded = after && (status === "COMPLETED" || status === "FAILED");
-    return { status, concluded, success: concluded && status === "COMPLETED" };
+    return {
+        status,
+        concluded,
+        success: concluded && status === "COMPLETED",
+        known: status === "UNKNOWN" || knows(DEPLOYMENT_STATUSES, status),
+    };
 }
 //# sourceMappingURL=conclusions.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/addons.js
@@ -56791,6 +57316,8 @@ function restartConclusion(service, restartedAt) {
 
 
 
+/** How long after a restore's start the restores list may still not show it. */
+const RESTORE_LISTING_GRACE_MS = 30_000;
 class Addons {
     core;
     constructor(core) {
@@ -56842,7 +57369,7 @@ class Addons {
         return { items: res.data.restores, pagination: res.pagination };
     }
     iterateRestores(projectId, addonId, backupId, query = {}, options) {
-        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query);
+        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`));
     }
     /** One restore of a backup, found in its restores list. */
     async getRestore(projectId, addonId, backupId, restoreId, options) {
@@ -56857,10 +57384,21 @@ class Addons {
             status: 404,
         });
     }
-    /** Waits until the restore is completed, failed, aborted or not supported. */
+    /**
+     * Waits until the restore is completed, failed, aborted or not supported. A restore the list
+     * does not show yet (absent, or the list answering 404) is read again for
+     * RESTORE_LISTING_GRACE_MS from the wait's start, with the status `not listed yet`: the
+     * platform may list a restore a moment after it answered its start.
+     */
     waitForRestore(projectId, addonId, backupId, restoreId, options = {}) {
         const at = path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
-        return this.core.waitUntil(`restore ${restoreId}`, at, (o) => this.getRestore(projectId, addonId, backupId, restoreId, o), restoreConclusion, options);
+        const { clock } = this.core.transport;
+        const graceEnds = clock.now() + RESTORE_LISTING_GRACE_MS;
+        return this.core.waitUntil(`restore ${restoreId}`, at, (o) => this.getRestore(projectId, addonId, backupId, restoreId, o).catch((error) => {
+            if (error instanceof NotFoundError && clock.now() < graceEnds)
+                return { id: restoreId, status: RESTORE_NOT_LISTED };
+            throw error;
+        }), restoreConclusion, options);
     }
 }
 //# sourceMappingURL=addons.js.map
@@ -56985,7 +57523,7 @@ const categories = {
     scope: looseObject({}).optional(),
 };
 const billingPagination = looseObject({
-    hasNextPage: schemas_boolean(),
+    hasNextPage: schemas_boolean().nullish(),
     cursor: schemas_string().nullish(),
     count: schemas_number().optional(),
     unit: openEnum(BILLING_PAGE_UNITS).optional(),
@@ -57561,11 +58099,15 @@ async function* usageParts(core, query, options) {
     const size = defaultUsagePageSize(query);
     const leftOut = LEFT_OUT[options.level ?? "resources"];
     let cursor = query.cursor;
+    const walk = core.walk(PATH);
+    walk.begin(cursor);
     for (let pages = 1;; pages++) {
         const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
         /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
         let delivered = 0;
         let entries = 0;
+        /** The page's first entry's time: with `entries`, what tells this page from the one before. */
+        let first;
         const page = yield* pushToPull((push, signal) => core.call({
             method: "GET",
             path: PATH,
@@ -57586,6 +58128,8 @@ async function* usageParts(core, query, options) {
                         advance(position, piece);
                         if (!part)
                             continue;
+                        if (part.kind === "head")
+                            first ??= JSON.stringify([part.timestamp, part.window]);
                         await push(part);
                         delivered += 1;
                         if (part.kind === "entry")
@@ -57596,7 +58140,11 @@ async function* usageParts(core, query, options) {
         }, withSignal(options, signal)));
         options.onPage?.({ page, entries, pages });
         cursor = page.pagination.cursor ?? undefined;
-        if (!page.pagination.hasNextPage || !cursor || entries < size)
+        // A page equal to the one before was handed over all the same (its entries came as they were
+        // read): the reader gets a warning and no third.
+        if (!walk.fresh(`${entries}:${first}`))
+            return;
+        if (!page.pagination.hasNextPage || !cursor || entries < size || !walk.goOn(cursor))
             return;
     }
 }
@@ -57668,10 +58216,10 @@ const DRILL_LEVELS = {
 };
 const DEFAULT_DRILL_PAGE_SIZE = 50;
 const DEFAULT_INVOICE_PAGE_SIZE = 50;
-const isDrillLevel = (unit) => unit !== undefined && unit in DRILL_LEVELS;
+const isDrillLevel = (unit) => typeof unit === "string" && unit in DRILL_LEVELS;
 /** How many entries a drill-down page holds at its paginated level. */
 function drillDownCount(response) {
-    if (response.pagination.count !== undefined)
+    if (typeof response.pagination.count === "number")
         return response.pagination.count;
     const teams = response.data.paas.teams ?? [];
     const projects = teams.flatMap((t) => t.projects ?? []);
@@ -57688,8 +58236,9 @@ function drillDownCount(response) {
  * Every page of a drill-down, from the query's page on, at whatever level the platform paginates
  * (it says which in `pagination.unit`). Totals above that level are whole on every page.
  */
-async function* drillDownPages(fetch, query) {
+async function* drillDownPages(fetch, query, walk) {
     let response = await fetch(query);
+    walk.fresh(drillDownFingerprint(response));
     yield response;
     const unit = response.pagination.unit;
     if (!isDrillLevel(unit))
@@ -57699,10 +58248,20 @@ async function* drillDownPages(fetch, query) {
     let page = query[level.page] ?? 1;
     while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
         page += 1;
+        if (!walk.goOn(String(page)))
+            return;
         response = await fetch({ ...query, [level.page]: page });
+        // A platform that ignores the page number sends the same page again.
+        if (!walk.fresh(drillDownFingerprint(response)))
+            return;
         yield response;
     }
 }
+/** The ids of a drill-down page's entries, down to its resources: what tells one page from the next. */
+const drillDownFingerprint = (response) => JSON.stringify((response.data.paas.teams ?? []).map((t) => [
+    t.id,
+    (t.projects ?? []).map((p) => [p.id, (p.resources ?? []).map((r) => r.items.map((i) => i.id))]),
+]));
 /** Billing: invoices, usage, credit balance. Times are Unix seconds. */
 class Billing {
     core;
@@ -57717,7 +58276,7 @@ class Billing {
     }
     iterateInvoices(query = {}, options) {
         const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
-        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor));
+        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor, this.core.walk("/v1/billing/invoices")));
     }
     /** One invoice with one page of its drill-down. */
     async getInvoice(invoiceId, query = {}, options) {
@@ -57727,7 +58286,7 @@ class Billing {
     }
     /** Every drill-down page of an invoice. */
     invoicePages(invoiceId, query = {}, options) {
-        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query);
+        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query, this.core.walk(path_path `/v1/billing/invoices/${invoiceId}`));
     }
     /** One page of usage entries (hours, days, months, or one total). */
     async listUsage(query = {}, options) {
@@ -57740,7 +58299,7 @@ class Billing {
         const pages = cursorPages(async (cursor) => {
             const response = await this.listUsage({ ...query, cursor }, options);
             return { items: response.data.usage, pagination: response.pagination, response };
-        }, size, query.cursor);
+        }, size, query.cursor, this.core.walk("/v1/billing/usage"));
         for await (const page of pages)
             yield page.response;
     }
@@ -57777,7 +58336,7 @@ class Billing {
         return this.core.call({ method: "GET", path: at, query: q, response: usageDetailResponse }, options);
     }
     usageHourPages(timestamp, query = {}, options) {
-        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query);
+        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query, this.core.walk(path_path `/v1/billing/usage/${timestamp}`));
     }
     /** Team tokens billed through an organisation get a PermissionError (403). */
     async getCreditBalance(options) {
@@ -57804,9 +58363,15 @@ const systemClock = {
 const lineKey = (line) => `${line.containerId}\u0000${typeof line.log === "string" ? line.log : JSON.stringify(line.log)}`;
 /**
  * Where a reader stands in time when it pages through logs with range queries. Each page starts at
- * the timestamp of the last line read (inclusive), so lines sharing that timestamp come back again;
- * the cursor hands out exactly the ones it has not handed out yet (a multiset per timestamp), in
- * either direction. Once the reader has every line of that timestamp it can read, it steps past it.
+ * the cursor's timestamp (inclusive), so lines from there on come back again; the cursor hands out
+ * exactly the ones it has not handed out yet (a multiset per timestamp), in either direction. Once
+ * the reader has every line of the cursor's timestamp it can read, it steps past it.
+ *
+ * The cursor moves by what the platform paged: to the last line of a page, in the page's order,
+ * that lies in the asked range, never to the largest timestamp seen. A line dated outside the range
+ * (a clock that ran ahead: a line of 2099 among today's) is handed out once and moves nothing, so
+ * it cannot make the reader skip the lines after it; a line out of order inside the range is
+ * handed out, and once more only if the platform sends it again past the cursor, never twice.
  */
 class PageCursor {
     forward;
@@ -57814,8 +58379,10 @@ class PageCursor {
     #ms;
     /** Whether the next page starts after the cursor timestamp rather than at it. */
     #past;
-    /** How many times each line was already handed out at the cursor timestamp. */
-    #seen = new Map();
+    /** Lines handed out at or beyond the cursor, by timestamp: the ones a later page sends again. */
+    #handed = new Map();
+    /** Lines handed out that were dated outside the range asked for, by timestamp and line. */
+    #outside = new Set();
     /**
      * `start` is where reading begins: inclusive going forward (a range's start), exclusive going
      * backward (a range's end).
@@ -57826,7 +58393,7 @@ class PageCursor {
         this.#ms = Date.parse(start);
         this.#past = !forward;
     }
-    /** The timestamp of the last line handed out (or the start). */
+    /** The timestamp of the last line the cursor moved to (or the start). */
     get at() {
         return this.#at;
     }
@@ -57843,32 +58410,65 @@ class PageCursor {
     stepPast() {
         this.#past = true;
     }
-    /** The lines of a page not handed out before, in page order. */
-    take(lines) {
-        const skip = new Map(this.#seen);
+    /**
+     * The lines of a page not handed out before, in page order. `far` is the range's other end in
+     * epoch ms (exclusive going forward, inclusive going backward): lines beyond it are outside.
+     * A `full` page (as many lines as asked) of nothing but lines outside still moves the cursor, to
+     * its last line: a platform whose every line is dated ahead of us must not hold the reader on
+     * one page.
+     */
+    take(lines, far, full = false) {
+        const skip = new Map([...this.#handed].map(([ms, keys]) => [ms, new Map(keys)]));
         const fresh = [];
+        let last;
         for (const line of lines) {
             const ms = Date.parse(line.ts);
-            if (this.forward ? ms < this.#ms : ms > this.#ms)
-                continue; // behind where we are
             const key = lineKey(line);
-            if (ms === this.#ms) {
-                const left = skip.get(key) ?? 0;
-                if (left > 0) {
-                    skip.set(key, left - 1);
+            if (!this.#inRange(ms, far)) {
+                const outside = `${line.ts}\u0000${key}`;
+                if (this.#outside.has(outside))
                     continue;
-                }
+                this.#outside.add(outside);
+                fresh.push(line);
+                continue;
             }
-            else {
-                this.#at = line.ts;
-                this.#ms = ms;
-                this.#past = false;
-                this.#seen = new Map();
+            last = line;
+            const left = skip.get(ms)?.get(key) ?? 0;
+            if (left > 0) {
+                skip.get(ms)?.set(key, left - 1);
+                continue;
             }
-            this.#seen.set(key, (this.#seen.get(key) ?? 0) + 1);
+            const handed = this.#handed.get(ms) ?? new Map();
+            handed.set(key, (handed.get(key) ?? 0) + 1);
+            this.#handed.set(ms, handed);
             fresh.push(line);
         }
+        const lastOfPage = lines.at(-1);
+        if (last !== undefined)
+            this.#moveTo(last.ts);
+        else if (full && lastOfPage !== undefined && !Number.isNaN(Date.parse(lastOfPage.ts)))
+            this.#moveTo(lastOfPage.ts);
         return fresh;
+    }
+    /** Whether `ms` lies between the cursor's page boundary and the range's far end. */
+    #inRange(ms, far) {
+        if (Number.isNaN(ms))
+            return false;
+        if (this.forward)
+            return ms >= this.#ms && (far === undefined || ms < far);
+        return ms <= this.#ms && (far === undefined || ms >= far);
+    }
+    #moveTo(ts) {
+        const ms = Date.parse(ts);
+        if (ms === this.#ms)
+            return;
+        this.#at = ts;
+        this.#ms = ms;
+        this.#past = false;
+        // Lines behind the cursor never come back: only those at or beyond it are kept.
+        for (const at of this.#handed.keys())
+            if (this.forward ? at < ms : at > ms)
+                this.#handed.delete(at);
     }
 }
 //# sourceMappingURL=page-cursor.js.map
@@ -57923,7 +58523,7 @@ class PageReader {
             const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
             const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
             this.#largest = Math.max(this.#largest, lines.length);
-            const fresh = this.#cursor.take(lines);
+            const fresh = this.#cursor.take(lines, this.#far(), lines.length >= limit);
             // The page after a short one answers whether that one was cut: more lines came, or none
             // (at most the cursor timestamp's lines again, fewer than a page the platform has sent).
             if (probing !== undefined && (fresh.length > 0 || lines.length < this.#largest)) {
@@ -57961,11 +58561,18 @@ class PageReader {
             limit = pageSize;
         }
     }
+    /** The range's far end, epoch ms: its `to`, or live the horizon (none: no end). */
+    #far() {
+        const { to, horizon } = this.#options;
+        return to !== undefined ? Date.parse(to) : horizon?.();
+    }
     /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
     async #timestampFromTheOtherEnd(limit, signal) {
         const at = Date.parse(this.#cursor.at);
         const lines = await this.#read(this.#forward ? "backward" : "forward", limit, new Date(at).toISOString(), new Date(at + 1).toISOString(), signal);
-        return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
+        return this.#cursor
+            .take(lines.filter((l) => Date.parse(l.ts) === at), this.#far(), false)
+            .reverse();
     }
     #read(direction, limit, startTime, endTime, signal) {
         return this.#fetch({
@@ -57982,6 +58589,12 @@ class PageReader {
 ;// CONCATENATED MODULE: ../../packages/client/dist/logs/follower.js
 
 
+/**
+ * How far past now (the later of this machine's clock and the platform's) a line may be dated and
+ * still count as written: a line dated further ahead is shown, but reading goes on from the lines
+ * before it (see `PageCursor`).
+ */
+const LOG_CLOCK_SKEW_MS = 60_000;
 /**
  * Between reads while lines come, and the cap it backs off to while none do, ms: a line is shown
  * within 8 s of being written, where the budget allows.
@@ -58004,6 +58617,7 @@ class LogFollower {
             from: startTime,
             pageSize: pageSize ?? 500,
             live: true,
+            horizon: () => Math.max(pacing.clock.now(), pacing.platformNow?.() ?? Number.NEGATIVE_INFINITY) + LOG_CLOCK_SKEW_MS,
         });
     }
     /**
@@ -58049,103 +58663,6 @@ class LogFollower {
     }
 }
 //# sourceMappingURL=follower.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/builds.js
-
-
-// Spec 2.6 and 4.5, and the build and service reads of beyond-the-seed §1.
-const startBuildBody = strictObject({
-    bundleUrl: schemas_string().min(1).optional(),
-    sha: sha().optional(),
-    branch: schemas_string().min(1).optional(),
-    pullRequestId: union([schemas_string().regex(/^\d+$/, "a string of digits"), schemas_number().int().min(0)], {
-        error: "must be a pull request number (digits)",
-    })
-        .optional(),
-    overrides: strictObject({
-        buildArguments: record(variableKey(), schemas_string()).optional(),
-        buildFiles: fileMap().optional(),
-        dockerSecretMounts: record(schemas_string(), encodedFile()).optional(),
-        docker: strictObject({
-            dockerFilePath: absolutePath().optional(),
-            dockerWorkDir: absolutePath().optional(),
-            dockerfileTarget: schemas_string()
-                .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")
-                .optional(),
-            dockerfileContents: schemas_string().min(1).optional(),
-        })
-            .optional(),
-    })
-        .optional(),
-})
-    // The spec's oneOf: a bundle build names `bundleUrl` and no pull request; a git build never
-    // names both a branch and a pull request. Whether it needs one of them depends on the service's
-    // kind (build services do, combined services build `sha` or their latest commit: beyond-the-seed
-    // §5), which only the platform knows, so that rule is the platform's to apply.
-    .superRefine((b, ctx) => {
-    if (b.pullRequestId === undefined)
-        return;
-    if (b.bundleUrl !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["pullRequestId"], message: "not allowed with bundleUrl" });
-    }
-    else if (b.branch !== undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["pullRequestId"],
-            message: "give either branch or pullRequestId, never both",
-        });
-    }
-});
-const BUILD_STATUSES = [
-    "QUEUED",
-    "PENDING",
-    "UNSCHEDULABLE",
-    "STARTING",
-    "CLONING",
-    "BUILDING",
-    "UPLOADING",
-    "IN_PROGRESS",
-    "SUCCESS",
-    "FAILURE",
-    "SUBMISSION_FAILURE",
-    "ABORTED",
-    "CRASHED",
-];
-const builds_build = looseObject({
-    id: schemas_string(),
-    branch: schemas_string().nullish(),
-    pullRequestId: union([schemas_string(), schemas_number()]).nullish(),
-    sha: schemas_string().nullish(),
-    registry: looseObject({ uri: schemas_string().optional() }).nullish(),
-    createdAt: timestamp().optional(),
-    status: openEnum(BUILD_STATUSES).optional(),
-    concluded: schemas_boolean().optional(),
-    success: schemas_boolean().optional(),
-    message: schemas_string().nullish(),
-    /** Unix seconds, unlike most timestamps. */
-    buildConcludedAt: timestamp().nullish(),
-});
-const buildResponse = looseObject({ data: builds_build });
-const buildListResponse = listEnvelope("builds", builds_build);
-const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"];
-const service = looseObject({
-    id: schemas_string(),
-    uid: schemas_string().optional(),
-    name: schemas_string().optional(),
-    status: looseObject({
-        build: looseObject({ status: schemas_string().optional(), lastTransitionTime: timestamp().nullish() })
-            .nullish(),
-        deployment: looseObject({
-            status: openEnum(DEPLOYMENT_STATUSES).optional(),
-            reason: openEnum(["SCALING", "DEPLOYING"]).nullish(),
-            lastTransitionTime: timestamp().nullish(),
-        })
-            .nullish(),
-    })
-        .nullish(),
-});
-const serviceResponse = looseObject({ data: service });
-const restartHarnessQuery = strictObject({ acknowledgeActiveSessions: schemas_boolean().optional() });
-//# sourceMappingURL=builds.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/observability.js
 
 
@@ -58231,14 +58748,18 @@ const serviceMetricsQuery = strictObject({ ...metricQueryShape, deploymentId: sc
 const addonMetricsQuery = strictObject(metricQueryShape).superRefine(metricRules);
 const metricSeries = looseObject({
     metricInfo: looseObject({
-        metricId: schemas_string(),
-        metricUnit: schemas_string(),
-        metricResolution: schemas_number().optional(),
-    }),
+        metricId: schemas_string().nullish(),
+        metricUnit: schemas_string().nullish(),
+        metricResolution: schemas_number().nullish(),
+    })
+        .nullish(),
+    /** A metric type added later may carry another shape: a series without values is none. */
     values: array(looseObject({
-        metadata: looseObject({ containerId: schemas_string(), volumeId: schemas_string().optional() }),
-        data: array(looseObject({ value: schemas_number(), ts: timestamp() })),
-    })),
+        metadata: looseObject({ containerId: schemas_string().nullish(), volumeId: schemas_string().nullish() })
+            .nullish(),
+        data: array(looseObject({ value: numeric(), ts: timestamp() })),
+    }))
+        .nullish(),
 });
 const metricsResponse = looseObject({ data: record(schemas_string(), metricSeries) });
 //# sourceMappingURL=observability.js.map
@@ -58284,30 +58805,30 @@ const createSecretBody = strictObject({
 });
 const secretGroup = looseObject({
     id: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
-    stageId: schemas_string().optional(),
-    tags: array(schemas_string()).optional(),
-    type: openEnum(["secret", "config"]).optional(),
-    secretType: openEnum(SECRET_TYPES),
-    priority: schemas_number(),
-    restrictions: looseObject({}).optional(),
-    addonDependencies: array(looseObject({})).optional(),
-    externalAddonDependencies: array(looseObject({})).optional(),
-    secrets: looseObject({}).optional(),
-    createdAt: timestamp().optional(),
-    updatedAt: timestamp().optional(),
+    name: schemas_string().nullish(),
+    description: schemas_string().nullish(),
+    stageId: schemas_string().nullish(),
+    tags: array(schemas_string()).nullish(),
+    type: openEnum(["secret", "config"]).nullish(),
+    secretType: openEnum(SECRET_TYPES).nullish(),
+    priority: schemas_number().nullish(),
+    restrictions: looseObject({}).nullish(),
+    addonDependencies: array(looseObject({})).nullish(),
+    externalAddonDependencies: array(looseObject({})).nullish(),
+    secrets: looseObject({}).nullish(),
+    createdAt: timestamp().nullish(),
+    updatedAt: timestamp().nullish(),
 });
 const secretGroupResponse = looseObject({ data: secretGroup });
 const linkAddonBody = strictObject({ keys: array(addonLinkKey).min(1) });
 const linkAddonResponse = looseObject({
     data: looseObject({
-        keys: array(looseObject({ keyName: schemas_string(), aliases: array(schemas_string()).optional(), defaultKey: schemas_string() })),
+        keys: array(looseObject({ keyName: schemas_string(), aliases: array(schemas_string()).nullish(), defaultKey: schemas_string() })),
     }),
 });
 const buildArgumentsQuery = strictObject({
-    show: schemas_enum(["this", "inherited", "all"]).optional(),
-    replaceTemplatedValues: schemas_boolean().optional(),
+    show: schemas_enum(["this", "inherited", "all"]).nullish(),
+    replaceTemplatedValues: schemas_boolean().nullish(),
 });
 const buildArgumentsResponse = looseObject({
     data: looseObject({
@@ -58389,7 +58910,7 @@ class Builds {
         return durationsOf(items.filter((b) => b.id !== except), (b) => ({ start: b.createdAt, end: b.buildConcludedAt }), (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"));
     }
     iterate(projectId, serviceId, query = {}, options) {
-        return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
+        return iterateItems((q) => this.list(projectId, serviceId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/services/${serviceId}/build`));
     }
     async abort(projectId, serviceId, buildId, options) {
         const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
@@ -58502,21 +59023,21 @@ const createNotificationBody = strictObject({
 });
 const notificationIntegration = looseObject({
     id: schemas_string(),
-    name: schemas_string(),
-    type: openEnum([...NOTIFICATION_TYPES, "SLACK"]),
-    webhook: schemas_string(),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
+    name: schemas_string().nullish(),
+    type: openEnum([...NOTIFICATION_TYPES, "SLACK"]).nullish(),
+    webhook: schemas_string().nullish(),
+    createdAt: timestamp().nullish(),
+    updatedAt: timestamp().nullish(),
     status: looseObject({
-        disabled: schemas_boolean().optional(),
-        reason: unknown().optional(),
+        disabled: schemas_boolean().nullish(),
+        reason: unknown().nullish(),
         timeOfFirstFailedRequest: timestamp().nullish(),
-        numberOfFailedRequests: schemas_number().optional(),
+        numberOfFailedRequests: schemas_number().nullish(),
     })
-        .optional(),
-    restricted: schemas_boolean(),
-    projects: array(schemas_string()),
-    events: record(schemas_string(), schemas_boolean()),
+        .nullish(),
+    restricted: schemas_boolean().nullish(),
+    projects: array(schemas_string()).nullish(),
+    events: record(schemas_string(), schemas_boolean()).nullish(),
 });
 const notificationIntegrationResponse = looseObject({ data: notificationIntegration });
 const REGISTRY_PROVIDERS = [
@@ -58532,29 +59053,29 @@ const REGISTRY_PROVIDERS = [
 ];
 const registryCredential = looseObject({
     id: schemas_string(),
-    name: schemas_string(),
-    provider: openEnum(REGISTRY_PROVIDERS),
-    registryUrl: schemas_string().optional(),
-    aws: looseObject({ region: schemas_string().optional() }).optional(),
-    gcp: looseObject({ projectId: schemas_string().optional() }).optional(),
-    azure: looseObject({ resourceGroup: schemas_string().optional() }).optional(),
-    integrationId: schemas_string().optional(),
+    name: schemas_string().nullish(),
+    provider: openEnum(REGISTRY_PROVIDERS).nullish(),
+    registryUrl: schemas_string().nullish(),
+    aws: looseObject({ region: schemas_string().nullish() }).nullish(),
+    gcp: looseObject({ projectId: schemas_string().nullish() }).nullish(),
+    azure: looseObject({ resourceGroup: schemas_string().nullish() }).nullish(),
+    integrationId: schemas_string().nullish(),
     credentials: looseObject({
-        scope: looseObject({ pull: schemas_boolean().optional(), push: schemas_boolean().optional() }).optional(),
+        scope: looseObject({ pull: schemas_boolean().nullish(), push: schemas_boolean().nullish() }).nullish(),
     })
-        .optional(),
+        .nullish(),
     registryCredentialRefresh: looseObject({
-        status: openEnum(["healthy", "retrying", "suspended"]),
-        failureCount: schemas_number(),
-        retryDelay: schemas_number(),
+        status: openEnum(["healthy", "retrying", "suspended"]).nullish(),
+        failureCount: schemas_number().nullish(),
+        retryDelay: schemas_number().nullish(),
         lastFailureAt: timestamp().nullish(),
         nextAttemptAt: timestamp().nullish(),
-        error: looseObject({ type: schemas_string(), message: schemas_string(), providerCode: unknown().optional() })
+        error: looseObject({ type: schemas_string(), message: schemas_string(), providerCode: unknown().nullish() })
             .nullish(),
     })
-        .optional(),
-    createdAt: timestamp().optional(),
-    updatedAt: timestamp().optional(),
+        .nullish(),
+    createdAt: timestamp().nullish(),
+    updatedAt: timestamp().nullish(),
 });
 const registryCredentialListResponse = listEnvelope("credentials", registryCredential);
 //# sourceMappingURL=integrations.js.map
@@ -58588,178 +59109,10 @@ class Integrations {
         return { items: res.data.credentials, pagination: res.pagination };
     }
     iterateRegistries(query = {}, options) {
-        return iterateItems((q) => this.listRegistries(q, options), query);
+        return iterateItems((q) => this.listRegistries(q, options), query, this.core.walk("/v1/integrations/registries"));
     }
 }
 //# sourceMappingURL=integrations.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/jobs.js
-
-
-// Spec 2.4, 2.8 (health checks), 4.4, and the job-run reads of beyond-the-seed §1.
-const BUILD_SERVICE_ID = /^[a-zA-Z](-?[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*)?$/;
-const PROJECT_ID = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
-/** [registry-host[:port]/]path[/path...] followed by :tag or @algorithm:digest. */
-const IMAGE_REFERENCE = /^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127}|@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-fA-F0-9]{32,})$/;
-/** A build service in this project, or `project-id/build-service-id` for another project. */
-const buildServiceRef = () => schemas_string().refine((value) => {
-    const [first, second, ...rest] = value.split("/");
-    const service = second ?? first ?? "";
-    if (rest.length > 0 || (second !== undefined && !PROJECT_ID.test(first ?? "")))
-        return false;
-    return service.length >= 3 && service.length <= 54 && BUILD_SERVICE_ID.test(service);
-}, {
-    message: "must be a build service id (3-54 characters, starting with a letter) or project-id/build-service-id",
-});
-const DOCKER_CONFIG_TYPES = [
-    "default",
-    "customEntrypoint",
-    "customCommand",
-    "customEntrypointCustomCommand",
-];
-const BUILDPACK_CONFIG_TYPES = [
-    "default",
-    "customProcess",
-    "customCommand",
-    "customEntrypointCustomCommand",
-    "originalEntrypointCustomCommand",
-];
-const docker = strictObject({
-    configType: schemas_enum(DOCKER_CONFIG_TYPES),
-    customEntrypoint: schemas_string().optional(),
-    customCommand: schemas_string().optional(),
-})
-    .superRefine((d, ctx) => {
-    if (d.configType.includes("Entrypoint") && d.customEntrypoint === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["customEntrypoint"],
-            message: `required when configType is ${d.configType}`,
-        });
-    }
-    if (d.configType.includes("Command") && d.customCommand === undefined) {
-        ctx.addIssue({
-            code: "custom",
-            path: ["customCommand"],
-            message: `required when configType is ${d.configType}`,
-        });
-    }
-});
-const buildpack = strictObject({
-    configType: schemas_enum(BUILDPACK_CONFIG_TYPES),
-    customProcess: schemas_string().optional(),
-    customEntrypoint: schemas_string().optional(),
-    customCommand: schemas_string().optional(),
-})
-    .superRefine((b, ctx) => {
-    const required = [
-        ["customProcess", b.configType === "customProcess"],
-        ["customEntrypoint", b.configType === "customEntrypointCustomCommand"],
-        ["customCommand", b.configType.endsWith("CustomCommand") || b.configType === "customCommand"],
-    ];
-    for (const [field, needed] of required) {
-        if (needed && b[field] === undefined) {
-            ctx.addIssue({
-                code: "custom",
-                path: [field],
-                message: `required when configType is ${b.configType}`,
-            });
-        }
-    }
-});
-/** The `deployment` oneOf: exactly one of `internal` (a built commit) or `external` (an image). */
-const jobDeployment = strictObject({
-    internal: strictObject({
-        id: buildServiceRef(),
-        branch: schemas_string().min(1).optional(),
-        buildSHA: union([sha(), literal("latest")], { error: "must be a 40-character commit SHA or latest" })
-            .optional(),
-        buildId: schemas_string().min(1).optional(),
-    })
-        .optional(),
-    external: strictObject({
-        imagePath: schemas_string()
-            .regex(IMAGE_REFERENCE, "must be an image reference such as registry.example.com/team/app:1.2 or app@sha256:<digest>"),
-        credentials: ref().optional(),
-    })
-        .optional(),
-    docker: docker.optional(),
-    buildpack: buildpack.optional(),
-    storage: strictObject({
-        useHdbStorage: schemas_boolean().optional(),
-        usePdSsdStorage: schemas_boolean().optional(),
-        ephemeralStorage: strictObject({ storageSize: schemas_number().int().min(1024) }).optional(),
-        shmSize: schemas_number().int().min(64).optional(),
-    })
-        .optional(),
-    gpu: strictObject({
-        enabled: schemas_boolean().optional(),
-        configuration: strictObject({
-            gpuType: schemas_string().min(1),
-            gpuCount: schemas_number().int().min(1).optional(),
-            timesliced: schemas_boolean().optional(),
-        })
-            .optional(),
-    })
-        .optional(),
-})
-    .superRefine((d, ctx) => {
-    if ((d.internal === undefined) === (d.external === undefined)) {
-        ctx.addIssue({
-            code: "custom",
-            path: d.internal ? ["external"] : ["internal"],
-            message: "give exactly one of internal (a built commit) or external (an image)",
-        });
-    }
-});
-const runJobBody = strictObject({
-    runtimeEnvironment: record(variableKey(), schemas_string()).optional(),
-    runtimeFiles: fileMap().optional(),
-    billing: strictObject({ deploymentPlan: id() }).optional(),
-    deployment: jobDeployment.optional(),
-});
-const runJobResponse = looseObject({ data: looseObject({ id: schemas_string(), runName: schemas_string() }) });
-const JOB_RUN_STATUSES = ["RUNNING", "SUCCESS", "FAILED"];
-const jobRun = looseObject({
-    id: schemas_string(),
-    runName: schemas_string().optional(),
-    status: openEnum(JOB_RUN_STATUSES),
-    concluded: schemas_boolean(),
-    startedAt: timestamp().nullish(),
-    concludedAt: timestamp().nullish(),
-    active: schemas_number().optional(),
-    succeeded: schemas_number().optional(),
-    failed: schemas_number().optional(),
-    backoffLimit: schemas_number().optional(),
-    completions: schemas_number().optional(),
-});
-const jobRunResponse = looseObject({ data: jobRun });
-const jobRunListResponse = listEnvelope("runs", jobRun);
-const resumeJobBody = strictObject({
-    suspended: schemas_boolean().optional(),
-    disabledCI: schemas_boolean().optional(),
-    disabledCD: schemas_boolean().optional(),
-});
-const setRuntimeEnvironmentBody = strictObject({
-    runtimeEnvironment: record(variableKey(), schemas_string()),
-    runtimeFiles: fileMap().optional(),
-});
-const healthCheck = looseObject({
-    protocol: openEnum(["HTTP", "CMD", "TCP"]),
-    type: openEnum(["livenessProbe", "readinessProbe"]),
-    path: schemas_string().nullish(),
-    cmd: unknown().optional(),
-    httpPort: schemas_number().nullish(),
-    tcpSocketPort: schemas_number().nullish(),
-    initialDelaySeconds: schemas_number(),
-    periodSeconds: schemas_number(),
-    timeoutSeconds: schemas_number(),
-    failureThreshold: schemas_number(),
-    successThreshold: schemas_number().nullish(),
-});
-const healthChecksResponse = looseObject({
-    data: looseObject({ healthChecks: array(healthCheck) }),
-});
-//# sourceMappingURL=jobs.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/jobs.js
 
 
@@ -58809,7 +59162,7 @@ class Jobs {
         return durationsOf(items.filter((r) => r.id !== except), (r) => ({ start: r.startedAt, end: r.concludedAt }), (r) => r.concluded === true && r.status === "SUCCESS");
     }
     iterateRuns(projectId, jobId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
+        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`));
     }
     /** Aborts a run; it then ends FAILED with `concluded: true`. */
     async abortRun(projectId, jobId, runId, options) {
@@ -58858,25 +59211,25 @@ class Jobs {
 // the rules of 2.7 that describe values (modes, methods, retryOn) are typed as open enums.
 const SUBDOMAIN_PATTERN = /^(\*|@|[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
 const subdomainPath = looseObject({
-    subdomain: schemas_string(),
-    mode: schemas_string(),
-    uri: schemas_string(),
+    subdomain: schemas_string().nullish(),
+    mode: schemas_string().nullish(),
+    uri: schemas_string().nullish(),
     options: looseObject({
-        priority: schemas_number().optional(),
-        ignoreUriCase: schemas_boolean().optional(),
+        priority: schemas_number().nullish(),
+        ignoreUriCase: schemas_boolean().nullish(),
         rewrite: union([
             looseObject({ uri: schemas_string() }),
             looseObject({ regex: looseObject({ match: schemas_string(), rewrite: schemas_string() }) }),
         ])
-            .optional(),
-        timeout: schemas_string().optional(),
-        headers: looseObject({}).optional(),
-        corsPolicy: looseObject({ enabled: schemas_boolean() }).optional(),
-        retries: looseObject({ enabled: schemas_boolean(), attempts: schemas_number() }).optional(),
+            .nullish(),
+        timeout: schemas_string().nullish(),
+        headers: looseObject({}).nullish(),
+        corsPolicy: looseObject({ enabled: schemas_boolean() }).nullish(),
+        retries: looseObject({ enabled: schemas_boolean(), attempts: schemas_number() }).nullish(),
     })
-        .optional(),
-    name: schemas_string().optional(),
-    createdAt: timestamp().optional(),
+        .nullish(),
+    name: schemas_string().nullish(),
+    createdAt: timestamp().nullish(),
 });
 const subdomainPathListResponse = listEnvelope("paths", subdomainPath);
 /** Path parameters of the subdomain-path list: `*`, `@` or lowercase dot-separated labels. */
@@ -58976,7 +59329,7 @@ class Networking {
         return { items: res.data.paths, pagination: res.pagination };
     }
     iterateSubdomainPaths(domain, subdomain, query = {}, options) {
-        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query);
+        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query, this.core.walk(path_path `/v1/domains/${domain}/subdomains/${subdomain}/paths`));
     }
 }
 //# sourceMappingURL=networking.js.map
@@ -59024,25 +59377,25 @@ class Observability {
 
 
 // Spec 2.9 and 4.2, plus the teams list that billing filters refer to (4.1).
-const team = looseObject({ id: schemas_string(), uid: schemas_string(), name: schemas_string().optional() });
+const team = looseObject({ id: schemas_string(), uid: schemas_string(), name: schemas_string().nullish() });
 const teamListResponse = listEnvelope("teams", team);
 const project = looseObject({
     id: schemas_string(),
     uid: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
+    name: schemas_string().nullish(),
+    description: schemas_string().nullish(),
 });
 const projectListResponse = listEnvelope("projects", project);
 const PIPELINE_STAGES = (/* unused pure expression or super */ null && (["Development", "Staging", "Production"]));
 const pipelineResponse = looseObject({
     data: looseObject({
-        name: schemas_string(),
-        description: schemas_string().optional(),
-        preview: looseObject({}).optional(),
-        stages: array(unknown()).optional(),
-        nfObjects: array(looseObject({ id: schemas_string().optional(), type: schemas_string(), stage: schemas_string() }))
-            .optional(),
-        createdAt: timestamp().optional(),
+        name: schemas_string().nullish(),
+        description: schemas_string().nullish(),
+        preview: looseObject({}).nullish(),
+        stages: array(unknown()).nullish(),
+        nfObjects: array(looseObject({ id: schemas_string().nullish(), type: schemas_string().nullish(), stage: schemas_string().nullish() }))
+            .nullish(),
+        createdAt: timestamp().nullish(),
     }),
 });
 //# sourceMappingURL=projects.js.map
@@ -59063,7 +59416,7 @@ class Projects {
     }
     /** Every project, across pages. */
     iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query);
+        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/projects"));
     }
     async getPipeline(projectId, pipelineId, options) {
         const at = path_path `/v1/projects/${projectId}/pipelines/${pipelineId}`;
@@ -59106,10 +59459,18 @@ class Secrets {
 
 
 
-/** Reads the platform's clock from a response, so restart checks do not depend on ours. */
-function serverTime(headers, fallback) {
+
+
+/**
+ * How far the platform's `Date` header may stand from this machine's clock and still time a
+ * restart. A `Date` further off (a proxy's cached answer, a clock days behind) is not believed:
+ * the restart is timed by this machine's clock, and by the deployment's own transition times.
+ */
+const RESTART_CLOCK_TOLERANCE_MS = 60_000;
+/** The platform's clock from a response's `Date`, or undefined without one. */
+function serverTime(headers) {
     const date = Date.parse(String(headers.date ?? ""));
-    return Number.isNaN(date) ? fallback : date;
+    return Number.isNaN(date) ? undefined : date;
 }
 class Services {
     core;
@@ -59124,9 +59485,20 @@ class Services {
             response: serviceResponse,
         }, options)).data;
     }
-    /** Restarts a service. Not repeated after an ambiguous failure (a second restart is a second rollout). */
+    /**
+     * Restarts a service. Not repeated after an ambiguous failure (a second restart is a second
+     * rollout). The service is read first, so that its previous rollout cannot pass for the new one
+     * whatever either clock says; a read that fails leaves the timing to the clocks.
+     */
     async restart(projectId, serviceId, options) {
         const at = path_path `/v1/projects/${projectId}/services/${serviceId}/restart`;
+        const before = await this.get(projectId, serviceId, { ...options, beforeSend: undefined }).catch((error) => {
+            if (error instanceof AbortedError)
+                throw error;
+            return undefined;
+        });
+        const previousTransition = parseTimestamp(before?.status?.deployment?.lastTransitionTime);
+        const sent = this.core.transport.clock.now();
         const { headers } = await this.core.exchange({
             method: "POST",
             path: at,
@@ -59135,12 +59507,15 @@ class Services {
             response: emptyData,
         }, options);
         // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
-        return { restartedAt: Math.floor(serverTime(headers, this.core.transport.clock.now()) / 1000) * 1000 };
+        const second = (ms) => Math.floor(ms / 1000) * 1000;
+        const platform = serverTime(headers);
+        const believed = platform !== undefined && Math.abs(platform - sent) <= RESTART_CLOCK_TOLERANCE_MS ? platform : sent;
+        return { restartedAt: second(platform ?? sent), previousTransition, notBefore: second(believed) };
     }
     /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */
     waitForRestart(projectId, serviceId, receipt, options = {}) {
         const at = path_path `/v1/projects/${projectId}/services/${serviceId}`;
-        return this.core.waitUntil(`restart of service ${serviceId}`, at, (o) => this.get(projectId, serviceId, o), (service) => restartConclusion(service, receipt.restartedAt), options);
+        return this.core.waitUntil(`restart of service ${serviceId}`, at, (o) => this.get(projectId, serviceId, o), (service) => restartConclusion(service, receipt), options);
     }
 }
 class Harnesses {
@@ -59172,70 +59547,10 @@ class Teams {
     }
     /** Every team, across pages. */
     iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query);
+        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/teams"));
     }
 }
 //# sourceMappingURL=teams.js.map
-;// CONCATENATED MODULE: ../../packages/client/dist/schemas/templates.js
-
-
-// Spec 2.5, 3.4, 4.8, and the template-run reads of beyond-the-seed §1.
-const TEMPLATE_RUN_STATUSES = [
-    "pending",
-    "running",
-    "success",
-    "failure",
-    "aborted",
-    "aborting",
-    "queued",
-    "unknown",
-    "skipped",
-    "waiting",
-    "retrying",
-    "async_wait",
-    "approval_wait",
-];
-const runTemplateBody = strictObject({ arguments: record(schemas_string(), unknown()) });
-const templateRun = looseObject({
-    id: schemas_string(),
-    templateId: schemas_string(),
-    name: schemas_string(),
-    description: schemas_string().optional(),
-    apiVersion: schemas_string(),
-    options: looseObject({ autorun: schemas_boolean().optional(), concurrencyPolicy: schemas_string().optional() })
-        .optional(),
-    arguments: record(schemas_string(), unknown()).optional(),
-    gitops: looseObject({
-        vcsService: schemas_string(),
-        selfHostedVcsId: schemas_string().optional(),
-        accountLogin: schemas_string().optional(),
-        vcsLinkId: schemas_string().optional(),
-        repoUrl: schemas_string(),
-        branch: schemas_string(),
-        filePath: schemas_string(),
-    }),
-    $schema: schemas_string().optional(),
-    /** An action node; its full shapes are not documented, so only the example members are typed. */
-    spec: looseObject({
-        kind: schemas_string().optional(),
-        settings: looseObject({}).optional(),
-        response: looseObject({ status: schemas_string().optional() }).optional(),
-    }),
-    status: openEnum(TEMPLATE_RUN_STATUSES),
-    concluded: schemas_boolean(),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
-});
-const templateRunResponse = looseObject({ data: templateRun });
-const templateRunListResponse = listEnvelope("templateRuns", templateRun);
-const templateRunListQuery = strictObject({
-    per_page: schemas_number().int().min(1).max(100).optional(),
-    page: schemas_number().int().min(1).optional(),
-    cursor: schemas_string().min(1).optional(),
-    status: schemas_enum(TEMPLATE_RUN_STATUSES).optional(),
-    concluded: schemas_boolean().optional(),
-});
-//# sourceMappingURL=templates.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/templates.js
 
 
@@ -59271,7 +59586,7 @@ class Templates {
         return { items: res.data.templateRuns, pagination: res.pagination };
     }
     iterateRuns(templateId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(templateId, q, options), query);
+        return iterateItems((q) => this.listRuns(templateId, q, options), query, this.core.walk(path_path `/v1/templates/${templateId}/runs`));
     }
     async abortRun(templateId, runId, options) {
         const at = path_path `/v1/templates/${templateId}/runs/${runId}/abort`;
@@ -59712,6 +60027,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 class Transport {
     clock;
     rateLimit;
+    /** How far the platform's clock (its last `Date` header) stood from ours, ms. */
+    #platformOffset = 0;
+    /** Says what the client has to say that is no error (`onWarning`). */
+    warn;
     #options;
     #dispatcher;
     #ownsDispatcher;
@@ -59732,6 +60051,7 @@ class Transport {
         this.#origin = base.origin;
         this.#basePath = base.pathname.replace(/\/+$/, "");
         this.clock = options.clock ?? systemClock;
+        this.warn = options.onWarning ?? ((message) => process.emitWarning(message, "CwpWarning"));
         this.rateLimit = new RateLimitBudget(this.clock);
         this.#ownsDispatcher = options.dispatcher === undefined;
         const timeoutMs = options.timeoutMs ?? 30_000;
@@ -59754,6 +60074,13 @@ class Transport {
             accept: "application/json",
             "user-agent": this.#options.userAgent,
         });
+    }
+    /**
+     * The platform's time as its last answer's `Date` header put it (whole seconds), or ours before
+     * any answer: for telling a line from the future from one of a platform whose clock runs ahead.
+     */
+    platformNow() {
+        return this.clock.now() + this.#platformOffset;
     }
     async send(spec) {
         const safety = spec.safety ??
@@ -59779,6 +60106,9 @@ class Transport {
             const retriesLeft = attempt < this.#options.maxRetries;
             if (outcome.kind === "response") {
                 const { response } = outcome;
+                const date = Date.parse(String(response.headers.date ?? ""));
+                if (!Number.isNaN(date))
+                    this.#platformOffset = date - this.clock.now();
                 if (response.status >= 300 && response.status < 400)
                     throw this.#redirected(response, base);
                 if (response.status < 400)
@@ -60101,6 +60431,14 @@ class CwpClient {
         this.templates = new Templates(this.#core);
         this.networking = new Networking(this.#core);
         this.integrations = new Integrations(this.#core);
+    }
+    /**
+     * A guard for one walk over the pages of the list at `at` (the spec's path), for `cursorPages`:
+     * it ends the walk with a warning (`onWarning`) on a cursor handed out before, a page repeated,
+     * or past MAX_PAGES pages.
+     */
+    pageWalk(at) {
+        return this.#core.walk(at);
     }
     /** The account's request budget as last reported by the platform. */
     get rateLimit() {
@@ -60732,7 +61070,7 @@ class Outputs {
     set(values) {
         const set = {};
         for (const [name, value] of Object.entries(values)) {
-            if (value === undefined)
+            if (value === undefined || value === null)
                 continue;
             const kind = this.#kinds[name];
             if (!kind)
@@ -60804,7 +61142,14 @@ cancel = onCancel(), recorder) {
     let record;
     let end;
     let workStarted = false;
-    const report = (r) => host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+    const report = (r) => host().report({
+        action: action.name,
+        ...r,
+        rows: [
+            ...r.rows.map(([label, value]) => [label, value ?? undefined]),
+            ...(record?.rows() ?? []),
+        ],
+    });
     // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
     // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
     const started = Date.now();
@@ -60829,7 +61174,13 @@ cancel = onCancel(), recorder) {
             record = asked;
             outputs.set(asked.outputs());
         })());
-        client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
+        client = createClient({
+            baseUrl: conn.baseUrl,
+            token: conn.token,
+            teamId: conn.teamId,
+            deadline,
+            onWarning: warn,
+        });
         if (conn.teamId)
             say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
         const work = await action.start({
@@ -60939,7 +61290,10 @@ async function follow(work, config, cancel, started, outputs, report, record) {
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;
         const cancelled = error instanceof AbortedError && signal.aborted;
-        if (!timedOut && !cancelled) {
+        // A wait that could not go on (the platform kept answering what cannot be read, or refused a
+        // read) leaves work that was started and may still run: it is aborted, or said to be running.
+        const lost = !timedOut && !cancelled && error instanceof CwpError;
+        if (!timedOut && !cancelled && !lost) {
             pump?.stop();
             throw error;
         }
@@ -60948,16 +61302,19 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const status = last !== undefined ? work.conclude(last).status : undefined;
         const why = timedOut
             ? `did not conclude within ${formatDuration(config.timeout)}`
-            : `was cancelled ${host().cancelledBy}`;
+            : cancelled
+                ? `was cancelled ${host().cancelledBy}`
+                : `could not be followed to its end (${error.message})`;
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
-        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
+        const check = lost && !aborted.stopped ? " Look at its status on the platform before starting it again." : "";
+        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
         await record?.close(end, closeWithin(cancel, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-        await reportAs(timedOut ? "timed out" : "cancelled", status, message);
-        failWith(message, timedOut ? "timeout" : "cancelled");
+        await reportAs(timedOut ? "timed out" : cancelled ? "cancelled" : "failure", status, message);
+        failWith(message, timedOut ? "timeout" : cancelled ? "cancelled" : aborted.stopped ? "failed" : "unknown");
         return end;
     }
 }
@@ -64215,11 +64572,17 @@ function printUntrusted(lines, write = (text) => process.stdout.write(text)) {
     write(`::stop-commands::${token}\n${body}\n::${token}::\n`);
 }
 /**
+ * The runner's older command syntax, `##[name ...]data`, acts anywhere in a line, not only at its
+ * start: every `##[` is broken up (`# #[`), in every line the step prints outside a stop-commands
+ * block (annotations and group titles included).
+ */
+const noOldCommands = (text) => text.replaceAll("##[", "# #[");
+/**
  * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
  * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
- * workflow command (`::warning::`, `::add-mask::`, ...).
+ * workflow command (`::warning::`, `::add-mask::`, ...), and no `##[` is left in it.
  */
-const inert = (text) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+const inert = (text) => noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :"));
 //# sourceMappingURL=untrusted.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/host.js
 
@@ -64238,12 +64601,13 @@ function githubHost() {
     };
     return {
         info: (line) => info(inert(line)),
-        debug: (line) => core_debug(line),
+        debug: (line) => core_debug(noOldCommands(line)),
         // Status changes are lines of their own; a runner's log has no line to redraw.
         progress: () => { },
-        // Annotations escape their own text (line breaks as %0A): it cannot start a command.
-        warn: (message) => warning(message),
-        fail: (message) => setFailed(message),
+        // Annotations escape their own text (line breaks as %0A): it cannot start a command, but the
+        // old syntax acts anywhere in a line.
+        warn: (message) => warning(noOldCommands(message)),
+        fail: (message) => setFailed(noOldCommands(message)),
         inputName: (input) => `Input "${input}"`,
         inputSetting: (input, value) => `${input}: ${value}`,
         cancelledBy: "with the workflow",
@@ -64253,7 +64617,7 @@ function githubHost() {
             if (group !== title) {
                 if (group !== undefined)
                     endGroup();
-                startGroup(title);
+                startGroup(noOldCommands(title));
                 group = title;
             }
             printUntrusted(lines.map((line) => line.text));
@@ -69300,6 +69664,11 @@ function getOctokit(token, options, ...additionalPlugins) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/errors.js
 // How a GitHub call fails: refused (with GitHub's status, message and rate-limit headers), not
 // reached, or out of the step's time. None holds the request, whose headers carry the token.
+/**
+ * The longest a rate limit of GitHub's lasts (its window is an hour): a `x-ratelimit-reset` or
+ * `retry-after` further off, negative or not a number is nonsense, read as "not said".
+ */
+const LONGEST_LIMIT_MS = 3_660_000;
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
 class GitHubRefusal extends Error {
     route;
@@ -69327,10 +69696,16 @@ class GitHubRefusal extends Error {
                 this.headers["retry-after"] !== undefined ||
                 /rate limit/i.test(this.reason)));
     }
-    /** When the limit lifts (epoch ms), where GitHub said. */
+    /** When the limit lifts (epoch ms), where GitHub said so sensibly (within the hour). */
     get resetsAt() {
-        const reset = Number(this.headers["x-ratelimit-reset"]);
-        return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+        const at = Number(this.headers["x-ratelimit-reset"]) * 1000;
+        return Number.isFinite(at) && at > 0 && at - Date.now() <= LONGEST_LIMIT_MS ? at : undefined;
+    }
+    /** How long `retry-after` asks to wait (ms), where it says so sensibly (0 to an hour). */
+    get retryAfterMs() {
+        const value = this.headers["retry-after"];
+        const ms = value === undefined || value.trim() === "" ? Number.NaN : Number(value) * 1000;
+        return Number.isFinite(ms) && ms >= 0 && ms <= LONGEST_LIMIT_MS ? ms : undefined;
     }
     /** The refusal as a person reads it: a rate limit names when it lifts. */
     get told() {
@@ -69368,9 +69743,9 @@ function retryDelay(failure, attempt, options) {
     if (!("status" in failure))
         return options.creates ? undefined : backoff(attempt);
     if (failure.rateLimited) {
-        const after = Number(failure.headers["retry-after"]);
-        if (Number.isFinite(after) && after >= 0)
-            return after * 1000;
+        const after = failure.retryAfterMs;
+        if (after !== undefined)
+            return after;
         const resetsAt = failure.resetsAt;
         if (failure.headers["x-ratelimit-remaining"] === "0" && resetsAt !== undefined)
             return Math.max(0, resetsAt - Date.now()) + 1000;
@@ -69565,7 +69940,7 @@ function nextPage(link, api) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/deactivate.js
 
 /** The most deployments of one environment a walk reads: 10 pages of GitHub's 100. */
-const MAX_PAGES = 10;
+const deactivate_MAX_PAGES = 10;
 /**
  * Marks the environment's earlier deployments inactive, newest first: every one still active
  * (latest state `success`), or with `all` (a teardown) every one not inactive yet. The whole list
@@ -69576,7 +69951,7 @@ const MAX_PAGES = 10;
 async function deactivateEarlier(env, options) {
     const { github, owner, repo, environment } = env;
     const request = options.budget;
-    const deployments = listItems(github, "/repos/{owner}/{repo}/deployments", { owner, repo, environment }, request, MAX_PAGES);
+    const deployments = listItems(github, "/repos/{owner}/{repo}/deployments", { owner, repo, environment }, request, deactivate_MAX_PAGES);
     for await (const deployment of deployments) {
         if (deployment.id === options.except)
             continue;

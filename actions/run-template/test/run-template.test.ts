@@ -11,6 +11,23 @@ runnerContract({
   outcome: "templateRun",
   start: { method: "POST", path: RUNS },
   poll: `${RUNS}/`,
+  answers: {
+    // A template not synced to Git has no gitops; the action node's shapes are not documented.
+    unread: [
+      "templateId",
+      "name",
+      "description",
+      "apiVersion",
+      "options",
+      "arguments",
+      "gitops",
+      "$schema",
+      "spec",
+      "createdAt",
+      "updatedAt",
+    ],
+    status: "status",
+  },
   abort: { method: "POST", path: /^\/v1\/templates\/release\/runs\/tr-[0-9a-f]+\/abort$/ },
   outputs: {
     success: { "run-id": /^tr-/, status: "success", concluded: "true" },

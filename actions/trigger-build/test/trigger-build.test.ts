@@ -11,6 +11,10 @@ runnerContract({
   outcome: "build",
   start: { method: "POST", path: BUILD },
   poll: `${BUILD}/`,
+  answers: {
+    unread: ["pullRequestId", "createdAt", "message", "buildConcludedAt"],
+    status: "status",
+  },
   abort: {
     method: "DELETE",
     path: /^\/v1\/projects\/platform-web\/services\/web\/build\/[a-z]+-[a-z]+-\d+$/,
@@ -246,5 +250,44 @@ describe("trigger-build: the platform's text in outputs", () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs.image).toBe(image);
     expect(result.stdout).not.toContain("::warning::");
+  });
+});
+
+describe("trigger-build: a history with an outlier", () => {
+  // Real time: what matters is when the polls come, against a build of 3 s.
+  const platform = useTestPlatform({ speed: 1 });
+
+  /** A build of service web that took `seconds` on the platform's clock, concluded successfully. */
+  async function pastBuild(seconds: number) {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: seconds });
+    await fetch(`${platform.url}${BUILD}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: "main" }),
+    });
+    await platform.control("POST", "clock", { advanceSeconds: seconds + 1 });
+  }
+
+  it("one build of 20 hours among builds of 3 s does not hold the next poll past a 40 s timeout", {
+    timeout: 60_000,
+  }, async () => {
+    await platform.reset();
+    await pastBuild(20 * 3600);
+    for (let i = 0; i < 6; i++) await pastBuild(3);
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 3 });
+    const began = Date.now();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "service-id": "web",
+        branch: "main",
+        timeout: "40s",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.status).toBe("SUCCESS");
+    expect(result.stdout).toMatch(/successful builds of service web took \d+s to /);
+    expect(result.endedAt - began).toBeLessThan(15_000);
   });
 });

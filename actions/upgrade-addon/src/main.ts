@@ -25,7 +25,7 @@ export const definition = defineAction({
     const target = config.version;
     const title = `upgrade of addon ${addonId} in project ${projectId} to ${target}`;
     const addon = await client.addons.get(projectId, addonId, { signal });
-    const previous = addon.spec.config?.versionTag ?? "";
+    const previous = addon.spec?.config?.versionTag ?? "";
     const rows: Array<[string, string | undefined]> = [
       ["Project", projectId],
       ["Addon", addonId],
@@ -34,7 +34,7 @@ export const definition = defineAction({
     ];
     const outputs = (a: Addon | undefined) => ({
       "previous-version": previous,
-      version: a?.spec.config?.versionTag ?? previous,
+      version: a?.spec?.config?.versionTag ?? previous,
       status: a?.status ?? addon.status,
     });
     if (previous === target)
@@ -65,7 +65,7 @@ export const definition = defineAction({
       message: (a: Addon) =>
         addonUpgradeConclusion(a, target).success
           ? undefined
-          : `the addon reports ${a.status} at version ${a.spec.config?.versionTag ?? "unknown"}`,
+          : `the addon reports ${a.status} at version ${a.spec?.config?.versionTag ?? "unknown"}`,
     };
   },
 });

@@ -11,6 +11,22 @@ runnerContract({
   outcome: "addonUpgrade",
   start: { method: "POST", path: `${ADDON}/version`, idempotent: true },
   poll: ADDON,
+  answers: {
+    unread: [
+      "uid",
+      "name",
+      "appId",
+      "stageId",
+      "tags",
+      "description",
+      "createdAt",
+      "cluster",
+      "spec.type",
+      "spec.pendingActions",
+    ],
+    status: "status",
+    readsBeforeStart: 1,
+  },
   outputs: {
     success: { "previous-version": "16.4", version: "17.0", status: "running" },
     failure: { "previous-version": "16.4", version: "16.4", status: "failed" },

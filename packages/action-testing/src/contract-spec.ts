@@ -21,6 +21,15 @@ export interface ContractSpec {
   logs?: { path: string };
   /** Malformed inputs, each refused naming `input`, with no request sent. */
   malformed: Array<{ inputs: Record<string, string>; input: string }>;
+  /** What the odd-answers contract changes in the answers the action reads (paths under `data`, `*` for every item). */
+  answers: {
+    /** Members of the start's and the polls' answers that no step reads: left out or null, the result is the same. */
+    unread: string[];
+    /** Where a poll's answer holds the work's status. */
+    status: string;
+    /** Reads of the poll path the action makes before it starts the work (an addon read first). */
+    readsBeforeStart?: number;
+  };
   /** Inputs carrying secret values that must never be printed, and those values. */
   secrets?: { inputs: Record<string, string>; values: string[] };
 }

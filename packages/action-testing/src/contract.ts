@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { ContractSpec } from "./contract-spec.js";
 import { deploymentContract } from "./deployment-contract.js";
+import { oddAnswersContract } from "./odd-answers-contract.js";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
 import { useTestPlatform } from "./use-platform.js";
 
@@ -28,6 +29,19 @@ export function onlyInsideStopCommands(stdout: string, line: string): boolean {
     else if (l === line) seen = true;
   }
   return seen;
+}
+
+/** The lines of `stdout` outside every `::stop-commands::T` ... `::T::` block. */
+export function outsideStopCommands(stdout: string): string[] {
+  let token: string | undefined;
+  return stdout.split("\n").filter((line) => {
+    if (token === undefined) {
+      token = /^::stop-commands::([0-9a-f]{32})$/.exec(line)?.[1];
+      return token === undefined;
+    }
+    if (line === `::${token}::`) token = undefined;
+    return false;
+  });
 }
 
 /** Resolves once `check` holds, looking every 25 ms; gives up (resolving) after 30 s. */
@@ -407,8 +421,8 @@ export function runnerContract(spec: ContractSpec): void {
         durationSeconds: 5,
         succeed: false,
         id: "w1\n::add-mask::main",
-        status: "FAILED\n::warning::forged status",
-        message: "boom\r\n::error::forged message",
+        status: "FAILED\n::warning::forged status ##[add-mask]main",
+        message: "boom\r\n::error::forged message ##[stop-commands]x",
       });
       // A status outside the resource's vocabulary may never conclude: the timeout ends the wait.
       const result = await run({ timeout: "4s" });
@@ -418,6 +432,8 @@ export function runnerContract(spec: ContractSpec): void {
         .split(/\r?\n/)
         .filter((line) => /^\s*::(add-mask::main|warning::forged|error::forged)/.test(line));
       expect(forged).toEqual([]);
+      // The runner's old syntax acts anywhere in a line: none of it outside a stop-commands block.
+      expect(outsideStopCommands(result.stdout).filter((line) => line.includes("##["))).toEqual([]);
       // Nor is such a status a step output, where a later `run:` could expand it.
       expect(result.outputs.status).toBe("");
       expect(result.stdout).toContain("::warning::The platform's value for output status is not a status");
@@ -456,5 +472,6 @@ export function runnerContract(spec: ContractSpec): void {
     }
   });
 
+  oddAnswersContract(spec, { platform, run, failureMessage });
   deploymentContract(spec, { platform, run, failureMessage });
 }

@@ -323,6 +323,34 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       expect(await writes()).toEqual([]);
     });
 
+    it("reads absurd rate-limit headers as not said: the work's result kept, told as a rate limit", async () => {
+      const absurd: Array<Record<string, string>> = [
+        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "99999999999999" },
+        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "-5" },
+        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "soon" },
+        { "retry-after": "99999999999999" },
+        { "retry-after": "-1" },
+      ];
+      for (const headers of absurd) {
+        await platform.reset();
+        github.fail({
+          operationId: "repos/create-deployment-status",
+          status: 403,
+          message: "API rate limit exceeded for installation.",
+          headers,
+          when: { state: "success" },
+          times: 10,
+        });
+        // The step's time bounds the wait for a limit whose end GitHub did not say sensibly.
+        const result = await deploy({ inputs: { timeout: "8s" } });
+        expect(result.code, JSON.stringify(headers)).toBe(0);
+        expect(result.stdout).not.toContain("RangeError");
+        expect(result.stdout).toMatch(
+          /::warning::GitHub did not record "success" for deployment .*rate limit/,
+        );
+      }
+    });
+
     it("refuses a bad input, and environment-url with credentials or spaces, before any request anywhere", async () => {
       const calls = github.calls.length;
       for (const inputs of [

@@ -66,14 +66,23 @@ const failures = (job: Awaited<ReturnType<typeof rehearse>>) =>
           .filter((l) => l.startsWith("::error"))
           .join(" ")}`,
     );
-const templateRuns = async (template: string) =>
-  (
-    (await (
-      await fetch(`${platform.url}/v1/templates/${template}/runs`, {
-        headers: { authorization: `Bearer ${platform.tokens.org}` },
-      })
-    ).json()) as { data: { templateRuns: Array<{ arguments: Record<string, unknown>; status: string }> } }
-  ).data.templateRuns;
+/** A template's runs, each as its own read has it: the list carries summaries, without arguments. */
+async function templateRuns(template: string) {
+  const read = async <T>(path: string) =>
+    (
+      (await (
+        await fetch(`${platform.url}${path}`, { headers: { authorization: `Bearer ${platform.tokens.org}` } })
+      ).json()) as { data: T }
+    ).data;
+  const { templateRuns: listed } = await read<{ templateRuns: Array<{ id: string }> }>(
+    `/v1/templates/${template}/runs`,
+  );
+  return Promise.all(
+    listed.map((r) =>
+      read<{ arguments: Record<string, unknown>; status: string }>(`/v1/templates/${template}/runs/${r.id}`),
+    ),
+  );
+}
 
 /** A push of the head commit to `ref` (a branch or a tag). */
 const push = (ref: string) => ({ name: "push", sha: HEAD_SHA, ref, payload: { ref, after: HEAD_SHA } });

@@ -84,7 +84,7 @@ describe("templates", () => {
 describe("addons, secrets, integrations, networking", () => {
   it("reads an addon and its backups, restores one and lists the restore", async () => {
     const c = e.client();
-    expect((await c.addons.get(P, "db")).spec.config?.versionTag).toBe("16.4");
+    expect((await c.addons.get(P, "db")).spec?.config?.versionTag).toBe("16.4");
     expect((await c.addons.getBackup(P, "db", "db-live-1")).status).toBe("completed");
     const { restoreId } = await c.addons.restoreBackup(P, "db", "db-live-1");
     expect((await c.addons.listRestores(P, "db", "db-live-1")).items.map((r) => r.id)).toContain(restoreId);

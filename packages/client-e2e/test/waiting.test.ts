@@ -78,7 +78,7 @@ describe("waiters", () => {
     expect((await e.run(() => c.templates.waitForRun("release", templateRun.id))).status).toBe("success");
     await e.run(() => c.addons.upgrade(P, "db", "17.0"));
     const addon = await e.run(() => c.addons.waitForUpgrade(P, "db", "17.0"));
-    expect(addon.spec.config?.versionTag).toBe("17.0");
+    expect(addon.spec?.config?.versionTag).toBe("17.0");
   });
 
   it("wait for a restore, and for a restart past the previous rollout's COMPLETED", async () => {

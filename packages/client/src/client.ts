@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CallOptions } from "./core/core.js";
 import { Core } from "./core/core.js";
+import type { PageWalk } from "./core/page-walk.js";
 import { Addons } from "./resources/addons.js";
 import { Billing } from "./resources/billing.js";
 import { Builds } from "./resources/builds.js";
@@ -74,6 +75,15 @@ export class CwpClient {
     this.templates = new Templates(this.#core);
     this.networking = new Networking(this.#core);
     this.integrations = new Integrations(this.#core);
+  }
+
+  /**
+   * A guard for one walk over the pages of the list at `at` (the spec's path), for `cursorPages`:
+   * it ends the walk with a warning (`onWarning`) on a cursor handed out before, a page repeated,
+   * or past MAX_PAGES pages.
+   */
+  pageWalk(at: string): PageWalk {
+    return this.#core.walk(at);
   }
 
   /** The account's request budget as last reported by the platform. */

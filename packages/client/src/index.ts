@@ -1,6 +1,7 @@
 export { type ClientOptions, CwpClient, createClient, type RawRequest } from "./client.js";
 export type { CallOptions } from "./core/core.js";
 export { JsonArraySplitter, type SplitPiece } from "./core/json-array-splitter.js";
+export { MAX_PAGES, PageWalk } from "./core/page-walk.js";
 export { cursorPages, type Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
@@ -12,8 +13,9 @@ export {
 } from "./logs/follower.js";
 export { type FetchLogs, type LogFilters, MAX_PAGE_SIZE } from "./logs/page-reader.js";
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
+export { RESTORE_LISTING_GRACE_MS } from "./resources/addons.js";
 export { drillDownCount } from "./resources/billing.js";
-export type { RestartReceipt } from "./resources/services.js";
+export { RESTART_CLOCK_TOLERANCE_MS, type RestartReceipt } from "./resources/services.js";
 export type { StreamOptions, UsageLevel, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";

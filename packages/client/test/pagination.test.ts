@@ -102,7 +102,8 @@ describe("billing drill-down", () => {
   it("follows usage cursors and sends billing times as Unix seconds", async () => {
     t.server.on("GET", "/v1/billing/usage", (req) => {
       const cursor = req.query.get("cursor");
-      const entry = { timestamp: 1_700_000_000, paas: {}, total: 1.25 };
+      // Each page its own day: a page equal to the one before would end the walk.
+      const entry = { timestamp: cursor ? 1_700_086_400 : 1_700_000_000, paas: {}, total: 1.25 };
       return {
         body: {
           data: { currency: "USD", usage: [entry] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PollSchedule } from "../src/index.js";
+import { typicalDurations } from "../src/waiting/schedule.js";
 
 /** The poll times (ms after the start) a schedule gives until `until`. */
 function pollTimes(schedule: PollSchedule, until: number): number[] {
@@ -46,5 +47,37 @@ describe("poll schedule", () => {
     expect((pastPlan[0] as number) - 61_000 * 1.2).toBeCloseTo(1_000, -1);
     const late = times.filter((t) => t > 130_000);
     expect(late.slice(1).map((t, i) => t - (late[i] as number))).toEqual(late.slice(1).map(() => 10_000));
+  });
+
+  it("leaves out an outlier: one build of 72 hours among builds of 3 seconds plans around 3 seconds", () => {
+    const history = [...Array.from({ length: 19 }, (_, i) => 2_900 + i * 10), 72 * 3600_000];
+    expect(typicalDurations(history)).toHaveLength(19);
+    const times = pollTimes(new PollSchedule({ expectedDurationsMs: history }, 0, 40_000), 40_000);
+    // Polled within a few seconds, and never a gap the history cannot justify.
+    expect(times[0]).toBeLessThan(3_000);
+    expect(times.filter((t) => t <= 4_000).length).toBeGreaterThanOrEqual(3);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000);
+  });
+
+  it("keeps a history whose durations spread evenly, and drops a lone outlier either side", () => {
+    expect(typicalDurations([40, 50, 60, 70, 80].map((s) => s * 1000))).toHaveLength(5);
+    expect(typicalDurations([1, 60, 61, 62, 63].map((s) => s * 1000))).toEqual(
+      [60, 61, 62, 63].map((s) => s * 1000),
+    );
+  });
+
+  it("never plans a first poll after the deadline: the backoff polls from the start instead", () => {
+    const history = [3_600_000, 3_700_000, 3_800_000];
+    const times = pollTimes(new PollSchedule({ expectedDurationsMs: history }, 0, 40_000), 40_000);
+    expect(times[0]).toBe(0);
+    expect(times.length).toBeGreaterThan(4);
+  });
+
+  it("plans no poll past the deadline", () => {
+    const history = [10, 20, 30, 40, 50].map((s) => s * 1000);
+    const schedule = new PollSchedule({ expectedDurationsMs: history }, 0, 25_000);
+    const times = pollTimes(schedule, 25_000);
+    expect(times.every((t) => t < 25_000)).toBe(true);
   });
 });

@@ -140,7 +140,7 @@ describe("waiters", () => {
       body: { data: addon(n < 3 ? "upgrading" : "running", n < 3 ? "15" : "16") },
     }));
     const final = await t.client.addons.waitForUpgrade("p", "db", "16", fastPolling);
-    expect(final.spec.config?.versionTag).toBe("16");
+    expect(final.spec?.config?.versionTag).toBe("16");
   });
 
   it("a restore is found in the restores list and waited on to completion", async () => {

@@ -107,7 +107,7 @@ export class UsageReader {
           ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
           : this.client.projects.list({ per_page: 100, cursor }, this.#call),
       );
-    for await (const page of cursorPages(read, 100))
+    for await (const page of cursorPages(read, 100, undefined, this.client.pageWalk(`/v1/${list}`)))
       for (const item of page.items) names.set(item.uid, item.name ?? item.id);
   }
 
@@ -183,7 +183,12 @@ export class UsageReader {
     const found: Invoiced[] = [];
     const read = (cursor: string | undefined) =>
       this.#counted(this.client.billing.listInvoices({ perPage: 100, cursor }, this.#call));
-    for await (const page of cursorPages(read, 100)) {
+    for await (const page of cursorPages(
+      read,
+      100,
+      undefined,
+      this.client.pageWalk("/v1/billing/invoices"),
+    )) {
       for (const invoice of page.items) {
         const start = parseTimestamp(invoice.periodStart);
         const end = parseTimestamp(invoice.periodEnd);

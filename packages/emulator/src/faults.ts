@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rewriteSchema } from "./answer-rewrite.js";
 
 // Faults injected through POST /_emulator/faults, matched by method and path, each used `times`
 // times. `after: true` lets the request act first and then answers with the fault: the work was
@@ -32,9 +33,13 @@ export const faultSchema = z.strictObject({
   /** Send the fault's answer one character every this many ms (a body that trickles in). */
   trickleMs: z.number().int().min(1).max(60_000).optional(),
   after: z.boolean().optional(),
+  /** Act, then send the real answer changed: members left out or set (see answer-rewrite.ts). */
+  rewrite: rewriteSchema.optional(),
   /** Let the real answer start, and close the connection once this many bytes of it were sent. */
   breakAfterBytes: z.number().int().min(0).optional(),
   times: z.number().int().min(1).max(1_000_000).default(1),
+  /** Matching requests to let through untouched before the fault starts to act (a read before the start). */
+  skip: z.number().int().min(0).max(1_000_000).default(0),
 });
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -53,6 +58,10 @@ export class Faults {
         (f.path.endsWith("*") ? path.startsWith(f.path.slice(0, -1)) : f.path === path),
     );
     if (!fault) return undefined;
+    if (fault.skip > 0) {
+      fault.skip -= 1;
+      return undefined;
+    }
     fault.times -= 1;
     if (fault.times <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
     return fault;

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type Rewrite, rewriteAnswer } from "./answer-rewrite.js";
 import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
 import { controlRefusal } from "./control-guard.js";
@@ -236,7 +237,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     let body: unknown;
     // With `after`, the platform acts on a response that is held (or, for a fault that answers in
     // its place, never sent).
-    const held = fault?.after ? heldResponse(res) : undefined;
+    const held = fault?.after || fault?.rewrite ? heldResponse(res) : undefined;
     const sink = held?.response ?? res;
     if (acting) {
       try {
@@ -251,7 +252,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     if (fault?.after && fault.delayMs) await sleep(fault.delayMs);
     if (fault && answersInstead) status = await sendFault(res, fault);
-    else held?.release();
+    else
+      held?.release(
+        fault?.rewrite && ((text) => rewriteAnswer(text, fault.rewrite as Rewrite)),
+        fault?.rewrite?.headers,
+      );
     if (arrivedIn !== generation) return;
     log.add({
       method,
@@ -320,7 +325,10 @@ function parseUrl(target = "/"): URL | undefined {
  * A response that keeps what is written to it: the request acts, and the answer reaches the caller
  * only on `release()` (a delayed answer), or never (a fault answers instead).
  */
-function heldResponse(res: ServerResponse): { response: ServerResponse; release(): void } {
+function heldResponse(res: ServerResponse): {
+  response: ServerResponse;
+  release(change?: ((text: string) => string) | undefined, headers?: Record<string, string>): void;
+} {
   const headers = new Map<string, number | string | readonly string[]>();
   let head: { status: number; headers: Record<string, string | number> } | undefined;
   let body = "";
@@ -346,11 +354,18 @@ function heldResponse(res: ServerResponse): { response: ServerResponse; release(
   } as unknown as ServerResponse;
   return {
     response,
-    release: () => {
+    /** Sends what was held, its body changed by `change` when given (a rewrite). */
+    release: (change?: (text: string) => string, rewriteHeaders?: Record<string, string>) => {
       if (!head || res.destroyed) return;
+      const text = change ? change(body) : body;
       for (const [name, value] of headers) res.setHeader(name, value);
-      res.writeHead(head.status, head.headers);
-      res.end(body);
+      for (const [name, value] of Object.entries(rewriteHeaders ?? {})) res.setHeader(name, value);
+      const sized = Object.keys(head.headers).some((name) => /^content-length$/i.test(name));
+      res.writeHead(head.status, {
+        ...head.headers,
+        ...(change && sized ? { "content-length": Buffer.byteLength(text) } : {}),
+      });
+      res.end(text);
     },
   };
 }

@@ -17,10 +17,10 @@ export class Outputs<K extends string> {
     this.set(Object.fromEntries(defaults) as Partial<Record<K, string>>);
   }
 
-  set(values: Partial<Record<K, string | number | boolean | undefined>>): void {
+  set(values: Partial<Record<K, string | number | boolean | null | undefined>>): void {
     const set: Record<string, Output> = {};
-    for (const [name, value] of Object.entries<string | number | boolean | undefined>(values)) {
-      if (value === undefined) continue;
+    for (const [name, value] of Object.entries<string | number | boolean | null | undefined>(values)) {
+      if (value === undefined || value === null) continue;
       const kind = this.#kinds[name as K];
       if (!kind) throw new Error(`output ${name} is not declared`);
       const text = String(value);

@@ -16,7 +16,16 @@ import { connection, sharedInputs } from "../inputs/shared.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { formatDuration } from "./duration.js";
 import { median, recentDurations } from "./history.js";
-import { type FailureKind, failWith, host, type Report, StepFailure, say, warn } from "./host.js";
+import {
+  type FailureKind,
+  failWith,
+  host,
+  type Report,
+  StepFailure,
+  type SummaryRow,
+  say,
+  warn,
+} from "./host.js";
 import { LogPump } from "./log-pump.js";
 import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
@@ -37,15 +46,22 @@ export const CLOSE_AFTER_DEADLINE_MS = 5000;
 
 export type SharedConfig = z.output<z.ZodObject<typeof sharedInputs>>;
 
+/**
+ * A summary row, and output values, as an action gives them: a value the platform sent as null
+ * (or left out) is not shown, and leaves its output at the default.
+ */
+type Row = [label: string, value: string | null | undefined];
+type OutputValues = Record<string, string | number | boolean | null | undefined>;
+
 /** Remote work an action started, and how to follow it to its conclusion. */
 export interface StartedWork<T> {
   /** What ran, for messages and the summary: "build joyous-view-6290 of service web". */
   title: string;
   /** Ids and places for the summary. */
-  rows: Array<[string, string | undefined]>;
+  rows: Row[];
   /** The resource as the start returned it, if it did. */
   initial?: T | undefined;
-  outputs(resource: T | undefined): Record<string, string | number | boolean | undefined>;
+  outputs(resource: T | undefined): OutputValues;
   wait(options: WaitOptions<T>): Promise<T>;
   conclude(resource: T): Conclusion;
   /** How a status change reads in the log, when the bare status would mislead. */
@@ -98,8 +114,8 @@ export interface ActionDefinition<S extends z.ZodRawShape, T> {
 export interface Finished {
   finished: true;
   title: string;
-  rows: Array<[string, string | undefined]>;
-  outputs: Record<string, string | number | boolean | undefined>;
+  rows: Row[];
+  outputs: OutputValues;
   success: boolean;
   message: string;
   /** A job summary of the action's own, instead of the standard one. */
@@ -116,7 +132,7 @@ export const inputsOf = (action: { inputs: z.ZodRawShape }) =>
   z.object({ ...sharedInputs, ...action.inputs });
 
 /** The summary, with what the record adds to its rows. */
-type Reporter = (report: Omit<Report, "action">) => Promise<void>;
+type Reporter = (report: Omit<Report, "action" | "rows"> & { rows: Row[] }) => Promise<void>;
 
 /**
  * Runs an action on the current host (`useHost`): parses its inputs once, starts the work, waits
@@ -142,7 +158,14 @@ export async function runWork<S extends z.ZodRawShape, T>(
   let end: StepEnd | undefined;
   let workStarted = false;
   const report: Reporter = (r) =>
-    host().report({ action: action.name, ...r, rows: [...r.rows, ...(record?.rows() ?? [])] });
+    host().report({
+      action: action.name,
+      ...r,
+      rows: [
+        ...r.rows.map(([label, value]): SummaryRow => [label, value ?? undefined]),
+        ...(record?.rows() ?? []),
+      ],
+    });
   // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
   // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
   const started = Date.now();
@@ -169,7 +192,13 @@ export async function runWork<S extends z.ZodRawShape, T>(
         record = asked;
         outputs.set(asked.outputs());
       })());
-    client = createClient({ baseUrl: conn.baseUrl, token: conn.token, teamId: conn.teamId, deadline });
+    client = createClient({
+      baseUrl: conn.baseUrl,
+      token: conn.token,
+      teamId: conn.teamId,
+      deadline,
+      onWarning: warn,
+    });
     if (conn.teamId) say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const work = await action.start({
       config,
@@ -298,7 +327,10 @@ async function follow<T>(
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
-    if (!timedOut && !cancelled) {
+    // A wait that could not go on (the platform kept answering what cannot be read, or refused a
+    // read) leaves work that was started and may still run: it is aborted, or said to be running.
+    const lost = !timedOut && !cancelled && error instanceof CwpError;
+    if (!timedOut && !cancelled && !lost) {
       pump?.stop();
       throw error;
     }
@@ -306,16 +338,23 @@ async function follow<T>(
     const status = last !== undefined ? work.conclude(last).status : undefined;
     const why = timedOut
       ? `did not conclude within ${formatDuration(config.timeout)}`
-      : `was cancelled ${host().cancelledBy}`;
+      : cancelled
+        ? `was cancelled ${host().cancelledBy}`
+        : `could not be followed to its end (${(error as Error).message})`;
     // The abort goes first, then the record; the logs get what time is left after them.
     pump?.stop();
     const aborted = await abortRemote(work, config, cancel);
-    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}`;
+    const check =
+      lost && !aborted.stopped ? " Look at its status on the platform before starting it again." : "";
+    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}`;
     const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
     await record?.close(end, closeWithin(cancel, started + config.timeout));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
-    await reportAs(timedOut ? "timed out" : "cancelled", status, message);
-    failWith(message, timedOut ? "timeout" : "cancelled");
+    await reportAs(timedOut ? "timed out" : cancelled ? "cancelled" : "failure", status, message);
+    failWith(
+      message,
+      timedOut ? "timeout" : cancelled ? "cancelled" : aborted.stopped ? "failed" : "unknown",
+    );
     return end;
   }
 }

@@ -1,6 +1,12 @@
 // How a GitHub call fails: refused (with GitHub's status, message and rate-limit headers), not
 // reached, or out of the step's time. None holds the request, whose headers carry the token.
 
+/**
+ * The longest a rate limit of GitHub's lasts (its window is an hour): a `x-ratelimit-reset` or
+ * `retry-after` further off, negative or not a number is nonsense, read as "not said".
+ */
+const LONGEST_LIMIT_MS = 3_660_000;
+
 /** GitHub answered a call with an error status; `reason` is its own `message`. */
 export class GitHubRefusal extends Error {
   constructor(
@@ -27,10 +33,17 @@ export class GitHubRefusal extends Error {
     );
   }
 
-  /** When the limit lifts (epoch ms), where GitHub said. */
+  /** When the limit lifts (epoch ms), where GitHub said so sensibly (within the hour). */
   get resetsAt(): number | undefined {
-    const reset = Number(this.headers["x-ratelimit-reset"]);
-    return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+    const at = Number(this.headers["x-ratelimit-reset"]) * 1000;
+    return Number.isFinite(at) && at > 0 && at - Date.now() <= LONGEST_LIMIT_MS ? at : undefined;
+  }
+
+  /** How long `retry-after` asks to wait (ms), where it says so sensibly (0 to an hour). */
+  get retryAfterMs(): number | undefined {
+    const value = this.headers["retry-after"];
+    const ms = value === undefined || value.trim() === "" ? Number.NaN : Number(value) * 1000;
+    return Number.isFinite(ms) && ms >= 0 && ms <= LONGEST_LIMIT_MS ? ms : undefined;
   }
 
   /** The refusal as a person reads it: a rate limit names when it lifts. */

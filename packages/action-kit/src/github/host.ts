@@ -1,7 +1,7 @@
 import * as core from "@actions/core";
 import type { Host } from "../engine/host.js";
 import { renderSummary } from "./summary.js";
-import { inert, printUntrusted } from "./untrusted.js";
+import { inert, noOldCommands, printUntrusted } from "./untrusted.js";
 
 /**
  * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
@@ -15,12 +15,13 @@ export function githubHost(): Host {
   };
   return {
     info: (line) => core.info(inert(line)),
-    debug: (line) => core.debug(line),
+    debug: (line) => core.debug(noOldCommands(line)),
     // Status changes are lines of their own; a runner's log has no line to redraw.
     progress: () => {},
-    // Annotations escape their own text (line breaks as %0A): it cannot start a command.
-    warn: (message) => core.warning(message),
-    fail: (message) => core.setFailed(message),
+    // Annotations escape their own text (line breaks as %0A): it cannot start a command, but the
+    // old syntax acts anywhere in a line.
+    warn: (message) => core.warning(noOldCommands(message)),
+    fail: (message) => core.setFailed(noOldCommands(message)),
     inputName: (input) => `Input "${input}"`,
     inputSetting: (input, value) => `${input}: ${value}`,
     cancelledBy: "with the workflow",
@@ -29,7 +30,7 @@ export function githubHost(): Host {
     logLines: (title, lines) => {
       if (group !== title) {
         if (group !== undefined) core.endGroup();
-        core.startGroup(title);
+        core.startGroup(noOldCommands(title));
         group = title;
       }
       printUntrusted(lines.map((line) => line.text));

@@ -30,8 +30,8 @@ export function retryDelay(
   if (attempt >= options.retries) return undefined;
   if (!("status" in failure)) return options.creates ? undefined : backoff(attempt);
   if (failure.rateLimited) {
-    const after = Number(failure.headers["retry-after"]);
-    if (Number.isFinite(after) && after >= 0) return after * 1000;
+    const after = failure.retryAfterMs;
+    if (after !== undefined) return after;
     const resetsAt = failure.resetsAt;
     if (failure.headers["x-ratelimit-remaining"] === "0" && resetsAt !== undefined)
       return Math.max(0, resetsAt - Date.now()) + 1000;

@@ -18,8 +18,16 @@ export function printUntrusted(
 }
 
 /**
+ * The runner's older command syntax, `##[name ...]data`, acts anywhere in a line, not only at its
+ * start: every `##[` is broken up (`# #[`), in every line the step prints outside a stop-commands
+ * block (annotations and group titles included).
+ */
+export const noOldCommands = (text: string) => text.replaceAll("##[", "# #[");
+
+/**
  * Text from the platform (an id, a status, a message) made safe for one line of the step's log: line
  * breaks become ` ⏎ ` and `::` becomes `: :`, so no part of it can start a line, let alone a
- * workflow command (`::warning::`, `::add-mask::`, ...).
+ * workflow command (`::warning::`, `::add-mask::`, ...), and no `##[` is left in it.
  */
-export const inert = (text: string) => text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :");
+export const inert = (text: string) =>
+  noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").replaceAll("::", ": :"));

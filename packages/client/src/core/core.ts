@@ -10,6 +10,7 @@ import type {
 } from "../transport/transport.js";
 import type { Conclusion } from "../waiting/conclusions.js";
 import { pollUntilConcluded, type WaitOptions } from "../waiting/poll.js";
+import { PageWalk } from "./page-walk.js";
 import { twinPath } from "./path.js";
 import { parseResponse, validateRequest } from "./validate.js";
 
@@ -134,9 +135,15 @@ export class Core {
         rateLimit: this.transport.rateLimit,
         clock: this.transport.clock,
         where: { method: "GET", path: at },
+        warn: this.transport.warn,
       },
       options,
     );
+  }
+
+  /** A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client does. */
+  walk(at: string): PageWalk {
+    return new PageWalk(`GET ${at}`, this.transport.warn);
   }
 
   /** Validates a body or query against a strict request schema; throws before anything is sent. */

@@ -14,7 +14,16 @@ export interface LogFollowerOptions extends LogFilters {
 export interface LogPacing {
   clock: Clock;
   rateLimit?: RateLimitBudget;
+  /** The platform's time as its answers say it (the client's transport); default `clock`'s. */
+  platformNow?: () => number;
 }
+
+/**
+ * How far past now (the later of this machine's clock and the platform's) a line may be dated and
+ * still count as written: a line dated further ahead is shown, but reading goes on from the lines
+ * before it (see `PageCursor`).
+ */
+export const LOG_CLOCK_SKEW_MS = 60_000;
 
 export interface LogStreamOptions {
   /** Streaming stops when it aborts, a read under way with it. */
@@ -48,6 +57,8 @@ export class LogFollower {
       from: startTime,
       pageSize: pageSize ?? 500,
       live: true,
+      horizon: () =>
+        Math.max(pacing.clock.now(), pacing.platformNow?.() ?? Number.NEGATIVE_INFINITY) + LOG_CLOCK_SKEW_MS,
     });
   }
 

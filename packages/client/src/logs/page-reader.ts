@@ -28,6 +28,11 @@ export interface PageReaderOptions {
    * next read picks up there when there may be something new (see `LogFollower.stream`).
    */
   live?: boolean;
+  /**
+   * Live, with no far end: the latest time a line may be dated and still move the reader on (epoch
+   * ms, asked at every page). A line dated later is handed out, but the next page starts before it.
+   */
+  horizon?: () => number;
 }
 
 /**
@@ -79,7 +84,7 @@ export class PageReader {
       const [startTime, endTime] = this.#forward ? [boundary, to] : [to, boundary];
       const lines = await this.#read(this.#options.direction, limit, startTime, endTime, signal);
       this.#largest = Math.max(this.#largest, lines.length);
-      const fresh = this.#cursor.take(lines);
+      const fresh = this.#cursor.take(lines, this.#far(), lines.length >= limit);
       // The page after a short one answers whether that one was cut: more lines came, or none
       // (at most the cursor timestamp's lines again, fewer than a page the platform has sent).
       if (probing !== undefined && (fresh.length > 0 || lines.length < this.#largest)) {
@@ -112,6 +117,12 @@ export class PageReader {
     }
   }
 
+  /** The range's far end, epoch ms: its `to`, or live the horizon (none: no end). */
+  #far(): number | undefined {
+    const { to, horizon } = this.#options;
+    return to !== undefined ? Date.parse(to) : horizon?.();
+  }
+
   /** The cursor timestamp's lines read from the other end, those not handed out yet, in order. */
   async #timestampFromTheOtherEnd(limit: number, signal: AbortSignal | undefined): Promise<LogLine[]> {
     const at = Date.parse(this.#cursor.at);
@@ -122,7 +133,13 @@ export class PageReader {
       new Date(at + 1).toISOString(),
       signal,
     );
-    return this.#cursor.take(lines.filter((l) => Date.parse(l.ts) === at)).reverse();
+    return this.#cursor
+      .take(
+        lines.filter((l) => Date.parse(l.ts) === at),
+        this.#far(),
+        false,
+      )
+      .reverse();
   }
 
   #read(

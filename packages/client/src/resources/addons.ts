@@ -6,6 +6,7 @@ import {
   addonResponse,
   type Backup,
   backupResponse,
+  RESTORE_NOT_LISTED,
   type Restore,
   type RestoreBackupQuery,
   restoreBackupQuery,
@@ -17,6 +18,9 @@ import { type CursorListQuery, cursorListQuery, emptyData } from "../schemas/sha
 import { NotFoundError } from "../transport/errors.js";
 import { addonUpgradeConclusion, restoreConclusion } from "../waiting/conclusions.js";
 import type { WaitOptions } from "../waiting/poll.js";
+
+/** How long after a restore's start the restores list may still not show it. */
+export const RESTORE_LISTING_GRACE_MS = 30_000;
 
 export class Addons {
   constructor(private readonly core: Core) {}
@@ -121,7 +125,11 @@ export class Addons {
     query: CursorListQuery = {},
     options?: CallOptions,
   ) {
-    return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query);
+    return iterateItems(
+      (q) => this.listRestores(projectId, addonId, backupId, q, options),
+      query,
+      this.core.walk(path`/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`),
+    );
   }
 
   /** One restore of a backup, found in its restores list. */
@@ -149,7 +157,12 @@ export class Addons {
     });
   }
 
-  /** Waits until the restore is completed, failed, aborted or not supported. */
+  /**
+   * Waits until the restore is completed, failed, aborted or not supported. A restore the list
+   * does not show yet (absent, or the list answering 404) is read again for
+   * RESTORE_LISTING_GRACE_MS from the wait's start, with the status `not listed yet`: the
+   * platform may list a restore a moment after it answered its start.
+   */
   waitForRestore(
     projectId: string,
     addonId: string,
@@ -158,10 +171,17 @@ export class Addons {
     options: WaitOptions<Restore> & CallOptions = {},
   ): Promise<Restore> {
     const at = path`/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`;
+    const { clock } = this.core.transport;
+    const graceEnds = clock.now() + RESTORE_LISTING_GRACE_MS;
     return this.core.waitUntil(
       `restore ${restoreId}`,
       at,
-      (o) => this.getRestore(projectId, addonId, backupId, restoreId, o),
+      (o) =>
+        this.getRestore(projectId, addonId, backupId, restoreId, o).catch((error: unknown) => {
+          if (error instanceof NotFoundError && clock.now() < graceEnds)
+            return { id: restoreId, status: RESTORE_NOT_LISTED };
+          throw error;
+        }),
       restoreConclusion,
       options,
     );

@@ -1,4 +1,5 @@
 import type { CallOptions, Core } from "../core/core.js";
+import type { PageWalk } from "../core/page-walk.js";
 import { cursorItems, cursorPages, type Page } from "../core/pagination.js";
 import { path } from "../core/path.js";
 import {
@@ -37,14 +38,14 @@ const DRILL_LEVELS = {
 const DEFAULT_DRILL_PAGE_SIZE = 50;
 const DEFAULT_INVOICE_PAGE_SIZE = 50;
 
-const isDrillLevel = (unit: string | undefined): unit is keyof typeof DRILL_LEVELS =>
-  unit !== undefined && unit in DRILL_LEVELS;
+const isDrillLevel = (unit: string | null | undefined): unit is keyof typeof DRILL_LEVELS =>
+  typeof unit === "string" && unit in DRILL_LEVELS;
 
 type DrillDownResponse = InvoiceDetailResponse | UsageDetailResponse;
 
 /** How many entries a drill-down page holds at its paginated level. */
 export function drillDownCount(response: DrillDownResponse): number {
-  if (response.pagination.count !== undefined) return response.pagination.count;
+  if (typeof response.pagination.count === "number") return response.pagination.count;
   const teams = response.data.paas.teams ?? [];
   const projects = teams.flatMap((t) => t.projects ?? []);
   switch (response.pagination.unit) {
@@ -64,8 +65,10 @@ export function drillDownCount(response: DrillDownResponse): number {
 async function* drillDownPages<R extends DrillDownResponse>(
   fetch: (query: DrillDownQuery) => Promise<R>,
   query: DrillDownQuery,
+  walk: PageWalk,
 ): AsyncGenerator<R> {
   let response = await fetch(query);
+  walk.fresh(drillDownFingerprint(response));
   yield response;
   const unit = response.pagination.unit;
   if (!isDrillLevel(unit)) return;
@@ -74,10 +77,22 @@ async function* drillDownPages<R extends DrillDownResponse>(
   let page = query[level.page] ?? 1;
   while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
     page += 1;
+    if (!walk.goOn(String(page))) return;
     response = await fetch({ ...query, [level.page]: page });
+    // A platform that ignores the page number sends the same page again.
+    if (!walk.fresh(drillDownFingerprint(response))) return;
     yield response;
   }
 }
+
+/** The ids of a drill-down page's entries, down to its resources: what tells one page from the next. */
+const drillDownFingerprint = (response: DrillDownResponse) =>
+  JSON.stringify(
+    (response.data.paas.teams ?? []).map((t) => [
+      t.id,
+      (t.projects ?? []).map((p) => [p.id, (p.resources ?? []).map((r) => r.items.map((i) => i.id))]),
+    ]),
+  );
 
 /** Billing: invoices, usage, credit balance. Times are Unix seconds. */
 export class Billing {
@@ -96,7 +111,12 @@ export class Billing {
   iterateInvoices(query: InvoiceListQuery = {}, options?: CallOptions): AsyncGenerator<Invoice> {
     const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
     return cursorItems(
-      cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor),
+      cursorPages(
+        (cursor) => this.listInvoices({ ...query, cursor }, options),
+        size,
+        query.cursor,
+        this.core.walk("/v1/billing/invoices"),
+      ),
     );
   }
 
@@ -117,7 +137,11 @@ export class Billing {
     query: DrillDownQuery = {},
     options?: CallOptions,
   ): AsyncGenerator<InvoiceDetailResponse> {
-    return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query);
+    return drillDownPages(
+      (q) => this.getInvoice(invoiceId, q, options),
+      query,
+      this.core.walk(path`/v1/billing/invoices/${invoiceId}`),
+    );
   }
 
   /** One page of usage entries (hours, days, months, or one total). */
@@ -139,6 +163,7 @@ export class Billing {
       },
       size,
       query.cursor,
+      this.core.walk("/v1/billing/usage"),
     );
     for await (const page of pages) yield page.response;
   }
@@ -187,7 +212,11 @@ export class Billing {
     query: DrillDownQuery = {},
     options?: CallOptions,
   ): AsyncGenerator<UsageDetailResponse> {
-    return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query);
+    return drillDownPages(
+      (q) => this.getUsageHour(timestamp, q, options),
+      query,
+      this.core.walk(path`/v1/billing/usage/${timestamp}`),
+    );
   }
 
   /** Team tokens billed through an organisation get a PermissionError (403). */

@@ -87,7 +87,11 @@ export class Builds {
     query: CursorListQuery = {},
     options?: CallOptions,
   ): AsyncGenerator<Build> {
-    return iterateItems((q) => this.list(projectId, serviceId, q, options), query);
+    return iterateItems(
+      (q) => this.list(projectId, serviceId, q, options),
+      query,
+      this.core.walk(path`/v1/projects/${projectId}/services/${serviceId}/build`),
+    );
   }
 
   async abort(projectId: string, serviceId: string, buildId: string, options?: CallOptions): Promise<void> {

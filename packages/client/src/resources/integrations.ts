@@ -48,6 +48,10 @@ export class Integrations {
   }
 
   iterateRegistries(query: CursorListQuery = {}, options?: CallOptions): AsyncGenerator<RegistryCredential> {
-    return iterateItems((q) => this.listRegistries(q, options), query);
+    return iterateItems(
+      (q) => this.listRegistries(q, options),
+      query,
+      this.core.walk("/v1/integrations/registries"),
+    );
   }
 }

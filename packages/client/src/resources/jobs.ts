@@ -88,7 +88,11 @@ export class Jobs {
     query: CursorListQuery = {},
     options?: CallOptions,
   ): AsyncGenerator<JobRun> {
-    return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query);
+    return iterateItems(
+      (q) => this.listRuns(projectId, jobId, q, options),
+      query,
+      this.core.walk(path`/v1/projects/${projectId}/jobs/${jobId}/runs`),
+    );
   }
 
   /** Aborts a run; it then ends FAILED with `concluded: true`. */

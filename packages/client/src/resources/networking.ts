@@ -32,6 +32,10 @@ export class Networking {
     query: CursorListQuery = {},
     options?: CallOptions,
   ) {
-    return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query);
+    return iterateItems(
+      (q) => this.listSubdomainPaths(domain, subdomain, q, options),
+      query,
+      this.core.walk(path`/v1/domains/${domain}/subdomains/${subdomain}/paths`),
+    );
   }
 }

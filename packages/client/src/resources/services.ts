@@ -7,18 +7,41 @@ import {
   serviceResponse,
 } from "../schemas/builds.js";
 import { emptyData } from "../schemas/shared.js";
+import { parseTimestamp } from "../timestamps.js";
+import { AbortedError } from "../transport/errors.js";
 import { restartConclusion } from "../waiting/conclusions.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
 export interface RestartReceipt {
-  /** When the platform took the restart (its `Date` header, else this machine's clock), epoch ms. */
+  /**
+   * When the platform took the restart by its own clock (its `Date` header, else this machine's),
+   * epoch ms: where to read its logs from.
+   */
   restartedAt: number;
+  /**
+   * The deployment's `lastTransitionTime` read just before the restart (the platform's own
+   * clock), when it had one: a transition no later than it is the previous rollout's.
+   */
+  previousTransition?: number | undefined;
+  /**
+   * Without `previousTransition`, the earliest transition that can be the restart's: `restartedAt`
+   * when the `Date` header agrees with this machine's clock within RESTART_CLOCK_TOLERANCE_MS, else
+   * this machine's clock (a `Date` two days old must not pass the previous rollout for the new one).
+   */
+  notBefore: number;
 }
 
-/** Reads the platform's clock from a response, so restart checks do not depend on ours. */
-function serverTime(headers: Record<string, unknown>, fallback: number): number {
+/**
+ * How far the platform's `Date` header may stand from this machine's clock and still time a
+ * restart. A `Date` further off (a proxy's cached answer, a clock days behind) is not believed:
+ * the restart is timed by this machine's clock, and by the deployment's own transition times.
+ */
+export const RESTART_CLOCK_TOLERANCE_MS = 60_000;
+
+/** The platform's clock from a response's `Date`, or undefined without one. */
+function serverTime(headers: Record<string, unknown>): number | undefined {
   const date = Date.parse(String(headers.date ?? ""));
-  return Number.isNaN(date) ? fallback : date;
+  return Number.isNaN(date) ? undefined : date;
 }
 
 export class Services {
@@ -38,9 +61,21 @@ export class Services {
     ).data;
   }
 
-  /** Restarts a service. Not repeated after an ambiguous failure (a second restart is a second rollout). */
+  /**
+   * Restarts a service. Not repeated after an ambiguous failure (a second restart is a second
+   * rollout). The service is read first, so that its previous rollout cannot pass for the new one
+   * whatever either clock says; a read that fails leaves the timing to the clocks.
+   */
   async restart(projectId: string, serviceId: string, options?: CallOptions): Promise<RestartReceipt> {
     const at = path`/v1/projects/${projectId}/services/${serviceId}/restart`;
+    const before = await this.get(projectId, serviceId, { ...options, beforeSend: undefined }).catch(
+      (error: unknown) => {
+        if (error instanceof AbortedError) throw error;
+        return undefined;
+      },
+    );
+    const previousTransition = parseTimestamp(before?.status?.deployment?.lastTransitionTime);
+    const sent = this.core.transport.clock.now();
     const { headers } = await this.core.exchange(
       {
         method: "POST",
@@ -52,7 +87,11 @@ export class Services {
       options,
     );
     // The Date header has whole seconds; start at the second it names so a fast rollout still counts.
-    return { restartedAt: Math.floor(serverTime(headers, this.core.transport.clock.now()) / 1000) * 1000 };
+    const second = (ms: number) => Math.floor(ms / 1000) * 1000;
+    const platform = serverTime(headers);
+    const believed =
+      platform !== undefined && Math.abs(platform - sent) <= RESTART_CLOCK_TOLERANCE_MS ? platform : sent;
+    return { restartedAt: second(platform ?? sent), previousTransition, notBefore: second(believed) };
   }
 
   /** Waits until the deployment reports COMPLETED (or FAILED) with a transition after the restart. */
@@ -67,7 +106,7 @@ export class Services {
       `restart of service ${serviceId}`,
       at,
       (o) => this.get(projectId, serviceId, o),
-      (service) => restartConclusion(service, receipt.restartedAt),
+      (service) => restartConclusion(service, receipt),
       options,
     );
   }

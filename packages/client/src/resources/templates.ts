@@ -6,6 +6,7 @@ import {
   runTemplateBody,
   type TemplateRun,
   type TemplateRunListQuery,
+  type TemplateRunSummary,
   templateRunListQuery,
   templateRunListResponse,
   templateRunResponse,
@@ -47,7 +48,7 @@ export class Templates {
     templateId: string,
     query: TemplateRunListQuery = {},
     options?: CallOptions,
-  ): Promise<Page<TemplateRun>> {
+  ): Promise<Page<TemplateRunSummary>> {
     const at = path`/v1/templates/${templateId}/runs`;
     const q = this.core.check(templateRunListQuery, query, "GET", at, "query");
     const res = await this.core.call(
@@ -61,8 +62,12 @@ export class Templates {
     templateId: string,
     query: TemplateRunListQuery = {},
     options?: CallOptions,
-  ): AsyncGenerator<TemplateRun> {
-    return iterateItems((q) => this.listRuns(templateId, q, options), query);
+  ): AsyncGenerator<TemplateRunSummary> {
+    return iterateItems(
+      (q) => this.listRuns(templateId, q, options),
+      query,
+      this.core.walk(path`/v1/templates/${templateId}/runs`),
+    );
   }
 
   async abortRun(templateId: string, runId: string, options?: CallOptions): Promise<TemplateRun> {

@@ -98,11 +98,15 @@ export async function* usageParts(
   const size = defaultUsagePageSize(query);
   const leftOut = LEFT_OUT[options.level ?? "resources"];
   let cursor = query.cursor;
+  const walk = core.walk(PATH);
+  walk.begin(cursor);
   for (let pages = 1; ; pages++) {
     const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
     /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
     let delivered = 0;
     let entries = 0;
+    /** The page's first entry's time: with `entries`, what tells this page from the one before. */
+    let first: string | undefined;
     const page: UsageListResponse = yield* pushToPull<UsagePart, UsageListResponse>((push, signal) =>
       core.call(
         {
@@ -124,6 +128,7 @@ export async function* usageParts(
                 const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                 advance(position, piece);
                 if (!part) continue;
+                if (part.kind === "head") first ??= JSON.stringify([part.timestamp, part.window]);
                 await push(part);
                 delivered += 1;
                 if (part.kind === "entry") entries += 1;
@@ -136,7 +141,10 @@ export async function* usageParts(
     );
     options.onPage?.({ page, entries, pages });
     cursor = page.pagination.cursor ?? undefined;
-    if (!page.pagination.hasNextPage || !cursor || entries < size) return;
+    // A page equal to the one before was handed over all the same (its entries came as they were
+    // read): the reader gets a warning and no third.
+    if (!walk.fresh(`${entries}:${first}`)) return;
+    if (!page.pagination.hasNextPage || !cursor || entries < size || !walk.goOn(cursor)) return;
   }
 }
 

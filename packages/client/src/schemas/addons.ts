@@ -32,32 +32,38 @@ export const BACKUP_STATUSES = [
   "failed",
   "not-supported",
 ] as const;
+/** What a wait shows for a restore its backup's list does not show yet (see `waitForRestore`). */
+export const RESTORE_NOT_LISTED = "not listed yet";
 /** Restore statuses that end a restore; only `completed` is a success. */
 export const RESTORE_FINAL_STATUSES: readonly string[] = ["completed", "failed", "aborted", "not-supported"];
 
 export const addon = z.looseObject({
   id: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  appId: z.string(),
-  stageId: z.string().optional(),
-  tags: z.array(z.string()),
-  description: z.string().optional(),
-  createdAt: timestamp(),
+  uid: z.string().nullish(),
+  name: z.string().nullish(),
+  appId: z.string().nullish(),
+  stageId: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  description: z.string().nullish(),
+  createdAt: timestamp().nullish(),
   status: openEnum(ADDON_STATUSES),
-  spec: z.looseObject({
-    type: z.string().optional(),
-    config: z.looseObject({ versionTag: z.string().optional() }).optional(),
-    pendingActions: z
-      .array(z.looseObject({ type: z.string(), createdAt: timestamp().optional() }))
-      .optional(),
-  }),
-  cluster: z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    namespace: z.string().optional(),
-    loadBalancers: z.array(z.string()).optional(),
-  }),
+  spec: z
+    .looseObject({
+      type: z.string().nullish(),
+      config: z.looseObject({ versionTag: z.string().nullish() }).nullish(),
+      pendingActions: z
+        .array(z.looseObject({ type: z.string().nullish(), createdAt: timestamp().nullish() }))
+        .nullish(),
+    })
+    .nullish(),
+  cluster: z
+    .looseObject({
+      id: z.string().nullish(),
+      name: z.string().nullish(),
+      namespace: z.string().nullish(),
+      loadBalancers: z.array(z.string()).nullish(),
+    })
+    .nullish(),
 });
 export type Addon = z.infer<typeof addon>;
 export const addonResponse = z.looseObject({ data: addon });
@@ -66,24 +72,30 @@ const restoreStatus = openEnum(BACKUP_STATUSES);
 
 export const backup = z.looseObject({
   id: z.string(),
-  name: z.string(),
-  uid: z.string(),
+  name: z.string().nullish(),
+  uid: z.string().nullish(),
   status: openEnum(BACKUP_STATUSES),
-  createdAt: timestamp(),
+  createdAt: timestamp().nullish(),
   completedAt: timestamp().nullish(),
-  config: z.looseObject({
-    source: z
-      .looseObject({
-        type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]),
-      })
-      .optional(),
-    /** Size in bytes, as a string. */
-    size: z.string(),
-    /** For snapshot backups, the version the addon is restored to. */
-    addonVersion: z.string().optional(),
-  }),
+  config: z
+    .looseObject({
+      source: z
+        .looseObject({
+          type: openEnum(["fileUpload", "liveInstance", "snapshot", "externalDump", "sameAddon"]).nullish(),
+        })
+        .nullish(),
+      /** Size in bytes, as a string. */
+      size: z.string().nullish(),
+      /** For snapshot backups, the version the addon is restored to. */
+      addonVersion: z.string().nullish(),
+    })
+    .nullish(),
   lastRestore: z
-    .looseObject({ restoreTimestamp: timestamp(), status: restoreStatus, completedAt: timestamp().nullish() })
+    .looseObject({
+      restoreTimestamp: timestamp().nullish(),
+      status: restoreStatus,
+      completedAt: timestamp().nullish(),
+    })
     .nullish(),
 });
 export type Backup = z.infer<typeof backup>;
@@ -99,7 +111,7 @@ export const restoreBackupResponse = z.looseObject({ data: z.looseObject({ resto
 export const restore = z.looseObject({
   id: z.string(),
   status: restoreStatus,
-  restoreTimestamp: timestamp().optional(),
+  restoreTimestamp: timestamp().nullish(),
   completedAt: timestamp().nullish(),
 });
 export type Restore = z.infer<typeof restore>;

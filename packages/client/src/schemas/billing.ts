@@ -141,7 +141,7 @@ const categories = {
 };
 
 export const billingPagination = z.looseObject({
-  hasNextPage: z.boolean(),
+  hasNextPage: z.boolean().nullish(),
   cursor: z.string().nullish(),
   count: z.number().optional(),
   unit: openEnum(BILLING_PAGE_UNITS).optional(),

@@ -80,11 +80,11 @@ export const build = z.looseObject({
   branch: z.string().nullish(),
   pullRequestId: z.union([z.string(), z.number()]).nullish(),
   sha: z.string().nullish(),
-  registry: z.looseObject({ uri: z.string().optional() }).nullish(),
-  createdAt: timestamp().optional(),
-  status: openEnum(BUILD_STATUSES).optional(),
-  concluded: z.boolean().optional(),
-  success: z.boolean().optional(),
+  registry: z.looseObject({ uri: z.string().nullish() }).nullish(),
+  createdAt: timestamp().nullish(),
+  status: openEnum(BUILD_STATUSES).nullish(),
+  concluded: z.boolean().nullish(),
+  success: z.boolean().nullish(),
   message: z.string().nullish(),
   /** Unix seconds, unlike most timestamps. */
   buildConcludedAt: timestamp().nullish(),
@@ -96,16 +96,16 @@ export const buildListResponse = listEnvelope("builds", build);
 export const DEPLOYMENT_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"] as const;
 export const service = z.looseObject({
   id: z.string(),
-  uid: z.string().optional(),
-  name: z.string().optional(),
+  uid: z.string().nullish(),
+  name: z.string().nullish(),
   status: z
     .looseObject({
       build: z
-        .looseObject({ status: z.string().optional(), lastTransitionTime: timestamp().nullish() })
+        .looseObject({ status: z.string().nullish(), lastTransitionTime: timestamp().nullish() })
         .nullish(),
       deployment: z
         .looseObject({
-          status: openEnum(DEPLOYMENT_STATUSES).optional(),
+          status: openEnum(DEPLOYMENT_STATUSES).nullish(),
           reason: openEnum(["SCALING", "DEPLOYING"]).nullish(),
           lastTransitionTime: timestamp().nullish(),
         })

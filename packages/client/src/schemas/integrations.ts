@@ -97,22 +97,22 @@ export type CreateNotificationBody = z.input<typeof createNotificationBody>;
 
 export const notificationIntegration = z.looseObject({
   id: z.string(),
-  name: z.string(),
-  type: openEnum([...NOTIFICATION_TYPES, "SLACK"]),
-  webhook: z.string(),
-  createdAt: timestamp(),
-  updatedAt: timestamp(),
+  name: z.string().nullish(),
+  type: openEnum([...NOTIFICATION_TYPES, "SLACK"]).nullish(),
+  webhook: z.string().nullish(),
+  createdAt: timestamp().nullish(),
+  updatedAt: timestamp().nullish(),
   status: z
     .looseObject({
-      disabled: z.boolean().optional(),
-      reason: z.unknown().optional(),
+      disabled: z.boolean().nullish(),
+      reason: z.unknown().nullish(),
       timeOfFirstFailedRequest: timestamp().nullish(),
-      numberOfFailedRequests: z.number().optional(),
+      numberOfFailedRequests: z.number().nullish(),
     })
-    .optional(),
-  restricted: z.boolean(),
-  projects: z.array(z.string()),
-  events: z.record(z.string(), z.boolean()),
+    .nullish(),
+  restricted: z.boolean().nullish(),
+  projects: z.array(z.string()).nullish(),
+  events: z.record(z.string(), z.boolean()).nullish(),
 });
 export type NotificationIntegration = z.infer<typeof notificationIntegration>;
 export const notificationIntegrationResponse = z.looseObject({ data: notificationIntegration });
@@ -130,32 +130,32 @@ export const REGISTRY_PROVIDERS = [
 ] as const;
 export const registryCredential = z.looseObject({
   id: z.string(),
-  name: z.string(),
-  provider: openEnum(REGISTRY_PROVIDERS),
-  registryUrl: z.string().optional(),
-  aws: z.looseObject({ region: z.string().optional() }).optional(),
-  gcp: z.looseObject({ projectId: z.string().optional() }).optional(),
-  azure: z.looseObject({ resourceGroup: z.string().optional() }).optional(),
-  integrationId: z.string().optional(),
+  name: z.string().nullish(),
+  provider: openEnum(REGISTRY_PROVIDERS).nullish(),
+  registryUrl: z.string().nullish(),
+  aws: z.looseObject({ region: z.string().nullish() }).nullish(),
+  gcp: z.looseObject({ projectId: z.string().nullish() }).nullish(),
+  azure: z.looseObject({ resourceGroup: z.string().nullish() }).nullish(),
+  integrationId: z.string().nullish(),
   credentials: z
     .looseObject({
-      scope: z.looseObject({ pull: z.boolean().optional(), push: z.boolean().optional() }).optional(),
+      scope: z.looseObject({ pull: z.boolean().nullish(), push: z.boolean().nullish() }).nullish(),
     })
-    .optional(),
+    .nullish(),
   registryCredentialRefresh: z
     .looseObject({
-      status: openEnum(["healthy", "retrying", "suspended"]),
-      failureCount: z.number(),
-      retryDelay: z.number(),
+      status: openEnum(["healthy", "retrying", "suspended"]).nullish(),
+      failureCount: z.number().nullish(),
+      retryDelay: z.number().nullish(),
       lastFailureAt: timestamp().nullish(),
       nextAttemptAt: timestamp().nullish(),
       error: z
-        .looseObject({ type: z.string(), message: z.string(), providerCode: z.unknown().optional() })
+        .looseObject({ type: z.string(), message: z.string(), providerCode: z.unknown().nullish() })
         .nullish(),
     })
-    .optional(),
-  createdAt: timestamp().optional(),
-  updatedAt: timestamp().optional(),
+    .nullish(),
+  createdAt: timestamp().nullish(),
+  updatedAt: timestamp().nullish(),
 });
 export type RegistryCredential = z.infer<typeof registryCredential>;
 export const registryCredentialListResponse = listEnvelope("credentials", registryCredential);

@@ -150,22 +150,24 @@ export const runJobBody = z.strictObject({
 });
 export type RunJobBody = z.input<typeof runJobBody>;
 
-export const runJobResponse = z.looseObject({ data: z.looseObject({ id: z.string(), runName: z.string() }) });
+export const runJobResponse = z.looseObject({
+  data: z.looseObject({ id: z.string(), runName: z.string().nullish() }),
+});
 export type StartedJobRun = z.infer<typeof runJobResponse>["data"];
 
 export const JOB_RUN_STATUSES = ["RUNNING", "SUCCESS", "FAILED"] as const;
 export const jobRun = z.looseObject({
   id: z.string(),
-  runName: z.string().optional(),
+  runName: z.string().nullish(),
   status: openEnum(JOB_RUN_STATUSES),
   concluded: z.boolean(),
   startedAt: timestamp().nullish(),
   concludedAt: timestamp().nullish(),
-  active: z.number().optional(),
-  succeeded: z.number().optional(),
-  failed: z.number().optional(),
-  backoffLimit: z.number().optional(),
-  completions: z.number().optional(),
+  active: z.number().nullish(),
+  succeeded: z.number().nullish(),
+  failed: z.number().nullish(),
+  backoffLimit: z.number().nullish(),
+  completions: z.number().nullish(),
 });
 export type JobRun = z.infer<typeof jobRun>;
 export const jobRunResponse = z.looseObject({ data: jobRun });
@@ -185,16 +187,16 @@ export const setRuntimeEnvironmentBody = z.strictObject({
 export type SetRuntimeEnvironmentBody = z.input<typeof setRuntimeEnvironmentBody>;
 
 export const healthCheck = z.looseObject({
-  protocol: openEnum(["HTTP", "CMD", "TCP"]),
-  type: openEnum(["livenessProbe", "readinessProbe"]),
+  protocol: openEnum(["HTTP", "CMD", "TCP"]).nullish(),
+  type: openEnum(["livenessProbe", "readinessProbe"]).nullish(),
   path: z.string().nullish(),
-  cmd: z.unknown().optional(),
+  cmd: z.unknown().nullish(),
   httpPort: z.number().nullish(),
   tcpSocketPort: z.number().nullish(),
-  initialDelaySeconds: z.number(),
-  periodSeconds: z.number(),
-  timeoutSeconds: z.number(),
-  failureThreshold: z.number(),
+  initialDelaySeconds: z.number().nullish(),
+  periodSeconds: z.number().nullish(),
+  timeoutSeconds: z.number().nullish(),
+  failureThreshold: z.number().nullish(),
   successThreshold: z.number().nullish(),
 });
 export const healthChecksResponse = z.looseObject({

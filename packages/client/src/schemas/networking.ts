@@ -7,27 +7,27 @@ import { listEnvelope, timestamp } from "./shared.js";
 export const SUBDOMAIN_PATTERN = /^(\*|@|[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
 
 export const subdomainPath = z.looseObject({
-  subdomain: z.string(),
-  mode: z.string(),
-  uri: z.string(),
+  subdomain: z.string().nullish(),
+  mode: z.string().nullish(),
+  uri: z.string().nullish(),
   options: z
     .looseObject({
-      priority: z.number().optional(),
-      ignoreUriCase: z.boolean().optional(),
+      priority: z.number().nullish(),
+      ignoreUriCase: z.boolean().nullish(),
       rewrite: z
         .union([
           z.looseObject({ uri: z.string() }),
           z.looseObject({ regex: z.looseObject({ match: z.string(), rewrite: z.string() }) }),
         ])
-        .optional(),
-      timeout: z.string().optional(),
-      headers: z.looseObject({}).optional(),
-      corsPolicy: z.looseObject({ enabled: z.boolean() }).optional(),
-      retries: z.looseObject({ enabled: z.boolean(), attempts: z.number() }).optional(),
+        .nullish(),
+      timeout: z.string().nullish(),
+      headers: z.looseObject({}).nullish(),
+      corsPolicy: z.looseObject({ enabled: z.boolean() }).nullish(),
+      retries: z.looseObject({ enabled: z.boolean(), attempts: z.number() }).nullish(),
     })
-    .optional(),
-  name: z.string().optional(),
-  createdAt: timestamp().optional(),
+    .nullish(),
+  name: z.string().nullish(),
+  createdAt: timestamp().nullish(),
 });
 export type SubdomainPath = z.infer<typeof subdomainPath>;
 export const subdomainPathListResponse = listEnvelope("paths", subdomainPath);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "./shared.js";
+import { numeric, timestamp } from "./shared.js";
 
 // Spec 2.12 and 4.7: metrics and logs, and their query parameters.
 
@@ -121,17 +121,24 @@ export const addonMetricsQuery = z.strictObject(metricQueryShape).superRefine(me
 export type AddonMetricsQuery = z.input<typeof addonMetricsQuery>;
 
 export const metricSeries = z.looseObject({
-  metricInfo: z.looseObject({
-    metricId: z.string(),
-    metricUnit: z.string(),
-    metricResolution: z.number().optional(),
-  }),
-  values: z.array(
-    z.looseObject({
-      metadata: z.looseObject({ containerId: z.string(), volumeId: z.string().optional() }),
-      data: z.array(z.looseObject({ value: z.number(), ts: timestamp() })),
-    }),
-  ),
+  metricInfo: z
+    .looseObject({
+      metricId: z.string().nullish(),
+      metricUnit: z.string().nullish(),
+      metricResolution: z.number().nullish(),
+    })
+    .nullish(),
+  /** A metric type added later may carry another shape: a series without values is none. */
+  values: z
+    .array(
+      z.looseObject({
+        metadata: z
+          .looseObject({ containerId: z.string().nullish(), volumeId: z.string().nullish() })
+          .nullish(),
+        data: z.array(z.looseObject({ value: numeric(), ts: timestamp() })),
+      }),
+    )
+    .nullish(),
 });
 export const metricsResponse = z.looseObject({ data: z.record(z.string(), metricSeries) });
 export type Metrics = z.infer<typeof metricsResponse>["data"];

@@ -64,19 +64,19 @@ export type CreateSecretBody = z.input<typeof createSecretBody>;
 
 export const secretGroup = z.looseObject({
   id: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  stageId: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  type: openEnum(["secret", "config"]).optional(),
-  secretType: openEnum(SECRET_TYPES),
-  priority: z.number(),
-  restrictions: z.looseObject({}).optional(),
-  addonDependencies: z.array(z.looseObject({})).optional(),
-  externalAddonDependencies: z.array(z.looseObject({})).optional(),
-  secrets: z.looseObject({}).optional(),
-  createdAt: timestamp().optional(),
-  updatedAt: timestamp().optional(),
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  stageId: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  type: openEnum(["secret", "config"]).nullish(),
+  secretType: openEnum(SECRET_TYPES).nullish(),
+  priority: z.number().nullish(),
+  restrictions: z.looseObject({}).nullish(),
+  addonDependencies: z.array(z.looseObject({})).nullish(),
+  externalAddonDependencies: z.array(z.looseObject({})).nullish(),
+  secrets: z.looseObject({}).nullish(),
+  createdAt: timestamp().nullish(),
+  updatedAt: timestamp().nullish(),
 });
 export type SecretGroup = z.infer<typeof secretGroup>;
 export const secretGroupResponse = z.looseObject({ data: secretGroup });
@@ -86,14 +86,14 @@ export type LinkAddonBody = z.input<typeof linkAddonBody>;
 export const linkAddonResponse = z.looseObject({
   data: z.looseObject({
     keys: z.array(
-      z.looseObject({ keyName: z.string(), aliases: z.array(z.string()).optional(), defaultKey: z.string() }),
+      z.looseObject({ keyName: z.string(), aliases: z.array(z.string()).nullish(), defaultKey: z.string() }),
     ),
   }),
 });
 
 export const buildArgumentsQuery = z.strictObject({
-  show: z.enum(["this", "inherited", "all"]).optional(),
-  replaceTemplatedValues: z.boolean().optional(),
+  show: z.enum(["this", "inherited", "all"]).nullish(),
+  replaceTemplatedValues: z.boolean().nullish(),
 });
 export type BuildArgumentsQuery = z.input<typeof buildArgumentsQuery>;
 export const buildArgumentsResponse = z.looseObject({

@@ -77,19 +77,46 @@ export const openEnum = <const T extends readonly string[]>(_known: T) =>
 /** Response timestamps are mostly ISO strings, some Unix seconds: keep both (see parseTimestamp). */
 export const timestamp = () => z.union([z.string(), z.number()]);
 
+/**
+ * A number the platform may write as numeric text (`"0.25"`): read as a number. Text that is no
+ * number fails, naming the field.
+ */
+export const numeric = () =>
+  z.union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/, "a number")
+      .transform(Number),
+  ]);
+
+/**
+ * A list's pagination. Only `hasNextPage` and `cursor` are read; a list answered without one is
+ * its own last page.
+ */
 export const pagination = z.looseObject({
-  hasNextPage: z.boolean(),
+  hasNextPage: z.boolean().nullish(),
   cursor: z.string().nullish(),
-  count: z.number().optional(),
+  count: z.number().nullish(),
 });
 export type Pagination = z.infer<typeof pagination>;
+const LAST_PAGE: Pagination = { hasNextPage: false };
 
-/** `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. */
-export const listEnvelope = <K extends string, T extends z.ZodType>(key: K, item: T) =>
-  z.looseObject({
-    data: z.looseObject({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
-    pagination,
+/**
+ * `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. A list that leaves out
+ * its array (or sends null) is empty, and one without `pagination` is its last page: neither is
+ * a reason to refuse the answer.
+ */
+export const listEnvelope = <K extends string, T extends z.ZodType>(key: K, item: T) => {
+  const items = z
+    .array(item)
+    .nullish()
+    .transform((list) => list ?? []);
+  return z.looseObject({
+    data: z.looseObject({ [key]: items } as { [P in K]: typeof items }),
+    pagination: pagination.nullish().transform((p) => p ?? LAST_PAGE),
   });
+};
 
 export const emptyData = z.looseObject({});
 

@@ -22,40 +22,61 @@ export const TEMPLATE_RUN_STATUSES = [
 export const runTemplateBody = z.strictObject({ arguments: z.record(z.string(), z.unknown()) });
 export type RunTemplateBody = z.input<typeof runTemplateBody>;
 
+/**
+ * A template run as its own read (and the start and the abort) answers it. What a waiter reads is
+ * checked: `id`, `status` and `concluded`. The rest is typed for callers but never required: a
+ * template not synced to Git has no `gitops`, and the action node's shapes are not documented.
+ */
 export const templateRun = z.looseObject({
   id: z.string(),
-  templateId: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  apiVersion: z.string(),
-  options: z
-    .looseObject({ autorun: z.boolean().optional(), concurrencyPolicy: z.string().optional() })
-    .optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  gitops: z.looseObject({
-    vcsService: z.string(),
-    selfHostedVcsId: z.string().optional(),
-    accountLogin: z.string().optional(),
-    vcsLinkId: z.string().optional(),
-    repoUrl: z.string(),
-    branch: z.string(),
-    filePath: z.string(),
-  }),
-  $schema: z.string().optional(),
-  /** An action node; its full shapes are not documented, so only the example members are typed. */
-  spec: z.looseObject({
-    kind: z.string().optional(),
-    settings: z.looseObject({}).optional(),
-    response: z.looseObject({ status: z.string().optional() }).optional(),
-  }),
   status: openEnum(TEMPLATE_RUN_STATUSES),
   concluded: z.boolean(),
-  createdAt: timestamp(),
-  updatedAt: timestamp(),
+  templateId: z.string().nullish(),
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  apiVersion: z.string().nullish(),
+  options: z
+    .looseObject({ autorun: z.boolean().nullish(), concurrencyPolicy: z.string().nullish() })
+    .nullish(),
+  arguments: z.record(z.string(), z.unknown()).nullish(),
+  gitops: z
+    .looseObject({
+      vcsService: z.string().nullish(),
+      selfHostedVcsId: z.string().nullish(),
+      accountLogin: z.string().nullish(),
+      vcsLinkId: z.string().nullish(),
+      repoUrl: z.string().nullish(),
+      branch: z.string().nullish(),
+      filePath: z.string().nullish(),
+    })
+    .nullish(),
+  $schema: z.string().nullish(),
+  spec: z
+    .looseObject({
+      kind: z.string().nullish(),
+      settings: z.looseObject({}).nullish(),
+      response: z.looseObject({ status: z.string().nullish() }).nullish(),
+    })
+    .nullish(),
+  createdAt: timestamp().nullish(),
+  updatedAt: timestamp().nullish(),
 });
 export type TemplateRun = z.infer<typeof templateRun>;
 export const templateRunResponse = z.looseObject({ data: templateRun });
-export const templateRunListResponse = listEnvelope("templateRuns", templateRun);
+
+/**
+ * A template run as the runs list carries it: a summary, less than the run's own read. Only its
+ * `id` and `status` are required; `concluded` and the times when it has them.
+ */
+export const templateRunSummary = z.looseObject({
+  id: z.string(),
+  status: openEnum(TEMPLATE_RUN_STATUSES),
+  concluded: z.boolean().nullish(),
+  createdAt: timestamp().nullish(),
+  updatedAt: timestamp().nullish(),
+});
+export type TemplateRunSummary = z.infer<typeof templateRunSummary>;
+export const templateRunListResponse = listEnvelope("templateRuns", templateRunSummary);
 
 export const templateRunListQuery = z.strictObject({
   per_page: z.number().int().min(1).max(100).optional(),

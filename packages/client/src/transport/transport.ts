@@ -51,6 +51,11 @@ export interface TransportOptions {
   userAgent?: string;
   /** Where time is read and waited; default the system's. */
   clock?: Clock;
+  /**
+   * What the client has to say that is no error: a status the spec does not list, a list whose
+   * cursors go round. Default: `process.emitWarning`.
+   */
+  onWarning?: (message: string) => void;
 }
 
 export interface RequestSpec {
@@ -106,7 +111,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export class Transport {
   readonly clock: Clock;
   readonly rateLimit: RateLimitBudget;
-  readonly #options: Required<Omit<TransportOptions, "dispatcher" | "userAgent" | "clock">> & {
+  /** How far the platform's clock (its last `Date` header) stood from ours, ms. */
+  #platformOffset = 0;
+  /** Says what the client has to say that is no error (`onWarning`). */
+  readonly warn: (message: string) => void;
+  readonly #options: Required<Omit<TransportOptions, "dispatcher" | "userAgent" | "clock" | "onWarning">> & {
     userAgent: string;
   };
   readonly #dispatcher: Dispatcher;
@@ -127,6 +136,7 @@ export class Transport {
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, "");
     this.clock = options.clock ?? systemClock;
+    this.warn = options.onWarning ?? ((message) => process.emitWarning(message, "CwpWarning"));
     this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
     const timeoutMs = options.timeoutMs ?? 30_000;
@@ -149,6 +159,14 @@ export class Transport {
       accept: "application/json",
       "user-agent": this.#options.userAgent,
     });
+  }
+
+  /**
+   * The platform's time as its last answer's `Date` header put it (whole seconds), or ours before
+   * any answer: for telling a line from the future from one of a platform whose clock runs ahead.
+   */
+  platformNow(): number {
+    return this.clock.now() + this.#platformOffset;
   }
 
   async send(spec: RequestSpec): Promise<RawResponse> {
@@ -176,6 +194,8 @@ export class Transport {
 
       if (outcome.kind === "response") {
         const { response } = outcome;
+        const date = Date.parse(String(response.headers.date ?? ""));
+        if (!Number.isNaN(date)) this.#platformOffset = date - this.clock.now();
         if (response.status >= 300 && response.status < 400) throw this.#redirected(response, base);
         if (response.status < 400) return response;
         const error = this.#httpError(response, base);

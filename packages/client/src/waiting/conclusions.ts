@@ -1,13 +1,17 @@
+import type { RestartReceipt } from "../resources/services.js";
 import {
   ADDON_FAILED_STATUSES,
+  ADDON_STATUSES,
   type Addon,
+  BACKUP_STATUSES,
   type Backup,
   RESTORE_FINAL_STATUSES,
+  RESTORE_NOT_LISTED,
   type Restore,
 } from "../schemas/addons.js";
-import type { Build, Service } from "../schemas/builds.js";
-import type { JobRun } from "../schemas/jobs.js";
-import type { TemplateRun } from "../schemas/templates.js";
+import { BUILD_STATUSES, type Build, DEPLOYMENT_STATUSES, type Service } from "../schemas/builds.js";
+import { JOB_RUN_STATUSES, type JobRun } from "../schemas/jobs.js";
+import { TEMPLATE_RUN_STATUSES, type TemplateRun } from "../schemas/templates.js";
 import { parseTimestamp } from "../timestamps.js";
 
 /**
@@ -19,7 +23,11 @@ export interface Conclusion {
   status: string;
   concluded: boolean;
   success: boolean;
+  /** False for a status the spec does not list: the wait warns once and goes on (see `pollUntilConcluded`). */
+  known?: boolean;
 }
+
+const knows = (statuses: readonly string[], status: string) => statuses.includes(status);
 
 export function buildConclusion(build: Build): Conclusion {
   const status = build.status ?? "UNKNOWN";
@@ -27,23 +35,39 @@ export function buildConclusion(build: Build): Conclusion {
     status,
     concluded: build.concluded === true,
     success: build.success === true || status === "SUCCESS",
+    known: build.status == null || knows(BUILD_STATUSES, status),
   };
 }
 
 export function jobRunConclusion(run: JobRun): Conclusion {
-  return { status: run.status, concluded: run.concluded, success: run.status === "SUCCESS" };
+  return {
+    status: run.status,
+    concluded: run.concluded,
+    success: run.status === "SUCCESS",
+    known: knows(JOB_RUN_STATUSES, run.status),
+  };
 }
 
 export function templateRunConclusion(run: TemplateRun): Conclusion {
-  return { status: run.status, concluded: run.concluded, success: run.status === "success" };
+  return {
+    status: run.status,
+    concluded: run.concluded,
+    success: run.status === "success",
+    known: knows(TEMPLATE_RUN_STATUSES, run.status),
+  };
 }
 
 /** An upgrade ends when the addon runs at the target version, or reports a failure status. */
 export function addonUpgradeConclusion(addon: Addon, targetVersion: string): Conclusion {
-  const version = addon.spec.config?.versionTag;
+  const version = addon.spec?.config?.versionTag;
   const done = addon.status === "running" && version === targetVersion;
   const failed = ADDON_FAILED_STATUSES.includes(addon.status);
-  return { status: addon.status, concluded: done || failed, success: done };
+  return {
+    status: addon.status,
+    concluded: done || failed,
+    success: done,
+    known: knows(ADDON_STATUSES, addon.status),
+  };
 }
 
 export function restoreConclusion(
@@ -53,18 +77,30 @@ export function restoreConclusion(
     status: restore.status,
     concluded: RESTORE_FINAL_STATUSES.includes(restore.status),
     success: restore.status === "completed",
+    known: restore.status === RESTORE_NOT_LISTED || knows(BACKUP_STATUSES, restore.status),
   };
 }
 
 /**
  * A restart has finished when the deployment reports COMPLETED with a transition later than the
- * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it.
+ * restart; a COMPLETED from before the restart is the old rollout. FAILED after it fails it. With
+ * the transition read before the restart, "later" is later than that one (the platform's clock
+ * against itself); without it, no earlier than the restart's time.
  */
-export function restartConclusion(service: Service, restartedAt: number): Conclusion {
+export function restartConclusion(service: Service, restart: RestartReceipt): Conclusion {
   const deployment = service.status?.deployment;
   const status = deployment?.status ?? "UNKNOWN";
   const transition = parseTimestamp(deployment?.lastTransitionTime);
-  const after = transition !== undefined && transition >= restartedAt;
+  const after =
+    transition !== undefined &&
+    (restart.previousTransition !== undefined
+      ? transition > restart.previousTransition
+      : transition >= restart.notBefore);
   const concluded = after && (status === "COMPLETED" || status === "FAILED");
-  return { status, concluded, success: concluded && status === "COMPLETED" };
+  return {
+    status,
+    concluded,
+    success: concluded && status === "COMPLETED",
+    known: status === "UNKNOWN" || knows(DEPLOYMENT_STATUSES, status),
+  };
 }

@@ -1,5 +1,5 @@
 import type { Clock } from "../transport/clock.js";
-import { AbortedError, CwpError, TimeoutError } from "../transport/errors.js";
+import { AbortedError, CwpError, TimeoutError, UnexpectedResponseError } from "../transport/errors.js";
 import type { RateLimitBudget } from "../transport/rate-limit.js";
 import type { Conclusion } from "./conclusions.js";
 import { PollSchedule, type PollScheduleOptions } from "./schedule.js";
@@ -16,7 +16,20 @@ export interface WaitOptions<T> extends PollScheduleOptions {
   onPoll?: (resource: T) => void;
   /** When the work started (epoch ms), for `expectedDurationsMs`. Default: when the wait begins. */
   startedAt?: number;
+  /**
+   * Called once for each status the spec does not list that the work reports before it concludes
+   * (the platform adds statuses over time). The wait goes on: such a status is never a conclusion
+   * by itself. Default: the client's `onWarning`.
+   */
+  onUnknownStatus?: (status: string, resource: T) => void;
 }
+
+/**
+ * Answers to a status read that cannot be read (not JSON, `{"data": null}`, a proxy's HTML page
+ * with a 200) in a row before the wait gives up on them: one bad answer is read again, a platform
+ * that keeps sending them is not.
+ */
+export const MAX_BAD_ANSWERS = 3;
 
 /** The waiter's deadline passed before the work concluded; `last` is the latest state seen. */
 export class WaitTimeoutError<T = unknown> extends TimeoutError {
@@ -38,6 +51,8 @@ interface PollSpec<T> {
   rateLimit: RateLimitBudget;
   clock: Clock;
   where: { method: string; path: string };
+  /** Where a warning goes when the caller names no handler of its own (the client's `onWarning`). */
+  warn: (message: string) => void;
 }
 
 /** Errors a poll can see and still try again: the work is still running remotely. */
@@ -53,10 +68,12 @@ const isTransient = (error: unknown) =>
 export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOptions<T> = {}): Promise<T> {
   const { clock } = spec;
   const deadline = options.deadline ?? clock.now() + (options.timeoutMs ?? 30 * 60_000);
-  const schedule = new PollSchedule(options, options.startedAt ?? clock.now());
+  const schedule = new PollSchedule(options, options.startedAt ?? clock.now(), deadline);
   let last: T | undefined;
   let lastStatus: string | undefined;
   let polled = false;
+  let badAnswers = 0;
+  const unknownSeen = new Set<string>();
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
     const now = clock.now();
@@ -76,10 +93,16 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
     polled = true;
     try {
       last = await spec.read(deadline, options.signal);
+      badAnswers = 0;
       const conclusion = spec.conclude(last);
       if (conclusion.status !== lastStatus) {
         lastStatus = conclusion.status;
         options.onStatus?.(conclusion.status, last);
+      }
+      if (conclusion.known === false && !conclusion.concluded && !unknownSeen.has(conclusion.status)) {
+        unknownSeen.add(conclusion.status);
+        if (options.onUnknownStatus) options.onUnknownStatus(conclusion.status, last);
+        else spec.warn(unknownStatusWarning(spec.what, conclusion.status));
       }
       options.onPoll?.(last);
       if (conclusion.concluded) return last;
@@ -88,7 +111,12 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
         throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
       }
       // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+      if (error instanceof UnexpectedResponseError && ++badAnswers < MAX_BAD_ANSWERS) continue;
       if (!isTransient(error)) throw error;
     }
   }
 }
+
+/** What a wait says of a status the spec does not list, once per status. */
+export const unknownStatusWarning = (what: string, status: string) =>
+  `${what} reports status ${JSON.stringify(status)}, which the API's documentation does not list: it is not taken as a conclusion, and the wait goes on until the work concludes or the timeout.`;

@@ -5,7 +5,8 @@ export interface PollScheduleOptions {
   maxIntervalMs?: number;
   /**
    * How long earlier runs of the same work took, ms (a service's recent builds). With at least
-   * three, the polls gather where those runs ended instead of backing off evenly.
+   * three (outliers left out: see `typicalDurations`), the polls gather where those runs ended
+   * instead of backing off evenly.
    */
   expectedDurationsMs?: readonly number[];
   /**
@@ -16,6 +17,12 @@ export interface PollScheduleOptions {
 }
 
 const MIN_HISTORY = 3;
+/**
+ * How far outside the middle half of the history (on a log scale, in widths of that half) a
+ * duration may lie and still be planned for; the half's width is taken as at least LOG_SPREAD.
+ */
+const FENCE = 1.5;
+const LOG_SPREAD = Math.log(1.5);
 /** Checks before the earliest expected conclusion, so an early failure is not noticed late. */
 const EARLY_CHECKS = 1;
 /** The planned polls cover at least this far either side of the median. */
@@ -43,15 +50,19 @@ export class PollSchedule {
   constructor(
     options: PollScheduleOptions,
     private readonly startedAt: number,
+    /** Epoch ms past which no poll is planned (the wait's deadline). */
+    deadline = Number.POSITIVE_INFINITY,
   ) {
     this.#initial = options.initialIntervalMs ?? 1_000;
     this.#max = Math.max(this.#initial, options.maxIntervalMs ?? 10_000);
     this.#interval = this.#initial;
-    const history = [...(options.expectedDurationsMs ?? [])].filter((d) => d > 0).sort((a, b) => a - b);
-    if (history.length >= MIN_HISTORY) {
-      // One request read the history; the rest are polls, none needed right after the start.
-      this.#plan = planFromHistory(history, (options.plannedRequests ?? 15) - 1);
-    } else this.#plan = [];
+    const history = typicalDurations(options.expectedDurationsMs ?? []);
+    // One request read the history; the rest are polls, none needed right after the start. A plan
+    // whose first poll would come after the deadline is no plan: the backoff polls from the start.
+    const plan =
+      history.length >= MIN_HISTORY ? planFromHistory(history, (options.plannedRequests ?? 15) - 1) : [];
+    const horizon = deadline - startedAt;
+    this.#plan = (plan[0] ?? 0) < horizon ? plan.filter((at) => at < horizon) : [];
   }
 
   /** Milliseconds from `now` to the next poll; the first is at once unless history plans it. */
@@ -68,6 +79,24 @@ export class PollSchedule {
     this.#interval = Math.min(this.#max, this.#interval * 1.5);
     return wait;
   }
+}
+
+/**
+ * The durations to plan with, ascending: positive ones, less the outliers. One build of 72 hours
+ * among builds of 3 seconds says nothing about when the next one ends, and a plan spanning both
+ * would leave the next poll hours away. Outliers are those beyond Tukey's fences on a log scale
+ * (durations spread by ratios), with the middle half's width taken as at least LOG_SPREAD, so a
+ * history of near-equal durations still keeps those within half again of them.
+ */
+export function typicalDurations(durations: readonly number[]): number[] {
+  const sorted = durations.filter((d) => d > 0 && Number.isFinite(d)).sort((a, b) => a - b);
+  if (sorted.length < MIN_HISTORY) return sorted;
+  const logs = sorted.map(Math.log);
+  const q1 = quantile(logs, 0.25);
+  const q3 = quantile(logs, 0.75);
+  const width = Math.max(q3 - q1, LOG_SPREAD);
+  const [low, high] = [q1 - FENCE * width, q3 + FENCE * width];
+  return sorted.filter((_, i) => (logs[i] as number) >= low && (logs[i] as number) <= high);
 }
 
 /**

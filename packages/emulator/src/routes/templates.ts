@@ -50,7 +50,16 @@ export const templateRoutes: Route[] = [
           (q.concluded === undefined || r.concluded === q.concluded),
       );
     const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery);
-    return { data: { templateRuns: items }, pagination };
+    // The live list carries summaries, less than a run's own read (no gitops, spec, arguments).
+    const summaries = items.map(({ id, templateId, status, concluded, createdAt, updatedAt }) => ({
+      id,
+      templateId,
+      status,
+      concluded,
+      createdAt,
+      updatedAt,
+    }));
+    return { data: { templateRuns: summaries }, pagination };
   }),
   get("/v1/templates/:templateId/runs/:runId", (ctx) => {
     const t = template(ctx);

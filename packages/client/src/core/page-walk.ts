@@ -1,0 +1,57 @@
+/**
+ * Most pages a walk over one list reads before it stops with a warning: a list that never ends
+ * (a cursor that leads back, a platform that ignores the page asked for) must not spend the
+ * account's hourly request budget. 1,000 pages of 100 is 100,000 items.
+ */
+export const MAX_PAGES = 1_000;
+
+/**
+ * Guards a walk over a list's pages: it ends on a cursor it was already given, on a page that
+ * repeats the one before it, or past MAX_PAGES, each time with a warning naming the list. Nothing
+ * read is lost: the walk stops before reading what it has read already.
+ */
+export class PageWalk {
+  readonly #seen = new Set<string>();
+  #pages = 0;
+  #last: string | undefined;
+
+  constructor(
+    /** The list, for the warning: "GET /v1/projects". */
+    private readonly what: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** The cursor the walk begins at, when it has one: leading back to it is going round too. */
+  begin(cursor: string | undefined): void {
+    if (cursor !== undefined) this.#seen.add(cursor);
+  }
+
+  /**
+   * Whether the page just read is new: false (after a warning) when it repeats the page before it.
+   * `fingerprint` is what identifies the page's content (its items' ids, say).
+   */
+  fresh(fingerprint: string): boolean {
+    const repeated = this.#last === fingerprint;
+    this.#last = fingerprint;
+    if (repeated)
+      this.warn(`${this.what} answered the same page twice in a row: the list was read up to there.`);
+    return !repeated;
+  }
+
+  /** Whether to read the page `next` names (a cursor or a page number), after one more page was read. */
+  goOn(next: string): boolean {
+    this.#pages += 1;
+    if (this.#seen.has(next)) {
+      this.warn(
+        `${this.what} handed out a cursor it had handed out before: the list was read once, up to there.`,
+      );
+      return false;
+    }
+    if (this.#pages >= MAX_PAGES) {
+      this.warn(`${this.what} still had more after ${MAX_PAGES} pages: the list was read up to there.`);
+      return false;
+    }
+    this.#seen.add(next);
+    return true;
+  }
+}
