@@ -569,6 +569,30 @@ describe("usage-report: inputs and the platform", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  it("ends a project list that goes round, with a warning, instead of spending the hour's budget", async () => {
+    await platform.reset();
+    // Every page of the project list is the same full page, whose next cursor leads to itself.
+    const projects = Array.from({ length: 100 }, (_, i) => ({
+      id: `loop-${i}`,
+      uid: (i + 1).toString(16).padStart(24, "0"),
+      name: `Loop ${i}`,
+    }));
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/projects",
+      status: 200,
+      body: { data: { projects }, pagination: { hasNextPage: true, cursor: "again", count: 100 } },
+      times: 100_000,
+    });
+    const { result } = await report({ formats: "json", "group-by": "project" });
+    expect(result.code, result.stdout).toBe(0);
+    const listed = (await platform.requests()).filter((r) => r.path === "/v1/projects");
+    expect(listed.length).toBeLessThanOrEqual(6);
+    expect(result.stdout).toMatch(
+      /::warning::GET \/v1\/\S*projects (answered the same page twice|handed out a cursor)/,
+    );
+  });
+
   it("uses the team twin with team-id", async () => {
     await platform.reset();
     const { result } = await report(
