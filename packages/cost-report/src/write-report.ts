@@ -159,5 +159,11 @@ function checked(o: CostReportOptions): CostReportOptions {
       throw new ReportOptionError(option, TEXT_RULES[option].message);
   }
   if (typeof o.dir !== "string" || o.dir === "") throw new ReportOptionError("dir", "must be a directory");
+  // A time that is no time would make every period and every wait's end a nonsense date.
+  for (const option of ["now", "deadline"] as const) {
+    const value = o[option];
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0))
+      throw new ReportOptionError(option, "must be a time in milliseconds since the epoch (a finite number)");
+  }
   return o;
 }

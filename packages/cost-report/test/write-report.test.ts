@@ -51,6 +51,8 @@ describe("@cwp/cost-report", () => {
     [{ billingAccountName: "Acme\nCorp" }, "billingAccountName: must be one line"],
     [{ budget: "2,500" }, "budget: must be an amount such as 2500 or 1999.99"],
     [{ start: "2026-02-30", end: "2026-03-01" }, "start: must be a date as YYYY-MM-DD (UTC)"],
+    [{ now: Number.NaN }, "now: must be a time in milliseconds since the epoch"],
+    [{ deadline: Number.POSITIVE_INFINITY }, "deadline: must be a time in milliseconds since the epoch"],
   ])("refuses %o before reading anything", async (wrong, message) => {
     const client = createClient({ baseUrl: platform.url, token: platform.tokens.org });
     const before = (await platform.requests()).length;

@@ -10,6 +10,8 @@ export interface StatusFunctions {
   cancelled(): boolean;
 }
 
+const STATUS_FUNCTIONS: readonly string[] = ["success", "failure", "always", "cancelled"];
+
 const TOKEN = /\s*('(?:[^']|'')*'|\d+(?:\.\d+)?|&&|\|\||==|!=|!|\(|\)|[A-Za-z_][\w-]*(?:\.[\w-]+)*)/y;
 
 function tokens(expression: string): string[] {
@@ -54,16 +56,21 @@ export function evaluate(expression: string, contexts: Contexts, status: StatusF
     if (peek() === "(") {
       take("(");
       take(")");
-      const call = status[token as keyof StatusFunctions];
-      if (!call) throw new Error(`expression ${JSON.stringify(expression)}: no function ${token}()`);
-      return call();
+      // Only the status functions: never a member every object has (`toString()`).
+      if (!STATUS_FUNCTIONS.includes(token))
+        throw new Error(`expression ${JSON.stringify(expression)}: no function ${token}()`);
+      return status[token as keyof StatusFunctions]();
     }
     const [name, ...path] = token.split(".");
-    if (!(name && name in contexts))
+    if (!(name && Object.hasOwn(contexts, name)))
       throw new Error(`expression ${JSON.stringify(expression)}: no context ${name}`);
+    // A property the value does not have is null, as GitHub reads it; an object's own members
+    // only, never one every object inherits (`github.event.constructor`).
     return path.reduce<unknown>(
       (value, key) =>
-        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined,
+        value !== null && typeof value === "object" && Object.hasOwn(value, key)
+          ? ((value as Record<string, unknown>)[key] ?? null)
+          : null,
       contexts[name],
     );
   };
