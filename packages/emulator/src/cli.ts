@@ -16,7 +16,8 @@ export const EMULATOR_OPTIONS = {
   seed: {
     type: "string",
     default: "1",
-    description: "the seeded world's ids, uids and billing derive from it",
+    description:
+      "the seeded world's ids, uids and billing derive from it (default 1); its API tokens are random at each start unless --seed is given",
   },
   speed: { type: "string", default: "1", description: "virtual seconds per real second; 0 stops time" },
   "rate-limit": { type: "string", default: "1000", description: "requests per account per hour" },
@@ -30,7 +31,8 @@ export const EMULATOR_OPTIONS = {
   },
   "control-host": {
     type: "string",
-    description: "a name besides localhost the control plane (/_emulator/*) answers to, e.g. a container's",
+    description:
+      "a name besides localhost the API (/v1/*) and the control plane (/_emulator/*) answer to, e.g. a container's",
   },
 } as const;
 
@@ -123,7 +125,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
     ...(values["control-host"] ? { controlHosts: [values["control-host"]] } : {}),
     port,
     ...(world ? { world } : {}),
-    seed: number("seed", values.seed ?? "1"),
+    ...(values.seed !== undefined ? { seed: number("seed", values.seed) } : {}),
     speed: number("speed", values.speed ?? "1"),
     rateLimit: number("rate-limit", values["rate-limit"] ?? "1000"),
     ...(values["log-page-cap"] !== undefined

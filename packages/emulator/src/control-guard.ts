@@ -18,10 +18,21 @@ const hostnameOf = (authority: string) => {
   }
 };
 
+const allowedIn = (allowedHosts: readonly string[]) => (hostname: string | undefined) =>
+  hostname !== undefined && (isLoopback(hostname) || allowedHosts.includes(hostname));
+
+/**
+ * Why the platform API (`/v1/*`) refuses this request, or undefined: a name rebound to 127.0.0.1
+ * by a web page's site must not reach the API either (with the tokens a page could guess, or read).
+ */
+export function apiRefusal(req: IncomingMessage, allowedHosts: readonly string[]): string | undefined {
+  if (allowedIn(allowedHosts)(hostnameOf(req.headers.host ?? ""))) return undefined;
+  return "the emulator answers only requests to this machine (localhost, 127.0.0.1, [::1]) or to a name given with --control-host";
+}
+
 /** Why the control plane refuses this request, or undefined: it may answer. */
 export function controlRefusal(req: IncomingMessage, allowedHosts: readonly string[]): string | undefined {
-  const allowed = (hostname: string | undefined) =>
-    hostname !== undefined && (isLoopback(hostname) || allowedHosts.includes(hostname));
+  const allowed = allowedIn(allowedHosts);
   const host = hostnameOf(req.headers.host ?? "");
   if (!allowed(host))
     return "the control plane answers only requests to this machine (localhost, 127.0.0.1, [::1]) or to a name given with --control-host";

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -5,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Rewrite, rewriteAnswer } from "./answer-rewrite.js";
 import { ledgerOf } from "./billing/ledger.js";
 import { VirtualClock } from "./clock.js";
-import { controlRefusal } from "./control-guard.js";
+import { apiRefusal, controlRefusal } from "./control-guard.js";
 import { type ControlState, controlPlane } from "./control-plane.js";
 import { type Fault, Faults } from "./faults.js";
 import { ApiFailure, readJsonBody, sendAnswer, sendFailure, sendJson } from "./http.js";
@@ -22,6 +23,7 @@ import { Outcomes } from "./work/outcomes.js";
 export interface EmulatorOptions {
   host?: string;
   port?: number;
+  /** The seeded world's ids, uids and billing derive from it (default 1); given, its tokens do too. */
   seed?: number;
   /** Virtual seconds per real second. */
   speed?: number;
@@ -70,12 +72,16 @@ function queryRecord(params: URLSearchParams): Record<string, string | string[]>
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? 1;
+  // Tokens nobody can know in advance unless a seed is asked for: a page or a process that guessed
+  // the seeded world's tokens must not act on a user's emulator. The same for the process's life
+  // (a reset keeps them), shown by /_emulator/fixtures and the printed paste lines.
+  const tokenSalt = options.seed === undefined ? randomBytes(12).toString("hex") : undefined;
   const clock = new VirtualClock(options.speed ?? 1, options.startAt);
   const limiter = new RateLimiter(options.rateLimit ?? 1000, () => clock.now());
   const faults = new Faults();
   const outcomes = new Outcomes();
   const seeded = () => {
-    const fresh = seedWorld(seed, clock.now(), options.scale);
+    const fresh = seedWorld(seed, clock.now(), options.scale, tokenSalt);
     if (options.world) applyWorldFile(fresh, options.world);
     return fresh;
   };
@@ -213,6 +219,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       } catch (error) {
         sendFailure(res, error instanceof ApiFailure ? error : new ApiFailure(500, String(error)));
       }
+      return;
+    }
+    const foreign = apiRefusal(req, controlHosts);
+    if (foreign) {
+      sendFailure(res, new ApiFailure(403, foreign));
       return;
     }
     const method = req.method ?? "";

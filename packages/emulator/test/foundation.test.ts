@@ -200,6 +200,34 @@ describe("the control plane as a local server", () => {
     }
   });
 
+  it("the API refuses a foreign Host too (DNS rebinding), and answers loopback and the configured name", async () => {
+    const emulator = await startEmulator({ port: 0, speed: 0, controlHosts: ["emulator.test"] });
+    try {
+      const port = new URL(emulator.url).port;
+      const fixtures = (await (await fetch(`${emulator.url}/_emulator/fixtures`)).json()) as {
+        tokens: { org: string };
+      };
+      const headers = { "content-type": "application/json", authorization: `Bearer ${fixtures.tokens.org}` };
+      const path = "/v1/projects/platform-web/jobs/migrate/runs";
+      const runs = async () =>
+        (
+          (await (
+            await fetch(`${emulator.url}${path}`, { headers: { authorization: headers.authorization } })
+          ).json()) as { data: { runs: unknown[] } }
+        ).data.runs.length;
+      const before = await runs();
+      expect(await send(emulator.url, path, { ...headers, host: `rebound.attacker.example:${port}` })).toBe(
+        403,
+      );
+      expect(await runs()).toBe(before);
+      for (const host of [`127.0.0.1:${port}`, `emulator.test:${port}`])
+        expect(await send(emulator.url, path, { ...headers, host }), host).toBe(200);
+      expect(await runs()).toBe(before + 2);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it("warns on stderr that the control plane has no token when bound beyond loopback", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
     const child = spawn(process.execPath, [bin, "--port", "0", "--host", "0.0.0.0"], {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseWorldFile, WorldFileError } from "../src/index.js";
+import { parseWorldFile, startEmulator, WorldFileError } from "../src/index.js";
 import { useEmulator } from "./helpers.js";
 
 // The user's own world from a file: laid over the seeded one, every mistake named by its path.
@@ -66,6 +66,45 @@ describe("a world file", () => {
     expect(await status(whole.body.data.id)).toBe("success");
   });
 
+  it("takes an argument named like an object's member (constructor, toString) as any other", async () => {
+    const file = parseWorldFile("templates:\n  - id: odd-names\n    arguments: [constructor, toString]\n");
+    const odd = await startEmulator({ port: 0, speed: 0, world: file });
+    try {
+      const fixtures = (await (await fetch(`${odd.url}/_emulator/fixtures`)).json()) as {
+        tokens: { org: string };
+      };
+      const start = async (args: Record<string, string>) =>
+        (
+          (await (
+            await fetch(`${odd.url}/v1/templates/odd-names/runs`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${fixtures.tokens.org}`, "content-type": "application/json" },
+              body: JSON.stringify({ arguments: args }),
+            })
+          ).json()) as { data: { id: string } }
+        ).data.id;
+      const lacking = await start({});
+      const whole = await start({ constructor: "a", toString: "b" });
+      await fetch(`${odd.url}/_emulator/clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ advanceSeconds: 600 }),
+      });
+      const status = async (id: string) =>
+        (
+          (await (
+            await fetch(`${odd.url}/v1/templates/odd-names/runs/${id}`, {
+              headers: { authorization: `Bearer ${fixtures.tokens.org}` },
+            })
+          ).json()) as { data: { status: string } }
+        ).data.status;
+      expect(await status(lacking)).toBe("failure");
+      expect(await status(whole)).toBe("success");
+    } finally {
+      await odd.close();
+    }
+  });
+
   it("a scripted outcome of the control plane still goes first", async () => {
     await emulator.control("POST", "outcomes", { kind: "templateRun", succeed: false, durationSeconds: 1 });
     const run = await emulator.api("POST", "/v1/templates/preview-teardown/runs", {
@@ -95,6 +134,11 @@ describe("a mistake in a world file", () => {
     expect(refused("projects:\n  - id: shop\n    services: [{id: web}, {id: web}]\n")).toBe(
       "projects[0].services[1].id: a second service web",
     );
+    expect(
+      refused(
+        "projects:\n  - id: shop\n    addons:\n      - id: db\n        backups: [{id: nightly}, {id: nightly}]\n",
+      ),
+    ).toBe("projects[0].addons[0].backups[1].id: a second backup nightly");
     expect(refused("projects:\n  - id: shop\n    addons: [{id: db, version: '9.6'}]\n")).toBe(
       "projects[0].addons[0].version: postgresql versions are 14.12, 15.7, 16.4, 17.0",
     );

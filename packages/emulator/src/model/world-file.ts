@@ -118,6 +118,7 @@ export const worldFileSchema = z.strictObject({
         duplicates(p.services, "service", ctx, ["services"]);
         duplicates(p.jobs, "job", ctx, ["jobs"]);
         duplicates(p.addons, "addon", ctx, ["addons"]);
+        p.addons.forEach((a, i) => duplicates(a.backups, "backup", ctx, ["addons", i, "backups"]));
       }),
     )
     .default([])

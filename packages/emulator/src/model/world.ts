@@ -347,7 +347,11 @@ function domains(): Domain[] {
   ];
 }
 
-export function seedWorld(seed: number, seededAt: number, scale?: WorldScale): World {
+/**
+ * The seeded world. Its tokens derive from `seed`, or, given a `tokenSalt`, from that (random per
+ * process unless a seed was asked for: see `startEmulator`).
+ */
+export function seedWorld(seed: number, seededAt: number, scale?: WorldScale, tokenSalt?: string): World {
   const base: Array<[string, string, Team["billing"]]> = [
     ["platform", "Platform", "organisation"],
     ["data", "Data", "organisation"],
@@ -395,7 +399,7 @@ export function seedWorld(seed: number, seededAt: number, scale?: WorldScale): W
     }
   }
   const token = (name: string, teamId: string | undefined, canWrite = true): Token => ({
-    value: `cwp_${name}_${uidFor(seed, `token:${name}`)}`,
+    value: `cwp_${name}_${uidFor(seed, tokenSalt ? `token:${tokenSalt}:${name}` : `token:${name}`)}`,
     teamId,
     canWrite,
   });

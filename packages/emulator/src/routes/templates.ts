@@ -27,7 +27,8 @@ export const templateRoutes: Route[] = [
     const body = checkBody(runTemplateBody, ctx.body);
     const outcome = ctx.outcomes.take("templateRun", t.outcomes);
     // A template reading an argument the run did not give fails, as `${args.name}` cannot resolve.
-    const missing = (t.arguments ?? []).filter((name) => !(name in body.arguments));
+    // Own members only: an argument named `constructor` or `toString` is one like any other.
+    const missing = (t.arguments ?? []).filter((name) => !Object.hasOwn(body.arguments, name));
     const record = startTemplateRun(
       ctx.world,
       t,
