@@ -24,11 +24,13 @@ async function runOperation(
   const operation = OPERATIONS[name];
   if (!operation) throw new Error(`no operation ${name}`);
   const cancel = onCancel();
-  // A reader that went away (`cwp run-job ... | grep -m1 Started`) is not a cancel: a migration
+  // A reader that went away (`cwp run-job ... | grep -m1 Started`, or stderr's) is not a cancel: a migration
   // must not be cut because a pipe closed. Writing stops (what is written goes nowhere, with no
   // EPIPE trace), the wait goes on, and the exit code still says how the work ended. Only a
   // signal cancels.
   process.stdout.on("error", () => {});
+  // The same for stderr (`cwp ... 2>&1 | head -1` closes both): never an uncaught EPIPE.
+  process.stderr.on("error", () => {});
   const terminal = new TerminalHost({ json: flags.json === true });
   useHost(terminal);
   const raw = (input: string) => {

@@ -35,6 +35,11 @@ const MARK = { success: "✔", failure: "✘", started: "▶", cancelled: "■",
  * within 60 s.
  */
 export const HEARTBEAT_MS = 50_000;
+/**
+ * How often, outside a terminal, a wait's silence is looked at, whatever its polls do (a long
+ * history puts them minutes apart): with HEARTBEAT_MS, a line at least every 60 s.
+ */
+export const HEARTBEAT_CHECK_MS = 10_000;
 
 export interface TerminalOptions {
   json: boolean;
@@ -58,6 +63,9 @@ export class TerminalHost implements Host {
   readonly #now: () => number;
   /** When a line was last written (progress on a TTY is no line). */
   #lastLineAt: number;
+  /** Outside a terminal: the wait's last status line, and the timer that repeats it after a silence. */
+  #lastProgress: string | undefined;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: TerminalOptions) {
     this.#json = options.json;
@@ -68,6 +76,11 @@ export class TerminalHost implements Host {
     this.#colour = this.#out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
     this.#now = options.now ?? Date.now;
     this.#lastLineAt = this.#now();
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
   }
 
   #paint(code: string, text: string): string {
@@ -93,8 +106,15 @@ export class TerminalHost implements Host {
 
   progress(line: string): void {
     if (!this.#out.isTTY) {
-      // A heartbeat: the wait's status and time so far, after a silence.
-      if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS) this.#write(this.#out, safeText(line));
+      // A heartbeat: the wait's status and time so far, after a silence; between polls, a timer
+      // says the wait goes on, with the last status.
+      this.#lastProgress = safeText(line);
+      if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS) this.#write(this.#out, this.#lastProgress);
+      this.#heartbeat ??= setInterval(() => {
+        if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS)
+          this.#write(this.#out, `still waiting; last status ${this.#lastProgress}`);
+      }, HEARTBEAT_CHECK_MS);
+      this.#heartbeat.unref();
       return;
     }
     this.#out.write(`\r\x1b[2K${this.#paint("2", safeText(redact(line)))}`);
@@ -148,6 +168,8 @@ export class TerminalHost implements Host {
   }
 
   async report(report: Report): Promise<void> {
+    // The work is over: nothing is waited for any more.
+    this.#stopHeartbeat();
     const rows = [...report.rows, ["Status", report.status], ["Message", report.message]].filter(
       (row): row is [string, string] => row[1] !== undefined && row[1] !== "",
     );
@@ -175,6 +197,7 @@ export class TerminalHost implements Host {
    * the run failed if it did (`error`).
    */
   finish(stdout: Stream = process.stdout): void {
+    this.#stopHeartbeat();
     if (this.#progress && this.#out.isTTY) this.#out.write("\r\x1b[2K");
     if (this.#json) {
       const values = this.failure

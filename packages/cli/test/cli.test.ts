@@ -1,6 +1,9 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { inputsOf } from "@cwp/action-kit/engine";
 import { deployments } from "@cwp/action-kit/github";
 import {
@@ -313,6 +316,39 @@ describe("cwp: exit codes and secrets", () => {
     const failed = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
     expect(failed.code).toBe(EXIT_CODES.failed);
     expect(failed.stderr).not.toMatch(/EPIPE| {4}at /);
+  });
+
+  it("goes on waiting when both streams close (2>&1 | head -1): the build is not cut short, the exit code is the build's", async () => {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 90 });
+    // A status nobody listed: a warning on stderr once the reader has gone.
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/projects/platform-web/services/web/build/*",
+      rewrite: { set: { "data.status": "REHYDRATING" } },
+      times: 2,
+    });
+    const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
+    const shell = spawn(
+      "bash",
+      ["-c", 'node "$CWP_BIN" "$@" 2>&1 | head -1; echo "cwp exited ${PIPESTATUS[0]}"', "cwp", ...build],
+      {
+        env: {
+          ...process.env,
+          ...env(),
+          CWP_BIN: bin,
+          PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+        },
+      },
+    );
+    let out = "";
+    shell.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+    });
+    await once(shell, "close");
+    const lines = out.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`cwp exited ${EXIT_CODES.success}`);
+    expect((await platform.requests()).filter((r) => r.method === "DELETE")).toEqual([]);
   });
 
   it("with --json, every failure is one JSON object on stdout: an unknown flag, bad input, failed work", async () => {

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TerminalHost } from "../src/terminal.js";
 
 // The terminal host on a TTY and off one: a live progress line and colours only on a TTY and
@@ -109,6 +109,30 @@ describe("the terminal host", () => {
     clock.now = 140_000;
     host.progress("[140s] build b1: deploying");
     expect(out.text()).not.toContain("[140s]");
+  });
+
+  it("outside a terminal, a line at least every 60 s whatever the polls do: polls minutes apart", () => {
+    vi.useFakeTimers();
+    try {
+      const out = stream(false);
+      const host = new TerminalHost({ json: false, stdout: out.s, stderr: stream(false).s, env: {} });
+      host.info("Started build b1.");
+      host.progress("[0s] build b1: BUILDING");
+      // The next poll is five minutes away: nothing else is said meanwhile.
+      vi.advanceTimersByTime(5 * 60_000);
+      const lines = out.text().split("\n").filter(Boolean);
+      expect(lines[0]).toBe("Started build b1.");
+      expect(lines.slice(1).every((l) => l === "still waiting; last status [0s] build b1: BUILDING")).toBe(
+        true,
+      );
+      // At most 60 s apart: 5 beats in five minutes.
+      expect(lines.length - 1).toBeGreaterThanOrEqual(5);
+      host.finish(stream(false).s);
+      vi.advanceTimersByTime(5 * 60_000);
+      expect(out.text().split("\n").filter(Boolean)).toHaveLength(lines.length);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("on a terminal, the live line is the heartbeat: no extra lines", () => {
