@@ -69787,7 +69787,9 @@ function gitHubClient(token) {
             if (left <= 0)
                 throw new GitHubTimeout(route);
             signal?.throwIfAborted();
-            const limit = attemptSignal(signal, Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
+            // A creation's answer is waited for as long as the step may: one that comes late may carry
+            // what GitHub made, and calling it lost would make it twice.
+            const limit = attemptSignal(signal, budget?.creates ? left : Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
             // Set on `options` itself: the hook's `request` is bound to that object, and reads the
             // attempt's signal from it (an object passed to it instead is ignored).
             options.request = { ...given, signal: limit.signal };
@@ -69979,6 +69981,7 @@ async function deactivateEarlier(env, options) {
 
 
 
+
 // The step's work as one GitHub deployment: created before anything is sent to the platform,
 // `in_progress` once the work has started, and its outcome at the end, also on a cancel or a
 // timeout. Once the work has started, GitHub failing to record a status is a warning: the step's
@@ -69986,6 +69989,11 @@ async function deactivateEarlier(env, options) {
 // budget of its own (the engine's), so a cancel or a timeout is still recorded.
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
+/**
+ * Creations tried in all when GitHub's answer is lost (a 5xx, a connection cut): GitHub may have
+ * made the deployment, so each next one comes only after looking for it, by the mark it carries.
+ */
+const CREATE_ATTEMPTS = 3;
 /** A GitHub state for how the step ended: never left queued or in progress. */
 const STATE_OF = {
     succeeded: "success",
@@ -70007,38 +70015,85 @@ class DeploymentRecord {
     #progress;
     /** The step's cancel and deadline, as `open` was given them. */
     #budget;
+    /**
+     * What marks the deployments this step creates (their payload's `cwp.mark`): one that GitHub made
+     * although its answer was lost is found by it, taken over, and never left without a final state.
+     */
+    #mark = (0,external_node_crypto_.randomUUID)();
+    /** Whether a creation's answer was lost: other deployments with our mark may exist. */
+    #lost = false;
     constructor(target) {
         this.#target = target;
     }
     async open(budget) {
-        const t = this.#target;
         this.#budget = budget;
-        try {
-            const { data, status } = await t.github.rest.repos.createDeployment({
-                owner: t.owner,
-                repo: t.repo,
-                // The commit itself: a branch name would have GitHub merge the default branch into it.
-                ref: t.sha,
-                auto_merge: false,
-                // Without it GitHub verifies every check of the commit, this workflow's own still pending.
-                required_contexts: [],
-                environment: t.environment,
-                description: deployment_record_describe(`${t.action} by cwp`),
-                transient_environment: t.transient,
-                ...(t.production !== undefined ? { production_environment: t.production } : {}),
-                request: { ...budget, creates: true },
-            });
-            // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
-            // Never trusted to be well formed: only an answer with a deployment's id is one.
-            const created = data;
-            if (typeof created?.id !== "number")
-                throw new RecordRefused(`GitHub did not create the deployment (${status}: ${String(data?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`);
-            this.#id = created.id;
-            this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
+        for (let attempt = 1;; attempt++) {
+            try {
+                return await this.#create(budget);
+            }
+            catch (error) {
+                const lost = !(error instanceof RecordRefused) && mayHaveCreated(error, budget);
+                if (!lost)
+                    throw error instanceof RecordRefused ? error : notCreated(error, this.#target, budget.signal);
+                this.#lost = true;
+                const made = await this.#ours(budget).catch(() => []);
+                const found = made[0];
+                if (found) {
+                    this.#adopt(found);
+                    return;
+                }
+                if (attempt >= CREATE_ATTEMPTS) {
+                    // Whatever GitHub made under the lost answers is ended: the step starts nothing.
+                    await this.#retireOrphans(budget);
+                    throw notCreated(error, this.#target, budget.signal);
+                }
+            }
         }
-        catch (error) {
-            throw error instanceof RecordRefused ? error : notCreated(error, t, budget.signal);
-        }
+    }
+    /** Deployments of this environment and commit that carry this step's mark, newest first. */
+    async #ours(budget) {
+        const t = this.#target;
+        const { data } = await t.github.rest.repos.listDeployments({
+            owner: t.owner,
+            repo: t.repo,
+            sha: t.sha,
+            environment: t.environment,
+            per_page: 100,
+            request: budget,
+        });
+        const list = Array.isArray(data) ? data : [];
+        return list.filter((d) => {
+            const payload = typeof d?.payload === "string" ? parseJson(d.payload) : d?.payload;
+            return typeof d?.id === "number" && payload?.cwp?.mark === this.#mark;
+        });
+    }
+    #adopt(created) {
+        this.#id = created.id;
+        this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
+    }
+    async #create(budget) {
+        const t = this.#target;
+        const { data, status } = await t.github.rest.repos.createDeployment({
+            owner: t.owner,
+            repo: t.repo,
+            // The commit itself: a branch name would have GitHub merge the default branch into it.
+            ref: t.sha,
+            auto_merge: false,
+            // Without it GitHub verifies every check of the commit, this workflow's own still pending.
+            required_contexts: [],
+            environment: t.environment,
+            description: deployment_record_describe(`${t.action} by cwp`),
+            transient_environment: t.transient,
+            ...(t.production !== undefined ? { production_environment: t.production } : {}),
+            payload: { cwp: { mark: this.#mark, run: t.logUrl } },
+            request: { ...budget, creates: true },
+        });
+        // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
+        // Never trusted to be well formed: only an answer with a deployment's id is one.
+        const created = data;
+        if (typeof created?.id !== "number")
+            throw new UnreadableAnswer(`GitHub did not create the deployment (${status}: ${String(data?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`);
+        this.#adopt(created);
     }
     started(title, usualMs) {
         if (this.#id === undefined || this.#budget === undefined || this.#progress)
@@ -70068,6 +70123,10 @@ class DeploymentRecord {
             return;
         }
         const state = STATE_OF[end.outcome];
+        // Made by GitHub under a lost answer and not taken over (a later creation was): none is left
+        // pending for good.
+        if (this.#lost)
+            await this.#retireOrphans(budget);
         if (!(await this.#status(state, end.summary, budget)))
             return;
         // GitHub's auto_inactive retires the earlier successes of other environments itself.
@@ -70114,6 +70173,30 @@ class DeploymentRecord {
             return false;
         }
     }
+    /** Every deployment with this step's mark but the one it keeps, marked inactive. */
+    async #retireOrphans(budget) {
+        const t = this.#target;
+        try {
+            for (const orphan of await this.#ours(budget)) {
+                if (orphan.id === this.#id)
+                    continue;
+                await t.github.rest.repos.createDeploymentStatus({
+                    owner: t.owner,
+                    repo: t.repo,
+                    deployment_id: orphan.id,
+                    state: "inactive",
+                    log_url: t.logUrl,
+                    description: deployment_record_describe(this.#id === undefined
+                        ? "GitHub's answers to its creation were lost; the step started nothing."
+                        : `Made twice when GitHub's answer was lost; deployment ${this.#id} is the record.`),
+                    request: budget,
+                });
+            }
+        }
+        catch (error) {
+            warn(`GitHub's answer to creating a deployment of environment ${t.environment} was lost and a second one may remain pending (${reason(error)}); deployment ${this.#id} is the record.`);
+        }
+    }
     async #deactivate(which, budget) {
         const t = this.#target;
         try {
@@ -70124,9 +70207,33 @@ class DeploymentRecord {
         }
     }
 }
+/** A 2xx whose body holds no deployment: GitHub acted, but what it made cannot be read. */
+class UnreadableAnswer extends Error {
+}
+const parseJson = (text) => {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+};
+/**
+ * Whether GitHub may have made what it was asked to although its answer was lost: a 5xx, a
+ * connection that broke, or no answer while the step still had time.
+ */
+function mayHaveCreated(error, budget) {
+    if (budget.signal.aborted || Date.now() >= budget.deadline)
+        return false;
+    if (error instanceof GitHubRefusal)
+        return error.status >= 500;
+    return (error instanceof GitHubUnreached || error instanceof GitHubTimeout || error instanceof UnreadableAnswer);
+}
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
 function notCreated(error, t, signal) {
     const nothing = "Nothing was sent to the platform.";
+    if (error instanceof UnreadableAnswer)
+        return new RecordRefused(error.message);
     if (signal.aborted)
         return new RecordRefused(`The deployment of environment ${t.environment} was not created: the step was cancelled first. ${nothing}`);
     const what = `GitHub refused to create a deployment of environment ${t.environment} for commit ${t.sha}`;

@@ -367,13 +367,42 @@ export function deploymentContract(spec: ContractSpec, { platform, run, failureM
       expect(await platform.requests()).toEqual([]);
     });
 
-    it("takes GitHub's garbage for no answer: nothing started without a deployment, a success kept", async () => {
-      github.fail({ operationId: "repos/create-deployment", raw: "<html>502 Bad Gateway</html>" });
-      const created = await deploy();
-      expect(created.code).toBe(1);
-      expect(failureMessage(created)).toContain("GitHub did not create the deployment");
-      expect(failureMessage(created)).toContain("Nothing was sent to the platform");
+    it("takes over a deployment GitHub made although its answer was lost (a 502 after, or garbage)", async () => {
+      for (const lost of [{ status: 502, after: true }, { raw: "<html>502 Bad Gateway</html>" }]) {
+        await platform.reset();
+        github.fail({ operationId: "repos/create-deployment", ...lost });
+        const result = await deploy();
+        expect(result.code, result.stdout).toBe(0);
+        // One deployment, found by its mark, with its final state; the work started once.
+        expect(github.deployments).toHaveLength(1);
+        expect(latestState(github.deployments[0] as Deployment)).toBe("success");
+        expect(result.outputs["deployment-id"]).toBe(String(github.deployments[0]?.id));
+        expect(
+          (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
+        ).toHaveLength(1);
+      }
+    });
+
+    it("creates the deployment once more when a 502 came before GitHub made it, and only then", async () => {
+      github.fail({ operationId: "repos/create-deployment", status: 502 });
+      const result = await deploy();
+      expect(result.code, result.stdout).toBe(0);
+      expect(github.deployments).toHaveLength(1);
+      expect(latestState(github.deployments[0] as Deployment)).toBe("success");
+    });
+
+    it("when every creation's answer is lost, starts nothing and leaves nothing GitHub made pending", async () => {
+      github.fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
+      github.fail({ operationId: "repos/list-deployments", raw: "{not json", times: 3 });
+      const result = await deploy();
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toContain("Nothing was sent to the platform");
       expect(await writes()).toEqual([]);
+      expect(github.deployments.length).toBeGreaterThan(0);
+      for (const d of github.deployments) expect(latestState(d)).toBe("inactive");
+    });
+
+    it("takes GitHub's garbage for no answer: a success kept", async () => {
       github.fail({ operationId: "repos/list-deployments", raw: "{not json" });
       const listed = await deploy({ inputs: { environment: "production" } });
       expect(listed.code, listed.stdout).toBe(0);

@@ -35,7 +35,9 @@ export function gitHubClient(token: string): GitHubClient {
       const left = deadline - Date.now();
       if (left <= 0) throw new GitHubTimeout(route);
       signal?.throwIfAborted();
-      const limit = attemptSignal(signal, Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
+      // A creation's answer is waited for as long as the step may: one that comes late may carry
+      // what GitHub made, and calling it lost would make it twice.
+      const limit = attemptSignal(signal, budget?.creates ? left : Math.min(left, GITHUB_ATTEMPT_TIMEOUT_MS));
       // Set on `options` itself: the hook's `request` is bound to that object, and reads the
       // attempt's signal from it (an object passed to it instead is ignored).
       options.request = { ...given, signal: limit.signal };

@@ -35,6 +35,8 @@ export interface Fault {
   operationId: string;
   /** Answered with this status and GitHub's error body; without one, answered as usual (after `delayMs`). */
   status?: number;
+  /** With `status`: GitHub acts first (the deployment is made), then answers with the error. */
+  after?: boolean;
   message?: string;
   /** Headers of the answer (`retry-after`, `x-ratelimit-*`). */
   headers?: Record<string, string>;
@@ -160,7 +162,8 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
-      if (fault.status !== undefined) return refuse(fault.status, fault.message ?? `status ${fault.status}`);
+      if (fault.status !== undefined && !fault.after)
+        return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     }
     const route = ROUTES[matched.operationId];
     if (!route) {
@@ -185,6 +188,8 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     }
     for (const problem of judge.checkResponse(method, matched, answer.status, answer.body))
       violations.push(`${call}: the stand-in's ${problem}`);
+    if (fault?.after && fault.status !== undefined)
+      return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     send(answer);
   });
   server.listen(0, "127.0.0.1");

@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { formatDuration } from "../../engine/duration.js";
 import { type SummaryRow, warn } from "../../engine/host.js";
 import { redact } from "../../engine/secrets.js";
 import { RecordRefused, type StepEnd, type WorkRecord } from "../../engine/work-record.js";
 import type { GitHubClient } from "../client.js";
-import { GitHubRefusal } from "../errors.js";
+import { GitHubRefusal, GitHubTimeout, GitHubUnreached } from "../errors.js";
 import type { GitHubBudget } from "../retry.js";
 import { deactivateEarlier } from "./deactivate.js";
 
@@ -15,6 +16,11 @@ import { deactivateEarlier } from "./deactivate.js";
 
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
+/**
+ * Creations tried in all when GitHub's answer is lost (a 5xx, a connection cut): GitHub may have
+ * made the deployment, so each next one comes only after looking for it, by the mark it carries.
+ */
+const CREATE_ATTEMPTS = 3;
 
 export interface DeploymentTarget {
   github: GitHubClient;
@@ -58,45 +64,91 @@ export class DeploymentRecord implements WorkRecord {
   #progress: { told: Promise<unknown>; stop: AbortController } | undefined;
   /** The step's cancel and deadline, as `open` was given them. */
   #budget: GitHubBudget | undefined;
+  /**
+   * What marks the deployments this step creates (their payload's `cwp.mark`): one that GitHub made
+   * although its answer was lost is found by it, taken over, and never left without a final state.
+   */
+  readonly #mark = randomUUID();
+  /** Whether a creation's answer was lost: other deployments with our mark may exist. */
+  #lost = false;
 
   constructor(target: DeploymentTarget) {
     this.#target = target;
   }
 
   async open(budget: { signal: AbortSignal; deadline: number }): Promise<void> {
-    const t = this.#target;
     this.#budget = budget;
-    try {
-      const { data, status } = await t.github.rest.repos.createDeployment({
-        owner: t.owner,
-        repo: t.repo,
-        // The commit itself: a branch name would have GitHub merge the default branch into it.
-        ref: t.sha,
-        auto_merge: false,
-        // Without it GitHub verifies every check of the commit, this workflow's own still pending.
-        required_contexts: [],
-        environment: t.environment,
-        description: describe(`${t.action} by cwp`),
-        transient_environment: t.transient,
-        ...(t.production !== undefined ? { production_environment: t.production } : {}),
-        request: { ...budget, creates: true } satisfies GitHubBudget,
-      });
-      // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
-      // Never trusted to be well formed: only an answer with a deployment's id is one.
-      const created = data as {
-        id?: unknown;
-        production_environment?: unknown;
-        transient_environment?: unknown;
-      };
-      if (typeof created?.id !== "number")
-        throw new RecordRefused(
-          `GitHub did not create the deployment (${status}: ${String((data as { message?: unknown })?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`,
-        );
-      this.#id = created.id;
-      this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
-    } catch (error) {
-      throw error instanceof RecordRefused ? error : notCreated(error, t, budget.signal);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#create(budget);
+      } catch (error) {
+        const lost = !(error instanceof RecordRefused) && mayHaveCreated(error, budget);
+        if (!lost)
+          throw error instanceof RecordRefused ? error : notCreated(error, this.#target, budget.signal);
+        this.#lost = true;
+        const made = await this.#ours(budget).catch(() => []);
+        const found = made[0];
+        if (found) {
+          this.#adopt(found);
+          return;
+        }
+        if (attempt >= CREATE_ATTEMPTS) {
+          // Whatever GitHub made under the lost answers is ended: the step starts nothing.
+          await this.#retireOrphans(budget);
+          throw notCreated(error, this.#target, budget.signal);
+        }
+      }
     }
+  }
+
+  /** Deployments of this environment and commit that carry this step's mark, newest first. */
+  async #ours(budget: GitHubBudget): Promise<DeploymentAnswer[]> {
+    const t = this.#target;
+    const { data } = await t.github.rest.repos.listDeployments({
+      owner: t.owner,
+      repo: t.repo,
+      sha: t.sha,
+      environment: t.environment,
+      per_page: 100,
+      request: budget,
+    });
+    const list = Array.isArray(data) ? (data as DeploymentAnswer[]) : [];
+    return list.filter((d) => {
+      const payload = typeof d?.payload === "string" ? parseJson(d.payload) : d?.payload;
+      return typeof d?.id === "number" && (payload as { cwp?: { mark?: unknown } })?.cwp?.mark === this.#mark;
+    });
+  }
+
+  #adopt(created: DeploymentAnswer): void {
+    this.#id = created.id as number;
+    this.#retireEarlier = created.production_environment === true || created.transient_environment === true;
+  }
+
+  async #create(budget: { signal: AbortSignal; deadline: number }): Promise<void> {
+    const t = this.#target;
+    const { data, status } = await t.github.rest.repos.createDeployment({
+      owner: t.owner,
+      repo: t.repo,
+      // The commit itself: a branch name would have GitHub merge the default branch into it.
+      ref: t.sha,
+      auto_merge: false,
+      // Without it GitHub verifies every check of the commit, this workflow's own still pending.
+      required_contexts: [],
+      environment: t.environment,
+      description: describe(`${t.action} by cwp`),
+      transient_environment: t.transient,
+      ...(t.production !== undefined ? { production_environment: t.production } : {}),
+      payload: { cwp: { mark: this.#mark, run: t.logUrl } },
+      request: { ...budget, creates: true } satisfies GitHubBudget,
+    });
+    // 202 is GitHub merging a branch; with a commit as the ref it does not happen.
+    // Never trusted to be well formed: only an answer with a deployment's id is one.
+    const created = data as DeploymentAnswer;
+    if (typeof created?.id !== "number")
+      throw new UnreadableAnswer(
+        `GitHub did not create the deployment (${status}: ${String((data as { message?: unknown })?.message ?? "no deployment in its answer").slice(0, 200)}). Nothing was sent to the platform.`,
+      );
+    this.#adopt(created);
   }
 
   started(title: string, usualMs: number | undefined): void {
@@ -126,6 +178,9 @@ export class DeploymentRecord implements WorkRecord {
       return;
     }
     const state = STATE_OF[end.outcome];
+    // Made by GitHub under a lost answer and not taken over (a later creation was): none is left
+    // pending for good.
+    if (this.#lost) await this.#retireOrphans(budget);
     if (!(await this.#status(state, end.summary, budget))) return;
     // GitHub's auto_inactive retires the earlier successes of other environments itself.
     if (state === "success" && this.#retireEarlier) await this.#deactivate({ all: false }, budget);
@@ -173,6 +228,33 @@ export class DeploymentRecord implements WorkRecord {
     }
   }
 
+  /** Every deployment with this step's mark but the one it keeps, marked inactive. */
+  async #retireOrphans(budget: GitHubBudget): Promise<void> {
+    const t = this.#target;
+    try {
+      for (const orphan of await this.#ours(budget)) {
+        if (orphan.id === this.#id) continue;
+        await t.github.rest.repos.createDeploymentStatus({
+          owner: t.owner,
+          repo: t.repo,
+          deployment_id: orphan.id as number,
+          state: "inactive",
+          log_url: t.logUrl,
+          description: describe(
+            this.#id === undefined
+              ? "GitHub's answers to its creation were lost; the step started nothing."
+              : `Made twice when GitHub's answer was lost; deployment ${this.#id} is the record.`,
+          ),
+          request: budget,
+        });
+      }
+    } catch (error) {
+      warn(
+        `GitHub's answer to creating a deployment of environment ${t.environment} was lost and a second one may remain pending (${reason(error)}); deployment ${this.#id} is the record.`,
+      );
+    }
+  }
+
   async #deactivate(which: { all: boolean }, budget: GitHubBudget): Promise<void> {
     const t = this.#target;
     try {
@@ -185,9 +267,41 @@ export class DeploymentRecord implements WorkRecord {
   }
 }
 
+/** A 2xx whose body holds no deployment: GitHub acted, but what it made cannot be read. */
+class UnreadableAnswer extends Error {}
+
+/** A deployment as GitHub answers it: never trusted to be well formed. */
+interface DeploymentAnswer {
+  id?: unknown;
+  payload?: unknown;
+  production_environment?: unknown;
+  transient_environment?: unknown;
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether GitHub may have made what it was asked to although its answer was lost: a 5xx, a
+ * connection that broke, or no answer while the step still had time.
+ */
+function mayHaveCreated(error: unknown, budget: { signal: AbortSignal; deadline: number }): boolean {
+  if (budget.signal.aborted || Date.now() >= budget.deadline) return false;
+  if (error instanceof GitHubRefusal) return error.status >= 500;
+  return (
+    error instanceof GitHubUnreached || error instanceof GitHubTimeout || error instanceof UnreadableAnswer
+  );
+}
+
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
 function notCreated(error: unknown, t: DeploymentTarget, signal: AbortSignal): RecordRefused {
   const nothing = "Nothing was sent to the platform.";
+  if (error instanceof UnreadableAnswer) return new RecordRefused(error.message);
   if (signal.aborted)
     return new RecordRefused(
       `The deployment of environment ${t.environment} was not created: the step was cancelled first. ${nothing}`,
