@@ -69731,6 +69731,20 @@ class GitHubTimeout extends Error {
         this.route = route;
     }
 }
+/**
+ * Whether GitHub may have made what a creation asked for although its answer was lost: a 5xx, a
+ * connection that broke, or no answer while the step still had time. What may exist is looked
+ * for before it is created again (deployments by their mark, comments by the report's marker).
+ */
+function answerLost(error, budget) {
+    if (budget.signal.aborted || Date.now() >= budget.deadline)
+        return false;
+    if (error instanceof GitHubRefusal)
+        return error.status >= 500;
+    return error instanceof GitHubUnreached || error instanceof GitHubTimeout;
+}
+/** Creations tried in all when GitHub's answers are lost, each after looking for what it made. */
+const CREATE_ATTEMPTS = 3;
 //# sourceMappingURL=errors.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/retry.js
 /** A secondary rate limit without `retry-after`: "wait for at least one minute before retrying". */
@@ -69989,11 +70003,6 @@ async function deactivateEarlier(env, options) {
 // budget of its own (the engine's), so a cancel or a timeout is still recorded.
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
-/**
- * Creations tried in all when GitHub's answer is lost (a 5xx, a connection cut): GitHub may have
- * made the deployment, so each next one comes only after looking for it, by the mark it carries.
- */
-const CREATE_ATTEMPTS = 3;
 /** A GitHub state for how the step ended: never left queued or in progress. */
 const STATE_OF = {
     succeeded: "success",
@@ -70218,17 +70227,8 @@ const parseJson = (text) => {
         return undefined;
     }
 };
-/**
- * Whether GitHub may have made what it was asked to although its answer was lost: a 5xx, a
- * connection that broke, or no answer while the step still had time.
- */
-function mayHaveCreated(error, budget) {
-    if (budget.signal.aborted || Date.now() >= budget.deadline)
-        return false;
-    if (error instanceof GitHubRefusal)
-        return error.status >= 500;
-    return (error instanceof GitHubUnreached || error instanceof GitHubTimeout || error instanceof UnreadableAnswer);
-}
+/** A lost answer, or one whose body holds no deployment: GitHub may have made it. */
+const mayHaveCreated = (error, budget) => answerLost(error, budget) || (error instanceof UnreadableAnswer && !budget.signal.aborted);
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
 function notCreated(error, t, signal) {
     const nothing = "Nothing was sent to the platform.";

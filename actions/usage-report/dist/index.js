@@ -69732,6 +69732,20 @@ class GitHubTimeout extends Error {
         this.route = route;
     }
 }
+/**
+ * Whether GitHub may have made what a creation asked for although its answer was lost: a 5xx, a
+ * connection that broke, or no answer while the step still had time. What may exist is looked
+ * for before it is created again (deployments by their mark, comments by the report's marker).
+ */
+function answerLost(error, budget) {
+    if (budget.signal.aborted || Date.now() >= budget.deadline)
+        return false;
+    if (error instanceof GitHubRefusal)
+        return error.status >= 500;
+    return error instanceof GitHubUnreached || error instanceof GitHubTimeout;
+}
+/** Creations tried in all when GitHub's answers are lost, each after looking for what it made. */
+const CREATE_ATTEMPTS = 3;
 //# sourceMappingURL=errors.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/retry.js
 /** A secondary rate limit without `retry-after`: "wait for at least one minute before retrying". */
@@ -69990,11 +70004,6 @@ async function deactivateEarlier(env, options) {
 // budget of its own (the engine's), so a cancel or a timeout is still recorded.
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
-/**
- * Creations tried in all when GitHub's answer is lost (a 5xx, a connection cut): GitHub may have
- * made the deployment, so each next one comes only after looking for it, by the mark it carries.
- */
-const CREATE_ATTEMPTS = 3;
 /** A GitHub state for how the step ended: never left queued or in progress. */
 const STATE_OF = {
     succeeded: "success",
@@ -70219,17 +70228,8 @@ const parseJson = (text) => {
         return undefined;
     }
 };
-/**
- * Whether GitHub may have made what it was asked to although its answer was lost: a 5xx, a
- * connection that broke, or no answer while the step still had time.
- */
-function mayHaveCreated(error, budget) {
-    if (budget.signal.aborted || Date.now() >= budget.deadline)
-        return false;
-    if (error instanceof GitHubRefusal)
-        return error.status >= 500;
-    return (error instanceof GitHubUnreached || error instanceof GitHubTimeout || error instanceof UnreadableAnswer);
-}
+/** A lost answer, or one whose body holds no deployment: GitHub may have made it. */
+const mayHaveCreated = (error, budget) => answerLost(error, budget) || (error instanceof UnreadableAnswer && !budget.signal.aborted);
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
 function notCreated(error, t, signal) {
     const nothing = "Nothing was sent to the platform.";
@@ -72085,6 +72085,25 @@ async function writer(target) {
 const writtenBy = (item, who) => "login" in who
     ? item.user?.login === who.login
     : item.user?.type === "Bot" && typeof item.user.login === "string" && item.user.login.endsWith("[bot]");
+/**
+ * One report, whatever GitHub answered: finds the report's own comment or issue and updates it, or
+ * creates it; when the creation's answer is lost (GitHub may have made it), looks again before
+ * creating once more, at most CREATE_ATTEMPTS times.
+ */
+async function upsert(budget, find, update, create) {
+    for (let attempt = 1;; attempt++) {
+        const found = await find();
+        if (found !== undefined)
+            return { saved: (await update(found)).data, created: attempt > 1 };
+        try {
+            return { saved: (await create()).data, created: true };
+        }
+        catch (error) {
+            if (attempt >= CREATE_ATTEMPTS || !answerLost(error, budget))
+                throw error;
+        }
+    }
+}
 /** The first item `pick` takes from a list, within its pages. */
 async function find(items, pick) {
     for await (const item of items)
@@ -72096,40 +72115,34 @@ async function find(items, pick) {
 async function upsertPullRequestComment(target, pullNumber, body) {
     const { repository: repo, budget } = target;
     const who = await writer(target);
-    const comments = listItems(target.github, "/repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: pullNumber }, budget, MAX_COMMENT_PAGES);
-    const mine = await find(comments, (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who));
-    const { data: saved } = mine
-        ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body, request: budget })
-        : await target.github.rest.issues.createComment({
-            ...repo,
-            issue_number: pullNumber,
-            body,
-            request: { ...budget, creates: true },
-        });
-    say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
+    const mine = () => find(listItems(target.github, "/repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: pullNumber }, budget, MAX_COMMENT_PAGES), (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who));
+    const { saved, created } = await upsert(budget, mine, (found) => target.github.rest.issues.updateComment({ ...repo, comment_id: found.id, body, request: budget }), () => target.github.rest.issues.createComment({
+        ...repo,
+        issue_number: pullNumber,
+        body,
+        request: { ...budget, creates: true },
+    }));
+    say(`${created ? "Created" : "Updated"} the cost report comment on pull request #${pullNumber}.`);
     return saved.html_url ?? "";
 }
 /** Finds the open issue with this title and label and replaces its body, or creates it. */
 async function upsertIssue(target, title, label, body) {
     const { repository: repo, budget } = target;
     const who = await writer(target);
-    const issues = listItems(target.github, "/repos/{owner}/{repo}/issues", { ...repo, state: "open", labels: label }, budget, MAX_ISSUE_PAGES);
-    const mine = await find(issues, (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who));
-    const { data: saved } = mine
-        ? await target.github.rest.issues.update({
-            ...repo,
-            issue_number: mine.number,
-            body,
-            request: budget,
-        })
-        : await target.github.rest.issues.create({
-            ...repo,
-            title,
-            body,
-            labels: [label],
-            request: { ...budget, creates: true },
-        });
-    say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
+    const mine = () => find(listItems(target.github, "/repos/{owner}/{repo}/issues", { ...repo, state: "open", labels: label }, budget, MAX_ISSUE_PAGES), (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who));
+    const { saved, created } = await upsert(budget, mine, (found) => target.github.rest.issues.update({
+        ...repo,
+        issue_number: found.number,
+        body,
+        request: budget,
+    }), () => target.github.rest.issues.create({
+        ...repo,
+        title,
+        body,
+        labels: [label],
+        request: { ...budget, creates: true },
+    }));
+    say(`${created ? "Created" : "Updated"} issue #${saved.number} "${title}".`);
     return saved.html_url ?? "";
 }
 

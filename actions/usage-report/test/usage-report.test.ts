@@ -353,6 +353,25 @@ describe("usage-report: comments", () => {
     expect(github.comments[0]?.body).toContain("Cloud Workload Platform costs");
   });
 
+  it("one comment and one issue whatever GitHub answered their creation: a 502 after it made them, a 502 before", async () => {
+    await platform.reset();
+    const pr = { name: "pull_request", payload: { number: 31, pull_request: { number: 31 } } };
+    const schedule = { name: "schedule", payload: {} };
+    const issue = { comment: "issue", "issue-title": "Lost answers", "issue-label": "costs" };
+    for (const after of [true, false]) {
+      github.comments.splice(0);
+      github.issues.splice(0);
+      github.fail({ operationId: "issues/create-comment", status: 502, after });
+      github.fail({ operationId: "issues/create", status: 502, after });
+      const commented = await report({ comment: "pr" }, { env: env(), event: pr });
+      expect(commented.result.code, commented.result.stdout).toBe(0);
+      const filed = await report(issue, { env: env(), event: schedule });
+      expect(filed.result.code, filed.result.stdout).toBe(0);
+      expect(github.comments.filter((c) => c.issue === 31)).toHaveLength(1);
+      expect(github.issues.filter((i) => i.title === "Lost answers")).toHaveLength(1);
+    }
+  });
+
   it("never edits a comment or issue someone else wrote, even one that carries the marker", async () => {
     await platform.reset();
     const mallory = { login: "mallory", type: "User" as const };

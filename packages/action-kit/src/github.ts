@@ -2,6 +2,6 @@
 // to GitHub bundle Octokit.
 export { type GitHubClient, gitHubClient } from "./github/client.js";
 export { deployments } from "./github/deployments/recorder.js";
-export { GitHubRefusal } from "./github/errors.js";
+export { answerLost, CREATE_ATTEMPTS, GitHubRefusal } from "./github/errors.js";
 export { listItems } from "./github/pages.js";
 export type { GitHubBudget } from "./github/retry.js";

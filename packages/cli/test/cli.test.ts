@@ -330,7 +330,7 @@ describe("cwp: exit codes and secrets", () => {
     const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
     const shell = spawn(
       "bash",
-      ["-c", 'node "$CWP_BIN" "$@" 2>&1 | head -1; echo "cwp exited ${PIPESTATUS[0]}"', "cwp", ...build],
+      ["-c", 'node "$CWP_BIN" "$@" 2>&1 | head -1; echo "cwp exited $PIPESTATUS"', "cwp", ...build],
       {
         env: {
           ...process.env,

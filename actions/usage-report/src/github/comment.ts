@@ -1,5 +1,12 @@
 import { say } from "@cwp/action-kit";
-import { type GitHubBudget, type GitHubClient, GitHubRefusal, listItems } from "@cwp/action-kit/github";
+import {
+  answerLost,
+  CREATE_ATTEMPTS,
+  type GitHubBudget,
+  type GitHubClient,
+  GitHubRefusal,
+  listItems,
+} from "@cwp/action-kit/github";
 import { MARKER } from "@cwp/cost-report";
 
 // The report as one sticky pull request comment, or one issue found by title and label (for
@@ -77,6 +84,33 @@ const writtenBy = (item: Authored, who: Writer) =>
     ? item.user?.login === who.login
     : item.user?.type === "Bot" && typeof item.user.login === "string" && item.user.login.endsWith("[bot]");
 
+/**
+ * One report, whatever GitHub answered: finds the report's own comment or issue and updates it, or
+ * creates it; when the creation's answer is lost (GitHub may have made it), looks again before
+ * creating once more, at most CREATE_ATTEMPTS times.
+ */
+async function upsert<T>(
+  budget: GitHubBudget,
+  find: () => Promise<T | undefined>,
+  update: (found: T) => Promise<{ data: Saved }>,
+  create: () => Promise<{ data: Saved }>,
+): Promise<{ saved: Saved; created: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const found = await find();
+    if (found !== undefined) return { saved: (await update(found)).data, created: attempt > 1 };
+    try {
+      return { saved: (await create()).data, created: true };
+    } catch (error) {
+      if (attempt >= CREATE_ATTEMPTS || !answerLost(error, budget)) throw error;
+    }
+  }
+}
+
+interface Saved {
+  html_url?: string;
+  number?: number;
+}
+
 /** The first item `pick` takes from a list, within its pages. */
 async function find<T>(items: AsyncIterable<T>, pick: (item: T) => boolean): Promise<T | undefined> {
   for await (const item of items) if (pick(item)) return item;
@@ -91,26 +125,31 @@ export async function upsertPullRequestComment(
 ): Promise<string> {
   const { repository: repo, budget } = target;
   const who = await writer(target);
-  const comments = listItems<Authored & { id: number; body?: unknown }>(
-    target.github,
-    "/repos/{owner}/{repo}/issues/{issue_number}/comments",
-    { ...repo, issue_number: pullNumber },
+  const mine = () =>
+    find(
+      listItems<Authored & { id: number; body?: unknown }>(
+        target.github,
+        "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+        { ...repo, issue_number: pullNumber },
+        budget,
+        MAX_COMMENT_PAGES,
+      ),
+      (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who),
+    );
+  const { saved, created } = await upsert(
     budget,
-    MAX_COMMENT_PAGES,
-  );
-  const mine = await find(
-    comments,
-    (c) => typeof c.body === "string" && c.body.startsWith(MARKER) && writtenBy(c, who),
-  );
-  const { data: saved } = mine
-    ? await target.github.rest.issues.updateComment({ ...repo, comment_id: mine.id, body, request: budget })
-    : await target.github.rest.issues.createComment({
+    mine,
+    (found) =>
+      target.github.rest.issues.updateComment({ ...repo, comment_id: found.id, body, request: budget }),
+    () =>
+      target.github.rest.issues.createComment({
         ...repo,
         issue_number: pullNumber,
         body,
         request: { ...budget, creates: true },
-      });
-  say(`${mine ? "Updated" : "Created"} the cost report comment on pull request #${pullNumber}.`);
+      }),
+  );
+  say(`${created ? "Created" : "Updated"} the cost report comment on pull request #${pullNumber}.`);
   return saved.html_url ?? "";
 }
 
@@ -123,33 +162,36 @@ export async function upsertIssue(
 ): Promise<string> {
   const { repository: repo, budget } = target;
   const who = await writer(target);
-  const issues = listItems<
-    Authored & { id: number; number?: unknown; title?: unknown; pull_request?: unknown }
-  >(
-    target.github,
-    "/repos/{owner}/{repo}/issues",
-    { ...repo, state: "open", labels: label },
+  const mine = () =>
+    find(
+      listItems<Authored & { id: number; number?: unknown; title?: unknown; pull_request?: unknown }>(
+        target.github,
+        "/repos/{owner}/{repo}/issues",
+        { ...repo, state: "open", labels: label },
+        budget,
+        MAX_ISSUE_PAGES,
+      ),
+      (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who),
+    );
+  const { saved, created } = await upsert(
     budget,
-    MAX_ISSUE_PAGES,
-  );
-  const mine = await find(
-    issues,
-    (i) => i.title === title && !i.pull_request && typeof i.number === "number" && writtenBy(i, who),
-  );
-  const { data: saved } = mine
-    ? await target.github.rest.issues.update({
+    mine,
+    (found) =>
+      target.github.rest.issues.update({
         ...repo,
-        issue_number: mine.number as number,
+        issue_number: found.number as number,
         body,
         request: budget,
-      })
-    : await target.github.rest.issues.create({
+      }),
+    () =>
+      target.github.rest.issues.create({
         ...repo,
         title,
         body,
         labels: [label],
         request: { ...budget, creates: true },
-      });
-  say(`${mine ? "Updated" : "Created"} issue #${saved.number} "${title}".`);
+      }),
+  );
+  say(`${created ? "Created" : "Updated"} issue #${saved.number} "${title}".`);
   return saved.html_url ?? "";
 }

@@ -70,3 +70,17 @@ export class GitHubTimeout extends Error {
     super(`GitHub ${route} did not answer within the step's time`);
   }
 }
+
+/**
+ * Whether GitHub may have made what a creation asked for although its answer was lost: a 5xx, a
+ * connection that broke, or no answer while the step still had time. What may exist is looked
+ * for before it is created again (deployments by their mark, comments by the report's marker).
+ */
+export function answerLost(error: unknown, budget: { signal: AbortSignal; deadline: number }): boolean {
+  if (budget.signal.aborted || Date.now() >= budget.deadline) return false;
+  if (error instanceof GitHubRefusal) return error.status >= 500;
+  return error instanceof GitHubUnreached || error instanceof GitHubTimeout;
+}
+
+/** Creations tried in all when GitHub's answers are lost, each after looking for what it made. */
+export const CREATE_ATTEMPTS = 3;

@@ -118,7 +118,8 @@ export const worldFileSchema = z.strictObject({
         duplicates(p.services, "service", ctx, ["services"]);
         duplicates(p.jobs, "job", ctx, ["jobs"]);
         duplicates(p.addons, "addon", ctx, ["addons"]);
-        p.addons.forEach((a, i) => duplicates(a.backups, "backup", ctx, ["addons", i, "backups"]));
+        for (const [i, a] of p.addons.entries())
+          duplicates(a.backups, "backup", ctx, ["addons", i, "backups"]);
       }),
     )
     .default([])

@@ -4,7 +4,7 @@ import { type SummaryRow, warn } from "../../engine/host.js";
 import { redact } from "../../engine/secrets.js";
 import { RecordRefused, type StepEnd, type WorkRecord } from "../../engine/work-record.js";
 import type { GitHubClient } from "../client.js";
-import { GitHubRefusal, GitHubTimeout, GitHubUnreached } from "../errors.js";
+import { answerLost, CREATE_ATTEMPTS, GitHubRefusal } from "../errors.js";
 import type { GitHubBudget } from "../retry.js";
 import { deactivateEarlier } from "./deactivate.js";
 
@@ -16,11 +16,6 @@ import { deactivateEarlier } from "./deactivate.js";
 
 /** GitHub's limit for a deployment status's description, in characters. */
 const DESCRIPTION_MAX = 140;
-/**
- * Creations tried in all when GitHub's answer is lost (a 5xx, a connection cut): GitHub may have
- * made the deployment, so each next one comes only after looking for it, by the mark it carries.
- */
-const CREATE_ATTEMPTS = 3;
 
 export interface DeploymentTarget {
   github: GitHubClient;
@@ -286,17 +281,9 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-/**
- * Whether GitHub may have made what it was asked to although its answer was lost: a 5xx, a
- * connection that broke, or no answer while the step still had time.
- */
-function mayHaveCreated(error: unknown, budget: { signal: AbortSignal; deadline: number }): boolean {
-  if (budget.signal.aborted || Date.now() >= budget.deadline) return false;
-  if (error instanceof GitHubRefusal) return error.status >= 500;
-  return (
-    error instanceof GitHubUnreached || error instanceof GitHubTimeout || error instanceof UnreadableAnswer
-  );
-}
+/** A lost answer, or one whose body holds no deployment: GitHub may have made it. */
+const mayHaveCreated = (error: unknown, budget: { signal: AbortSignal; deadline: number }) =>
+  answerLost(error, budget) || (error instanceof UnreadableAnswer && !budget.signal.aborted);
 
 /** Why GitHub did not create the deployment, and what to change; nothing was sent to the platform. */
 function notCreated(error: unknown, t: DeploymentTarget, signal: AbortSignal): RecordRefused {
