@@ -55967,6 +55967,7 @@ const pagination = looseObject({
     cursor: schemas_string().nullish(),
     count: schemas_number().nullish(),
 });
+/** What a list answered without pagination is: its own last page. */
 const LAST_PAGE = { hasNextPage: false };
 /**
  * `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. A list that leaves out
@@ -56621,11 +56622,42 @@ function validateRequest(schema, value, where) {
         details,
     });
 }
-/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+/**
+ * Removes every member whose value is null from the objects of a JSON value, in place; true when
+ * it removed any. A platform that writes `null` for a member it has no value for means it is
+ * absent: read so, a null never makes an answer invalid where leaving the member out would not.
+ */
+function dropNulls(value) {
+    if (value === null || typeof value !== "object")
+        return false;
+    let dropped = false;
+    if (Array.isArray(value)) {
+        for (const item of value)
+            dropped = dropNulls(item) || dropped;
+        return dropped;
+    }
+    const record = value;
+    for (const key of Object.keys(record)) {
+        if (record[key] === null) {
+            delete record[key];
+            dropped = true;
+        }
+        else
+            dropped = dropNulls(record[key]) || dropped;
+    }
+    return dropped;
+}
+/**
+ * Parses a response tolerantly (unknown fields and values kept); a missing required field fails.
+ * An answer that fails is read once more with its nulls as absent members (see `dropNulls`): only
+ * then, so that an answer without nulls costs nothing more.
+ */
 function parseResponse(schema, value, where) {
     if (inPlaceCheck(schema)?.(value))
         return value;
-    const result = schema.safeParse(value);
+    let result = schema.safeParse(value);
+    if (!result.success && dropNulls(value))
+        result = schema.safeParse(value);
     if (result.success)
         return result.data;
     const { field, ...at } = where;
@@ -57540,11 +57572,11 @@ const usageListResponse = looseObject({
         usage: array(usageEntry),
         scope: looseObject({}).optional(),
     }),
-    pagination: billingPagination,
+    pagination: billingPagination.optional(),
 });
 const usageDetailResponse = looseObject({
     data: looseObject({ ...categories, currency: schemas_string().optional(), timestamp: schemas_number().optional() }),
-    pagination: billingPagination,
+    pagination: billingPagination.optional(),
 });
 const invoice = looseObject({
     id: schemas_string(),
@@ -57559,11 +57591,11 @@ const invoice = looseObject({
 });
 const invoiceListResponse = looseObject({
     data: looseObject({ invoices: array(invoice) }),
-    pagination: billingPagination,
+    pagination: billingPagination.optional(),
 });
 const invoiceDetailResponse = looseObject({
     data: invoice.extend(categories),
-    pagination: billingPagination,
+    pagination: billingPagination.optional(),
 });
 const creditBalanceResponse = looseObject({
     data: looseObject({
@@ -58139,12 +58171,12 @@ async function* usageParts(core, query, options) {
             },
         }, withSignal(options, signal)));
         options.onPage?.({ page, entries, pages });
-        cursor = page.pagination.cursor ?? undefined;
+        cursor = page.pagination?.cursor ?? undefined;
         // A page equal to the one before was handed over all the same (its entries came as they were
         // read): the reader gets a warning and no third.
         if (!walk.fresh(`${entries}:${first}`))
             return;
-        if (!page.pagination.hasNextPage || !cursor || entries < size || !walk.goOn(cursor))
+        if (!page.pagination?.hasNextPage || !cursor || entries < size || !walk.goOn(cursor))
             return;
     }
 }
@@ -58208,6 +58240,7 @@ async function* wholeEntries(parts) {
 
 
 
+
 /** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
 const DRILL_LEVELS = {
     teams: { page: "teamsPage", size: "teamsPerPage" },
@@ -58219,11 +58252,11 @@ const DEFAULT_INVOICE_PAGE_SIZE = 50;
 const isDrillLevel = (unit) => typeof unit === "string" && unit in DRILL_LEVELS;
 /** How many entries a drill-down page holds at its paginated level. */
 function drillDownCount(response) {
-    if (typeof response.pagination.count === "number")
+    if (typeof response.pagination?.count === "number")
         return response.pagination.count;
     const teams = response.data.paas.teams ?? [];
     const projects = teams.flatMap((t) => t.projects ?? []);
-    switch (response.pagination.unit) {
+    switch (response.pagination?.unit) {
         case "teams":
             return teams.length;
         case "projects":
@@ -58240,13 +58273,14 @@ async function* drillDownPages(fetch, query, walk) {
     let response = await fetch(query);
     walk.fresh(drillDownFingerprint(response));
     yield response;
-    const unit = response.pagination.unit;
+    // A page without pagination is the only one.
+    const unit = response.pagination?.unit;
     if (!isDrillLevel(unit))
         return;
     const level = DRILL_LEVELS[unit];
     const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
     let page = query[level.page] ?? 1;
-    while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
+    while (response.pagination?.hasNextPage && drillDownCount(response) >= size) {
         page += 1;
         if (!walk.goOn(String(page)))
             return;
@@ -58272,7 +58306,7 @@ class Billing {
     async listInvoices(query = {}, options) {
         const q = this.core.check(invoiceListQuery, query, "GET", "/v1/billing/invoices", "query");
         const res = await this.core.call({ method: "GET", path: "/v1/billing/invoices", query: q, response: invoiceListResponse }, options);
-        return { items: res.data.invoices, pagination: res.pagination };
+        return { items: res.data.invoices, pagination: res.pagination ?? LAST_PAGE };
     }
     iterateInvoices(query = {}, options) {
         const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
@@ -58298,7 +58332,7 @@ class Billing {
         const size = defaultUsagePageSize(query);
         const pages = cursorPages(async (cursor) => {
             const response = await this.listUsage({ ...query, cursor }, options);
-            return { items: response.data.usage, pagination: response.pagination, response };
+            return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
         }, size, query.cursor, this.core.walk("/v1/billing/usage"));
         for await (const page of pages)
             yield page.response;

@@ -15,7 +15,7 @@ export { type FetchLogs, type LogFilters, MAX_PAGE_SIZE } from "./logs/page-read
 export { type LogRangeOptions, logRangePages } from "./logs/range.js";
 export { RESTORE_LISTING_GRACE_MS } from "./resources/addons.js";
 export { drillDownCount } from "./resources/billing.js";
-export { RESTART_CLOCK_TOLERANCE_MS, type RestartReceipt } from "./resources/services.js";
+export { RESTART_CLOCK_TOLERANCE_MS } from "./resources/services.js";
 export type { StreamOptions, UsageLevel, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";

@@ -94,7 +94,73 @@ const backup = {
 };
 const logLine = { containerId: "c-1", log: "hello", ts: AT };
 
+const price = { total: 1.25, cpu: 0.5, memory: 0.5, storage: 0.25, gpu: 0 };
+const usage = { vcpuHours: 1, memoryGibHours: 2, storageGibHours: 3, gpuHours: 0 };
+const paas = { price, usage, teams: [{ id: UID, price, usage, projects: [{ id: UID, price, usage }] }] };
+const invoice = {
+  id: "in_1",
+  status: "paid",
+  currency: "USD",
+  periodStart: AT,
+  periodEnd: AT,
+  total: 10,
+  tax: 1,
+  discount: 0,
+  scope: {},
+};
+const usageEntry = { paas, total: 1.25, timestamp: 1_700_000_000, window: { start: AT, end: AT } };
+
 const CASES: Case[] = [
+  {
+    name: "billing.listInvoices",
+    method: "GET",
+    path: "/v1/billing/invoices",
+    call: (c) => c.billing.listInvoices(),
+    full: invoice,
+    read: ["id", "status"],
+    list: "invoices",
+    status: "status",
+  },
+  {
+    name: "billing.getInvoice",
+    method: "GET",
+    path: "/v1/billing/invoices/in_1",
+    call: (c) => c.billing.getInvoice("in_1").then((r) => r.data),
+    full: { ...invoice, paas, total: 10 },
+    read: ["id", "status", "paas", "total"],
+    status: "status",
+  },
+  {
+    name: "billing.listUsage",
+    method: "GET",
+    path: "/v1/billing/usage",
+    call: (c) => c.billing.listUsage(),
+    full: usageEntry,
+    read: ["paas", "total"],
+    list: "usage",
+  },
+  {
+    name: "billing.getUsageHour",
+    method: "GET",
+    path: "/v1/billing/usage/1700000000",
+    call: (c) => c.billing.getUsageHour(1_700_000_000).then((r) => r.data),
+    full: { paas, total: 1.25, currency: "USD", timestamp: 1_700_000_000 },
+    read: ["paas", "total"],
+  },
+  {
+    name: "billing.getCreditBalance",
+    method: "GET",
+    path: "/v1/billing/credit-balance",
+    call: (c) => c.billing.getCreditBalance(),
+    full: {
+      currency: "USD",
+      total: { available: 1, pending: 0 },
+      grants: { available: 1, pending: 0 },
+      customerBalance: { amount: 0 },
+      lastSyncedAt: AT,
+    },
+    read: ["currency", "total", "grants", "customerBalance", "lastSyncedAt"],
+  },
   {
     name: "teams.list",
     method: "GET",
@@ -500,6 +566,27 @@ describe("odd answers, for every operation", () => {
       if (c.status && c.list === undefined) expect((result as Json)[c.status]).toBe("HIBERNATING");
     });
   }
+
+  it("a usage entry with null deep inside (a price component, usage, a team's projects) is read, nulls as absent", async () => {
+    const entry = {
+      paas: {
+        price: { total: 1, cpu: null },
+        usage: null,
+        teams: [{ id: UID, price: { total: 1, gpu: null }, projects: null }],
+      },
+      total: 1,
+      byoc: null,
+      window: null,
+    };
+    t.server.on("GET", "/v1/billing/usage", () => ({
+      body: { data: { usage: [entry], currency: null }, pagination: { hasNextPage: false, cursor: null } },
+    }));
+    const page = await t.client.billing.listUsage();
+    const read = page.data.usage[0];
+    expect(read?.paas.teams?.[0]?.projects).toBeUndefined();
+    expect(read?.paas.price?.cpu).toBeUndefined();
+    expect(read?.total).toBe(1);
+  });
 
   it("a list that leaves out its array, and its pagination, is an empty last page", async () => {
     t.server.on("GET", "/v1/projects/p/addons/a/backups/b/restores", () => ({ body: { data: {} } }));

@@ -45,14 +45,41 @@ export function validateRequest<S extends z.ZodType>(
   );
 }
 
-/** Parses a response tolerantly (unknown fields and values kept); a missing required field fails. */
+/**
+ * Removes every member whose value is null from the objects of a JSON value, in place; true when
+ * it removed any. A platform that writes `null` for a member it has no value for means it is
+ * absent: read so, a null never makes an answer invalid where leaving the member out would not.
+ */
+function dropNulls(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  let dropped = false;
+  if (Array.isArray(value)) {
+    for (const item of value) dropped = dropNulls(item) || dropped;
+    return dropped;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (record[key] === null) {
+      delete record[key];
+      dropped = true;
+    } else dropped = dropNulls(record[key]) || dropped;
+  }
+  return dropped;
+}
+
+/**
+ * Parses a response tolerantly (unknown fields and values kept); a missing required field fails.
+ * An answer that fails is read once more with its nulls as absent members (see `dropNulls`): only
+ * then, so that an answer without nulls costs nothing more.
+ */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: { method: string; path: string; status: number; field?: string },
 ): z.output<S> {
   if (inPlaceCheck(schema)?.(value)) return value as z.output<S>;
-  const result = schema.safeParse(value);
+  let result = schema.safeParse(value);
+  if (!result.success && dropNulls(value)) result = schema.safeParse(value);
   if (result.success) return result.data;
   const { field, ...at } = where;
   const details = issuesToDetails(result.error.issues, field);

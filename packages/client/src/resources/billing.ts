@@ -21,6 +21,7 @@ import {
   usageListQuery,
   usageListResponse,
 } from "../schemas/billing.js";
+import { LAST_PAGE } from "../schemas/shared.js";
 import {
   defaultUsagePageSize,
   type StreamOptions,
@@ -45,10 +46,10 @@ type DrillDownResponse = InvoiceDetailResponse | UsageDetailResponse;
 
 /** How many entries a drill-down page holds at its paginated level. */
 export function drillDownCount(response: DrillDownResponse): number {
-  if (typeof response.pagination.count === "number") return response.pagination.count;
+  if (typeof response.pagination?.count === "number") return response.pagination.count;
   const teams = response.data.paas.teams ?? [];
   const projects = teams.flatMap((t) => t.projects ?? []);
-  switch (response.pagination.unit) {
+  switch (response.pagination?.unit) {
     case "teams":
       return teams.length;
     case "projects":
@@ -70,12 +71,13 @@ async function* drillDownPages<R extends DrillDownResponse>(
   let response = await fetch(query);
   walk.fresh(drillDownFingerprint(response));
   yield response;
-  const unit = response.pagination.unit;
+  // A page without pagination is the only one.
+  const unit = response.pagination?.unit;
   if (!isDrillLevel(unit)) return;
   const level = DRILL_LEVELS[unit];
   const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
   let page = query[level.page] ?? 1;
-  while (response.pagination.hasNextPage && drillDownCount(response) >= size) {
+  while (response.pagination?.hasNextPage && drillDownCount(response) >= size) {
     page += 1;
     if (!walk.goOn(String(page))) return;
     response = await fetch({ ...query, [level.page]: page });
@@ -105,7 +107,7 @@ export class Billing {
       { method: "GET", path: "/v1/billing/invoices", query: q, response: invoiceListResponse },
       options,
     );
-    return { items: res.data.invoices, pagination: res.pagination };
+    return { items: res.data.invoices, pagination: res.pagination ?? LAST_PAGE };
   }
 
   iterateInvoices(query: InvoiceListQuery = {}, options?: CallOptions): AsyncGenerator<Invoice> {
@@ -159,7 +161,7 @@ export class Billing {
     const pages = cursorPages(
       async (cursor) => {
         const response = await this.listUsage({ ...query, cursor }, options);
-        return { items: response.data.usage, pagination: response.pagination, response };
+        return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
       },
       size,
       query.cursor,

@@ -9,27 +9,8 @@ import {
 import { emptyData } from "../schemas/shared.js";
 import { parseTimestamp } from "../timestamps.js";
 import { AbortedError } from "../transport/errors.js";
-import { restartConclusion } from "../waiting/conclusions.js";
+import { type RestartReceipt, restartConclusion } from "../waiting/conclusions.js";
 import type { WaitOptions } from "../waiting/poll.js";
-
-export interface RestartReceipt {
-  /**
-   * When the platform took the restart by its own clock (its `Date` header, else this machine's),
-   * epoch ms: where to read its logs from.
-   */
-  restartedAt: number;
-  /**
-   * The deployment's `lastTransitionTime` read just before the restart (the platform's own
-   * clock), when it had one: a transition no later than it is the previous rollout's.
-   */
-  previousTransition?: number | undefined;
-  /**
-   * Without `previousTransition`, the earliest transition that can be the restart's: `restartedAt`
-   * when the `Date` header agrees with this machine's clock within RESTART_CLOCK_TOLERANCE_MS, else
-   * this machine's clock (a `Date` two days old must not pass the previous rollout for the new one).
-   */
-  notBefore: number;
-}
 
 /**
  * How far the platform's `Date` header may stand from this machine's clock and still time a

@@ -140,11 +140,11 @@ export async function* usageParts(
       ),
     );
     options.onPage?.({ page, entries, pages });
-    cursor = page.pagination.cursor ?? undefined;
+    cursor = page.pagination?.cursor ?? undefined;
     // A page equal to the one before was handed over all the same (its entries came as they were
     // read): the reader gets a warning and no third.
     if (!walk.fresh(`${entries}:${first}`)) return;
-    if (!page.pagination.hasNextPage || !cursor || entries < size || !walk.goOn(cursor)) return;
+    if (!page.pagination?.hasNextPage || !cursor || entries < size || !walk.goOn(cursor)) return;
   }
 }
 

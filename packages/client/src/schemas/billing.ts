@@ -161,13 +161,13 @@ export const usageListResponse = z.looseObject({
     usage: z.array(usageEntry),
     scope: z.looseObject({}).optional(),
   }),
-  pagination: billingPagination,
+  pagination: billingPagination.optional(),
 });
 export type UsageListResponse = z.infer<typeof usageListResponse>;
 
 export const usageDetailResponse = z.looseObject({
   data: z.looseObject({ ...categories, currency: z.string().optional(), timestamp: z.number().optional() }),
-  pagination: billingPagination,
+  pagination: billingPagination.optional(),
 });
 export type UsageDetailResponse = z.infer<typeof usageDetailResponse>;
 
@@ -186,13 +186,13 @@ export type Invoice = z.infer<typeof invoice>;
 
 export const invoiceListResponse = z.looseObject({
   data: z.looseObject({ invoices: z.array(invoice) }),
-  pagination: billingPagination,
+  pagination: billingPagination.optional(),
 });
 export type InvoiceListResponse = z.infer<typeof invoiceListResponse>;
 
 export const invoiceDetailResponse = z.looseObject({
   data: invoice.extend(categories),
-  pagination: billingPagination,
+  pagination: billingPagination.optional(),
 });
 export type InvoiceDetailResponse = z.infer<typeof invoiceDetailResponse>;
 

@@ -100,7 +100,8 @@ export const pagination = z.looseObject({
   count: z.number().nullish(),
 });
 export type Pagination = z.infer<typeof pagination>;
-const LAST_PAGE: Pagination = { hasNextPage: false };
+/** What a list answered without pagination is: its own last page. */
+export const LAST_PAGE: Pagination = { hasNextPage: false };
 
 /**
  * `{ data: { [key]: T[] }, pagination }`, the shape of every cursor list. A list that leaves out

@@ -1,4 +1,3 @@
-import type { RestartReceipt } from "../resources/services.js";
 import {
   ADDON_FAILED_STATUSES,
   ADDON_STATUSES,
@@ -79,6 +78,25 @@ export function restoreConclusion(
     success: restore.status === "completed",
     known: restore.status === RESTORE_NOT_LISTED || knows(BACKUP_STATUSES, restore.status),
   };
+}
+
+export interface RestartReceipt {
+  /**
+   * When the platform took the restart by its own clock (its `Date` header, else this machine's),
+   * epoch ms: where to read its logs from.
+   */
+  restartedAt: number;
+  /**
+   * The deployment's `lastTransitionTime` read just before the restart (the platform's own
+   * clock), when it had one: a transition no later than it is the previous rollout's.
+   */
+  previousTransition?: number | undefined;
+  /**
+   * Without `previousTransition`, the earliest transition that can be the restart's: `restartedAt`
+   * when the `Date` header agrees with this machine's clock within the restart clock tolerance (RESTART_CLOCK_TOLERANCE_MS, services.ts), else
+   * this machine's clock (a `Date` two days old must not pass the previous rollout for the new one).
+   */
+  notBefore: number;
 }
 
 /**
