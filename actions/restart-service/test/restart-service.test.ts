@@ -78,3 +78,29 @@ describe("restart-service: status lines", () => {
     expect(result.stdout).toMatch(/Restart of service web in project platform-web concluded COMPLETED/);
   });
 });
+
+describe("restart-service: a Date header from two days ago", () => {
+  const platform = useTestPlatform();
+
+  it("still waits for the new rollout, not the previous one's COMPLETED, and says the restart's time as the platform's", async () => {
+    await platform.reset();
+    await platform.control("POST", "outcomes", { kind: "restart", durationSeconds: 60 });
+    const stale = new Date(Date.now() - 2 * 86_400_000).toUTCString();
+    await platform.control("POST", "faults", {
+      method: "POST",
+      path: `${SERVICE}/restart`,
+      rewrite: { headers: { date: stale } },
+    });
+    const result = await runBundle(actionDir, {
+      inputs: { ...platform.connection(), "project-id": "platform-web", "service-id": "web" },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.status).toBe("COMPLETED");
+    // restarted-at is the platform's word (logs are read on its clock); the wait does not trust it.
+    expect(result.outputs["restarted-at"]).toBe(new Date(Date.parse(stale)).toISOString());
+    // The new rollout was seen under way before it concluded.
+    const rollout = result.stdout.indexOf(": IN_PROGRESS");
+    expect(rollout).toBeGreaterThan(0);
+    expect(result.stdout.indexOf("concluded COMPLETED")).toBeGreaterThan(rollout);
+  });
+});

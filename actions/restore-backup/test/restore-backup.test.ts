@@ -57,3 +57,30 @@ describe("restore-backup: checks the backup first", () => {
     expect(restore?.query).toEqual({ sourceProjectId: "platform-api", sourceAddonId: "db" });
   });
 });
+
+describe("restore-backup: a restore the list does not show yet", () => {
+  const platform = useTestPlatform();
+
+  it("is read again, not a failure: the list answered without its array, then a 404", async () => {
+    await platform.reset();
+    await platform.control("POST", "faults", [
+      { method: "GET", path: `${BACKUP}/restores`, rewrite: { omit: ["data.restores"] } },
+      { method: "GET", path: `${BACKUP}/restores`, status: 404 },
+    ]);
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "addon-id": "db",
+        "backup-id": "db-live-1",
+      },
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain("not listed yet");
+    expect(result.outputs.status).toBe("completed");
+    const restores = (await platform.requests()).filter(
+      (r) => r.method === "POST" && r.path === `${BACKUP}/restore`,
+    );
+    expect(restores).toHaveLength(1);
+  });
+});
