@@ -25,6 +25,17 @@ export function oddAnswersContract(spec: ContractSpec, { platform, run, failureM
       { method: "GET", path: `${spec.poll}*`, rewrite, skip: readsBeforeStart, times: 100_000 },
     ]);
   };
+  /** Long work whose every status read, from the start on, is answered with what is not JSON. */
+  const unreadableForever = async () => {
+    await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: `${spec.poll}*`,
+      malformed: true,
+      skip: readsBeforeStart,
+      times: 100_000,
+    });
+  };
   const starts = async () =>
     (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path);
 
@@ -73,14 +84,7 @@ export function oddAnswersContract(spec: ContractSpec, { platform, run, failureM
     });
 
     it("when no poll answer can be read, ends the work where it may and says what became of it", async () => {
-      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
-      await platform.control("POST", "faults", {
-        method: "GET",
-        path: `${spec.poll}*`,
-        malformed: true,
-        skip: readsBeforeStart,
-        times: 100_000,
-      });
+      await unreadableForever();
       const result = await run();
       expect(result.code).toBe(1);
       expect(failureMessage(result)).toMatch(
@@ -93,14 +97,7 @@ export function oddAnswersContract(spec: ContractSpec, { platform, run, failureM
 
     if (spec.abort)
       it("with abort-on-cancel false, leaves the work running and says how to see it", async () => {
-        await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
-        await platform.control("POST", "faults", {
-          method: "GET",
-          path: `${spec.poll}*`,
-          malformed: true,
-          skip: readsBeforeStart,
-          times: 100_000,
-        });
+        await unreadableForever();
         const result = await run({ "abort-on-cancel": "false" });
         expect(result.code).toBe(1);
         expect(failureMessage(result)).toMatch(
