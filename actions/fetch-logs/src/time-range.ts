@@ -1,16 +1,17 @@
 import { InputError } from "@cwp/action-kit";
-import { parseTimestamp } from "@cwp/client";
+import { LOG_CLOCK_SKEW_MS, parseTimestamp } from "@cwp/client";
 
 // The range fetch-logs reads, made explicit before the first request so every page asks for the
 // same range. Relative times count from the runner's clock.
 
 const DEFAULT_WINDOW_MS = 3_600_000;
 /**
- * How far the platform's clock may run ahead of the runner's: a time the platform gave (restart-
- * service's `restarted-at`) a few seconds "in the future" is a start, and the range then ends as
- * far past the runner's now, so the lines printed since are read.
+ * How far the platform's clock may run ahead of the runner's, the client's own tolerance for log
+ * lines: a time the platform gave (restart-service's `restarted-at`) a few seconds "in the future"
+ * is a start, and the range then ends as far past the runner's now, so the lines printed since are
+ * read.
  */
-export const CLOCK_SKEW_MS = 60_000;
+export const CLOCK_SKEW_MS = LOG_CLOCK_SKEW_MS;
 
 export function parseTime(value: string, input: string): number {
   const ms = parseTimestamp(value);

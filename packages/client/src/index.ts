@@ -6,6 +6,7 @@ export { cursorPages, type Page } from "./core/pagination.js";
 export { path } from "./core/path.js";
 export { issuesToDetails } from "./core/validate.js";
 export {
+  LOG_CLOCK_SKEW_MS,
   LogFollower,
   type LogFollowerOptions,
   type LogPacing,

@@ -1,4 +1,5 @@
 import type { Pagination } from "../schemas/shared.js";
+import { emitCwpWarning } from "../transport/transport.js";
 import { PageWalk } from "./page-walk.js";
 
 export interface Page<T> {
@@ -19,7 +20,7 @@ export async function* cursorPages<P extends Page<unknown>>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
   pageSize: number,
   firstCursor?: string,
-  walk: PageWalk = new PageWalk("a list", (message) => process.emitWarning(message, "CwpWarning")),
+  walk: PageWalk = new PageWalk("a list", emitCwpWarning),
 ): AsyncGenerator<P> {
   let cursor = firstCursor;
   walk.begin(firstCursor);

@@ -108,6 +108,9 @@ const MAX_UNANSWERED = 2;
 /** undici's own default for opening a connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Where the client's warnings go when the caller names no `onWarning`: Node's own warnings. */
+export const emitCwpWarning = (message: string) => process.emitWarning(message, "CwpWarning");
+
 export class Transport {
   readonly clock: Clock;
   readonly rateLimit: RateLimitBudget;
@@ -136,7 +139,7 @@ export class Transport {
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, "");
     this.clock = options.clock ?? systemClock;
-    this.warn = options.onWarning ?? ((message) => process.emitWarning(message, "CwpWarning"));
+    this.warn = options.onWarning ?? emitCwpWarning;
     this.rateLimit = new RateLimitBudget(this.clock);
     this.#ownsDispatcher = options.dispatcher === undefined;
     const timeoutMs = options.timeoutMs ?? 30_000;
