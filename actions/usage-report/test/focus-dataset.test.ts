@@ -528,7 +528,7 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
     expect(byMonth.filter((m) => m.InvoiceId !== null)).toHaveLength(1);
     // Customer-level charges are the billing account's own: no team, project or resource.
     const customer = await rows(
-      "SELECT DISTINCT ServiceName, ServiceCategory, PricingUnit FROM pq WHERE SubAccountId IS NULL ORDER BY 1",
+      "SELECT DISTINCT ServiceName, ServiceCategory, PricingUnit FROM pq WHERE SubAccountId IS NULL ORDER BY ServiceName, PricingUnit",
     );
     expect(customer).toEqual([
       { ServiceName: "Bring your own cloud", ServiceCategory: "Compute", PricingUnit: "GiB-Hours" },
