@@ -27,4 +27,4 @@ export {
 } from "./runner.js";
 export { RunnerLog } from "./runner-log.js";
 export { useTestPlatform } from "./use-platform.js";
-export { type JobRecord, type Rehearsal, rehearse, type StepRecord } from "./workflow/rehearse.js";
+export { type JobRecord, type Rehearsal, rehearse } from "./workflow/rehearse.js";

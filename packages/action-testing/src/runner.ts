@@ -39,6 +39,7 @@ export interface RunResult {
 interface ActionYml {
   runs: { using: string; main: string };
   inputs?: Record<string, { default?: string }>;
+  outputs?: Record<string, unknown>;
 }
 
 export async function readActionYml(actionDir: string): Promise<ActionYml> {

@@ -180,7 +180,7 @@ describe("examples/workflows/nightly-restore-and-verify.yml", () => {
       vars: { STAGING_BACKUP_ID: "nightly-golden" },
     });
     expect(failures(job)).toEqual([]);
-    expect(job.steps.map((s) => [s.name, s.kind])).toEqual([
+    expect(job.steps.map((s) => [s.id ?? s.name, s.kind])).toEqual([
       ["restore", "ran"],
       ["restart", "ran"],
       ["logs", "ran"],

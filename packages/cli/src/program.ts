@@ -5,6 +5,7 @@ import manifest from "../package.json" with { type: "json" };
 import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { OPERATIONS } from "./operations.js";
+import { addRehearseCommand } from "./rehearse/command.js";
 import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
 import { exampleHelp, terminalDescription, terminalInputHelp } from "./terminal-help.js";
@@ -94,6 +95,7 @@ export function program(setExitCode: (code: number) => void): Command {
         setExitCode(await runOperation(name, flags, (input) => attributes.get(input) ?? input));
       });
   }
+  addRehearseCommand(cwp, setExitCode);
   const emulator = cwp
     .command("emulator")
     .description("Start the platform emulator (as cwp-emulator).")

@@ -1,38 +1,28 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
+import {
+  type ActionShape,
+  type JobRecord,
+  OUR_ACTIONS,
+  type RehearsalEvent,
+  readWorkflow,
+  rehearseJob,
+} from "@cwp/workflow-rehearsal";
 import { type RunResult, readActionYml, runBundle } from "../runner.js";
-import { type Contexts, condition, interpolate, type StatusFunctions } from "./expressions.js";
 
-// One job of a workflow file, run as written: its `if:`, its env, and each step in order with its
-// own `if:`. Steps that use one of our actions (`acme/cwp/actions/<name>@v1`) run that action's
-// committed bundle; other steps are only read (their expressions evaluated, so a wrong one fails
-// here too) and count as passing. What the job does is then checked against the emulator.
-
-interface Step {
-  id?: string;
-  name?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, unknown>;
-}
-interface Workflow {
-  env?: Record<string, unknown>;
-  jobs: Record<string, { if?: string; env?: Record<string, unknown>; steps: Step[] }>;
-}
+// The tests' rehearsal: one job of a workflow file through @cwp/workflow-rehearsal (what
+// `cwp rehearse` runs too), each step of ours running that action's committed bundle as the
+// runner does. What the job does is then checked against the emulator.
 
 export interface Rehearsal {
   workflow: string;
   job: string;
-  /** The event: its name and payload (`github.event`), and the commit and ref it is for. */
-  event: { name: string; payload: Record<string, unknown>; sha: string; ref: string };
+  event: RehearsalEvent;
   secrets?: Record<string, string>;
   vars?: Record<string, string>;
   /** The folder of our actions: `acme/cwp/actions/<name>@v1` runs `<actionsDir>/<name>`. */
   actionsDir: string;
-  /** Text replaced in every value a step gets, e.g. the examples' API URL by the emulator's. */
+  /** Text replaced in every value a step of ours gets, e.g. the examples' API URL by the emulator's. */
   replace?: Record<string, string>;
   /** More environment for every step (GITHUB_API_URL of a GitHub stand-in). */
   env?: Record<string, string>;
@@ -40,96 +30,47 @@ export interface Rehearsal {
   token?: string;
 }
 
-export interface StepRecord {
-  name: string;
-  /** What happened: ran (one of ours), read (another action or a script), or skipped by its `if:`. */
-  kind: "ran" | "read" | "skipped";
-  result?: RunResult;
-  inputs?: Record<string, string>;
-  /** The step's environment, its expressions evaluated (what a `run:` script would see). */
-  env?: Record<string, string>;
-}
+export type { JobRecord };
 
-export interface JobRecord {
-  /** false when the job's own `if:` skipped it. */
-  ran: boolean;
-  success: boolean;
-  steps: StepRecord[];
-}
-
-const OURS = /^acme\/cwp\/actions\/([a-z-]+)@v1$/;
 const REPOSITORY = "acme/shop";
 
-export async function rehearse(r: Rehearsal): Promise<JobRecord> {
-  const workflow = parseYaml(await readFile(r.workflow, "utf8")) as Workflow;
-  const job = workflow.jobs[r.job];
-  if (!job) throw new Error(`${r.workflow} has no job ${r.job}`);
-  let failed = false;
-  const status: StatusFunctions = {
-    success: () => !failed,
-    failure: () => failed,
-    always: () => true,
-    cancelled: () => false,
-  };
-  const steps: Record<string, { outputs: Record<string, string>; outcome: string }> = {};
-  const contexts: Contexts = {
-    github: {
-      event: r.event.payload,
-      event_name: r.event.name,
-      sha: r.event.sha,
-      ref: r.event.ref,
-      ref_name: r.event.ref.replace(/^refs\/(heads|tags)\//, ""),
-      repository: REPOSITORY,
-      token: r.token ?? "",
-    },
-    secrets: r.secrets ?? {},
-    vars: r.vars ?? {},
-    steps,
-    env: {},
-  };
-  const text = (value: unknown) =>
-    Object.entries(r.replace ?? {}).reduce(
-      (t, [from, to]) => t.split(from).join(to),
-      interpolate(String(value), contexts, status),
-    );
-  const values = (map: Record<string, unknown> | undefined) =>
-    Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, text(v)]));
+/** Our actions' inputs and outputs, from their action.yml files. */
+async function shapesOf(actionsDir: string): Promise<Record<string, ActionShape>> {
+  const entries = await Promise.all(
+    OUR_ACTIONS.map(async (name) => {
+      const yml = await readActionYml(join(actionsDir, name));
+      return [name, { inputs: yml.inputs ?? {}, outputs: Object.keys(yml.outputs ?? {}) }] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
 
-  if (!condition(job.if, contexts, status)) return { ran: false, success: true, steps: [] };
-  const env = { ...values(workflow.env), ...values(job.env) };
-  contexts.env = env;
-  const records: StepRecord[] = [];
-  for (const [index, step] of job.steps.entries()) {
-    const name = step.id ?? step.name ?? step.uses ?? `step ${index + 1}`;
-    if (!condition(step.if, contexts, status)) {
-      records.push({ name, kind: "skipped" });
-      continue;
-    }
-    const stepEnv = { ...env, ...values(step.env) };
-    const inputs = values(step.with);
-    const ours = step.uses ? OURS.exec(step.uses)?.[1] : undefined;
-    if (!ours) {
-      records.push({ name, kind: "read", inputs, env: stepEnv });
-      if (step.id) steps[step.id] = { outputs: {}, outcome: "success" };
-      continue;
-    }
-    const actionDir = join(r.actionsDir, ours);
-    // action.yml defaults that are expressions (`${{ github.token }}`) are the runner's to evaluate.
-    const yml = await readActionYml(actionDir);
-    const defaults = Object.fromEntries(
-      Object.entries(yml.inputs ?? {})
-        .filter(([, spec]) => typeof spec.default === "string" && spec.default.includes("${{"))
-        .map(([input, spec]) => [input, text(spec.default)]),
+export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
+  const workflow = readWorkflow(await readFile(r.workflow, "utf8"), r.workflow);
+  const replaced = (map: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(map).map(([k, v]) => [
+        k,
+        Object.entries(r.replace ?? {}).reduce((t, [from, to]) => t.split(from).join(to), v),
+      ]),
     );
-    const result = await runBundle(actionDir, {
-      inputs: { ...defaults, ...inputs },
-      env: { ...stepEnv, ...r.env },
+  return rehearseJob(
+    {
+      workflow,
+      file: r.workflow,
       event: r.event,
-    });
-    records.push({ name, kind: "ran", result, inputs, env: stepEnv });
-    if (result.code !== 0) failed = true;
-    if (step.id)
-      steps[step.id] = { outputs: result.outputs, outcome: result.code === 0 ? "success" : "failure" };
-  }
-  return { ran: true, success: !failed, steps: records };
+      repository: REPOSITORY,
+      ...(r.secrets ? { secrets: r.secrets } : {}),
+      ...(r.vars ? { vars: r.vars } : {}),
+      ...(r.token !== undefined ? { token: r.token } : {}),
+      actions: await shapesOf(r.actionsDir),
+      runStep: (step) =>
+        runBundle(join(r.actionsDir, step.action), {
+          inputs: replaced(step.inputs),
+          env: { ...replaced(step.env), ...r.env },
+          event: r.event,
+        }),
+    },
+    r.job,
+  );
 }

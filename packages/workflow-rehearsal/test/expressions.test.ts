@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../src/workflow/expressions.js";
+import { evaluate } from "../src/expressions.js";
 
 // The rehearsal's expressions: what it does not know it refuses, and a missing property is null,
 // as GitHub reads it, never a member every JavaScript object has.

@@ -12,7 +12,7 @@ export interface StatusFunctions {
 
 const STATUS_FUNCTIONS: readonly string[] = ["success", "failure", "always", "cancelled"];
 
-const TOKEN = /\s*('(?:[^']|'')*'|\d+(?:\.\d+)?|&&|\|\||==|!=|!|\(|\)|[A-Za-z_][\w-]*(?:\.[\w-]+)*)/y;
+const TOKEN = /\s*('(?:[^']|'')*'|\d+(?:\.\d+)?|&&|\|\||==|!=|!|\(|\)|,|[A-Za-z_][\w-]*(?:\.[\w-]+)*)/y;
 
 function tokens(expression: string): string[] {
   const out: string[] = [];
@@ -54,11 +54,12 @@ export function evaluate(expression: string, contexts: Contexts, status: StatusF
     if (token === "true" || token === "false") return token === "true";
     if (token === "null") return null;
     if (peek() === "(") {
-      take("(");
-      take(")");
-      // Only the status functions: never a member every object has (`toString()`).
+      // Only the status functions: never a member every object has (`toString()`), and none of
+      // GitHub's others (format, contains, ...), which this does not evaluate.
       if (!STATUS_FUNCTIONS.includes(token))
         throw new Error(`expression ${JSON.stringify(expression)}: no function ${token}()`);
+      take("(");
+      take(")");
       return status[token as keyof StatusFunctions]();
     }
     const [name, ...path] = token.split(".");

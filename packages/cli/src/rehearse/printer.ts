@@ -1,0 +1,111 @@
+import type { JobRecord, StepRecord } from "@cwp/workflow-rehearsal";
+import { safeText } from "../terminal.js";
+import type { CwpStepResult } from "./step-runner.js";
+
+// What `cwp rehearse` prints: each step with what it gets (secrets as ***), the lines a step of
+// ours prints as they come, its outputs and its result; then the job's verdict and the findings.
+// Colours only on a TTY without NO_COLOR; every value from the workflow or the platform is shown
+// as text (no escape sequence reaches the terminal).
+
+type Stream = NodeJS.WritableStream & { isTTY?: boolean };
+
+const MARK = { ran: "▶", read: "○", skipped: "−", refused: "✘" } as const;
+
+export class RehearsalPrinter {
+  readonly #out: Stream;
+  readonly #colour: boolean;
+  readonly #secrets: string[];
+
+  constructor(out: Stream, env: NodeJS.ProcessEnv, secrets: Iterable<string>) {
+    this.#out = out;
+    this.#colour = out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+    // Longest first, so that a secret containing another is hidden whole.
+    this.#secrets = [...new Set(secrets)].filter((s) => s !== "").sort((a, b) => b.length - a.length);
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#colour ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+
+  #mask(text: string): string {
+    return this.#secrets.reduce((t, secret) => t.split(secret).join("***"), text);
+  }
+
+  line(text: string): void {
+    this.#out.write(`${this.#mask(text)}\n`);
+  }
+
+  #values(label: string, values: Record<string, string> | undefined, note?: (name: string) => string): void {
+    const entries = Object.entries(values ?? {});
+    if (entries.length === 0) return;
+    this.line(`    ${this.#paint("2", label)}`);
+    for (const [name, value] of entries)
+      this.line(`      ${name}: ${safeText(this.#mask(value.replace(/\n$/, "")))}${note?.(name) ?? ""}`);
+  }
+
+  heading(text: string): void {
+    this.line(this.#paint("1", text));
+  }
+
+  stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
+    this.line(
+      `${MARK.ran} ${safeText(step.name)} ${this.#paint("2", `(${step.action}, run against ${platformUrl})`)}`,
+    );
+    this.#values("with", step.inputs, (name) =>
+      name === "api-url" || name === "api-token"
+        ? this.#paint("2", " (the rehearsal's platform stands in)")
+        : "",
+    );
+  }
+
+  stepLine(text: string): void {
+    this.line(`    ${this.#paint("2", "│")} ${safeText(text)}`);
+  }
+
+  stepEnd(step: StepRecord<CwpStepResult>): void {
+    if (step.kind === "ran") {
+      const result = step.result;
+      if (result && result.githubOnly.length > 0)
+        this.line(`    ${this.#paint("33", "not rehearsed")} (GitHub only): ${result.githubOnly.join(", ")}`);
+      this.#values("outputs", result?.outputs);
+      const ok = result?.code === 0;
+      this.line(
+        `    ${ok ? this.#paint("32", "✔ success") : this.#paint("31", `✘ failure (exit code ${result?.code})`)}`,
+      );
+      return;
+    }
+    if (step.kind === "read") {
+      this.line(
+        `${MARK.read} ${safeText(step.name)} ${this.#paint("2", "(not run: not one of our actions)")}`,
+      );
+      this.#values("with", step.inputs);
+      this.#values("env", step.env);
+      return;
+    }
+    const why = step.kind === "skipped" ? `skipped: if: ${step.reason}` : `refused: ${step.reason}`;
+    this.line(
+      `${MARK[step.kind]} ${safeText(step.name)} ${this.#paint(step.kind === "refused" ? "31" : "2", `(${safeText(why ?? "")})`)}`,
+    );
+  }
+
+  job(record: JobRecord<CwpStepResult>): void {
+    if (!record.ran && record.success) {
+      this.line(`${this.#paint("2", `job ${record.job}: would not run (${safeText(record.reason ?? "")})`)}`);
+    } else {
+      const failedSteps = record.steps.filter(
+        (s) => s.kind === "refused" || (s.result && s.result.code !== 0),
+      );
+      this.line(
+        record.success
+          ? this.#paint("32", `✔ job ${record.job} would pass`)
+          : this.#paint(
+              "31",
+              `✘ job ${record.job} would fail${failedSteps.length > 0 ? `: ${failedSteps.map((s) => `"${safeText(s.name)}"`).join(", ")} failed` : ""}`,
+            ),
+      );
+    }
+    for (const finding of record.findings)
+      this.line(`  ${this.#paint("31", "finding:")} ${safeText(finding)}`);
+    this.line("");
+  }
+}

@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { OurStep, RehearsalEvent, StepResult } from "@cwp/workflow-rehearsal";
+import { OPERATIONS } from "../operations.js";
+import type { RehearsalPlatform } from "./platform.js";
+
+// A step of ours, run as `cwp <operation> --json` in a process of its own: the same engine as the
+// action's bundle, with the step's environment and the GITHUB_* variables a runner gives (the
+// event's file among them), in the rehearsal's folder. The token goes through CWP_API_TOKEN, never
+// the command line (other processes can read that). Its lines come back one by one as it prints
+// them; its outputs are the JSON it ends with, as a runner's outputs are text.
+
+/**
+ * Inputs that act on GitHub (a comment on a pull request or an issue, and its token): the CLI has
+ * them, but a rehearsal posts nothing to GitHub, so they are not rehearsed, as a deployment's are not.
+ */
+const ACTS_ON_GITHUB = ["comment", "issue-title", "issue-label", "github-token"];
+
+export interface CwpStepResult extends StepResult {
+  /** Inputs of the action that only a GitHub runner acts on (a deployment's): not rehearsed. */
+  githubOnly: string[];
+}
+
+export interface StepRunnerOptions {
+  platform: RehearsalPlatform;
+  event: RehearsalEvent;
+  repository: string;
+  /** The folder the steps run in (their files land there). */
+  folder: string;
+  /** Called with each line the step prints. */
+  onLine(line: string): void;
+}
+
+/** A runner's output is text: numbers and booleans as written, null as not set. */
+const asText = (value: unknown) =>
+  value === null || value === undefined
+    ? undefined
+    : typeof value === "string"
+      ? value
+      : JSON.stringify(value);
+
+export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Promise<CwpStepResult> {
+  const bin = process.argv[1] ?? "cwp";
+  return async (step) => {
+    const operation = OPERATIONS[step.action];
+    if (!operation) throw new Error(`cwp has no operation ${step.action}`);
+    const flags = Object.keys(operation.metadata.inputs).filter((input) => !ACTS_ON_GITHUB.includes(input));
+    // The URL and token are the platform's (below), whatever the workflow names.
+    const apiToken = step.inputs["api-token"];
+    const rest = Object.fromEntries(
+      Object.entries(step.inputs).filter(([input]) => input !== "api-url" && input !== "api-token"),
+    );
+    const args = [step.action, "--json"];
+    for (const [input, value] of Object.entries(rest))
+      if (flags.includes(input)) args.push(`--${input}`, value);
+    const githubOnly = Object.keys(rest).filter(
+      // The workflow's token fills github-token by default: not something the step asked for.
+      (input) => !flags.includes(input) && input !== "github-token" && rest[input] !== "",
+    );
+    const eventPath = join(options.folder, "event.json");
+    await writeFile(eventPath, JSON.stringify(options.event.payload));
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? options.folder,
+      ...(process.env.NO_COLOR !== undefined ? { NO_COLOR: process.env.NO_COLOR } : {}),
+      ...step.env,
+      GITHUB_EVENT_NAME: options.event.name,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_SHA: options.event.sha,
+      GITHUB_REF: options.event.ref,
+      GITHUB_REPOSITORY: options.repository,
+      // The platform the rehearsal acts on, whatever URL the workflow names; the emulator's token.
+      CWP_API_URL: options.platform.url,
+      CWP_API_TOKEN:
+        options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || process.env.CWP_API_TOKEN || ""),
+    };
+    const child = spawn(process.execPath, [bin, ...args], {
+      env,
+      cwd: options.folder,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    createInterface({ input: child.stderr }).on("line", options.onLine);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
+    } catch {
+      options.onLine(`(its outputs could not be read: ${stdout.slice(0, 200)})`);
+    }
+    const outputs: Record<string, string> = {};
+    for (const [name, value] of Object.entries(json)) {
+      const text = asText(value);
+      if (name !== "error" && text !== undefined) outputs[name] = text;
+    }
+    return { code, outputs, githubOnly };
+  };
+}
