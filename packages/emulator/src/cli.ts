@@ -17,7 +17,7 @@ export const EMULATOR_OPTIONS = {
     type: "string",
     default: "1",
     description:
-      "the seeded world's ids, uids and billing derive from it (default 1); its API tokens are random at each start unless --seed is given",
+      "the seeded world's ids, uids and billing derive from it; its API tokens are random at each start unless --seed is given",
   },
   speed: { type: "string", default: "1", description: "virtual seconds per real second; 0 stops time" },
   "rate-limit": { type: "string", default: "1000", description: "requests per account per hour" },
@@ -38,7 +38,8 @@ export const EMULATOR_OPTIONS = {
 
 /** `cwp-emulator --help`: every option, its default and what it does. */
 export function emulatorHelp(): string {
-  const width = Math.max(...Object.keys(EMULATOR_OPTIONS).map((o) => o.length)) + 10;
+  // Two spaces between the longest option and its meaning, so that none runs into it.
+  const width = Math.max(...Object.keys(EMULATOR_OPTIONS).map((o) => `--${o} <value>`.length)) + 2;
   const lines = Object.entries(EMULATOR_OPTIONS).map(([option, spec]) => {
     const flag = `--${option} <value>`.padEnd(width);
     return `  ${flag}${spec.description}${"default" in spec ? ` (default: ${spec.default})` : ""}`;

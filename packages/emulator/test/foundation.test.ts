@@ -106,7 +106,7 @@ describe("cwp-emulator command", () => {
     await once(child, "exit");
   });
 
-  it("--help prints every option with its default, and starts nothing", async () => {
+  it("--help prints every option with its default, each apart from its meaning, and starts nothing", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
     for (const flag of ["--help", "-h"]) {
       const child = spawn(process.execPath, [bin, flag], { stdio: ["ignore", "pipe", "pipe"] });
@@ -117,6 +117,7 @@ describe("cwp-emulator command", () => {
       const [code] = (await once(child, "exit")) as [number];
       expect(code).toBe(0);
       expect(stdout).toMatch(/^Usage: cwp-emulator \[options\]/);
+      // At least two spaces between an option and what it means, the longest included.
       for (const option of [
         "--host",
         "--port",
@@ -125,10 +126,11 @@ describe("cwp-emulator command", () => {
         "--rate-limit",
         "--scale",
         "--start-at",
+        "--log-page-cap",
         "--control-host",
         "--world",
       ])
-        expect(stdout).toContain(`${option} <value>`);
+        expect(stdout).toMatch(new RegExp(`^  ${option} <value>  +\\S`, "m"));
       expect(stdout).toContain("(default: 4010)");
       expect(stdout).not.toMatch(/^cwp-emulator listening on/m);
     }

@@ -149,6 +149,19 @@ describe("a mistake in a world file", () => {
     expect(refused("projects: [\n")).toMatch(/^not YAML or JSON: /);
   });
 
+  it("says whole sentences: an unquoted version says to quote it, and no message ends at a colon", () => {
+    expect(refused("projects:\n  - id: shop\n    addons: [{id: db, version: 16.4}]\n")).toBe(
+      'projects[0].addons[0].version: write the version in quotes, version: "16.4" (unquoted, YAML reads it as the number 16.4)',
+    );
+    for (const text of [
+      "projects: [\n",
+      "projects:\n  - id: a: b\n",
+      "projects: {id: shop\n",
+      "\tprojects: []\n",
+    ])
+      expect(refused(text)).not.toMatch(/:\s*$/);
+  });
+
   it("stops cwp-emulator --world with exit code 2, naming the file and the path; an unknown team too", async () => {
     const dir = await mkdtemp(join(tmpdir(), "cwp-world-"));
     for (const [text, said] of [

@@ -61,7 +61,8 @@ const addon = z
   .strictObject({
     id: idField(),
     type: z.enum(["postgresql", "redis"]).default("postgresql"),
-    version: z.string().optional(),
+    // A number too, only to say what to write: YAML reads an unquoted 16.4 as a number (and 16.10 as 16.1).
+    version: z.union([z.string(), z.number()]).optional(),
     status: z.enum(["running", "paused"]).default("running"),
     backups: z.array(backup).default([]),
     upgrade: scripted.optional(),
@@ -69,13 +70,20 @@ const addon = z
   })
   .superRefine((a, ctx) => {
     const versions: readonly string[] = ADDON_VERSIONS[a.type];
-    if (a.version !== undefined && !versions.includes(a.version))
+    if (typeof a.version === "number")
+      ctx.addIssue({
+        code: "custom",
+        path: ["version"],
+        message: `write the version in quotes, version: "${a.version}" (unquoted, YAML reads it as the number ${a.version})`,
+      });
+    else if (a.version !== undefined && !versions.includes(a.version))
       ctx.addIssue({
         code: "custom",
         path: ["version"],
         message: `${a.type} versions are ${versions.join(", ")}`,
       });
-  });
+  })
+  .transform((a) => ({ ...a, version: a.version === undefined ? undefined : String(a.version) }));
 
 const project = z.strictObject({
   id: idField(),
@@ -149,7 +157,9 @@ export function parseWorldFile(text: string): WorldFile {
   try {
     data = parseYaml(text) ?? {};
   } catch (error) {
-    throw new WorldFileError(`not YAML or JSON: ${(error as Error).message.split("\n")[0]}`);
+    // The parser's first line, without the colon that introduces the excerpt left out.
+    const said = (error as Error).message.split("\n")[0]?.replace(/:\s*$/, "");
+    throw new WorldFileError(`not YAML or JSON: ${said}`);
   }
   const parsed = worldFileSchema.safeParse(data);
   if (!parsed.success)
