@@ -57439,7 +57439,7 @@ class Transport {
         const ErrorClass = errorClassForStatus(response.status);
         const message = [
             `${base.method} ${base.path} failed with ${response.status}`,
-            serverMessage ? `: ${serverMessage}` : "",
+            serverMessage ? `: ${serverMessage}` : this.#notTheApi(response),
             describeDetails(details),
             errorId ? ` (error id ${errorId})` : "",
             this.#hint(response.status),
@@ -57453,6 +57453,17 @@ class Transport {
         if (error instanceof RateLimitError)
             error.resetAt = this.rateLimit.state.resetAt;
         return error;
+    }
+    /**
+     * A 404 that is a web page, not the API's JSON error: the URL points at a website, a proxy or
+     * the wrong path, not at the platform's API. Said as such, or the user reads "not found" as
+     * their project missing.
+     */
+    #notTheApi(response) {
+        const type = String(response.headers["content-type"] ?? "");
+        if (response.status !== 404 || response.body !== undefined || /json/i.test(type))
+            return "";
+        return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#origin} is not the API. Check the API URL`;
     }
     /** What to do about a status, where the status alone does not say. */
     #hint(status) {
@@ -60956,7 +60967,7 @@ function maskValues(values) {
 //# sourceMappingURL=secrets.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/host.js
 
-const typedOutput = ({ text, type }) => type === "boolean" ? text === "true" : type === "number" ? (text === "" ? null : Number(text)) : text;
+const typedOutput = ({ text, type }) => type === "boolean" ? text === "true" : text === "" ? null : type === "number" ? Number(text) : text;
 /** What the job summary (or the terminal's closing table) shows. */
 /** A failure the step explains in full: its message is told as it is, never as unexpected. */
 class StepFailure extends Error {

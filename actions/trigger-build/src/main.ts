@@ -136,7 +136,8 @@ export const definition = defineAction({
         status: b?.status,
         concluded: b?.concluded ?? false,
         success: b ? buildConclusion(b).success : false,
-        image: b?.registry?.uri ?? undefined,
+        // The built image: a build that failed, or never ended, built none (whatever URI it names).
+        image: b && buildConclusion(b).success ? (b.registry?.uri ?? undefined) : undefined,
         sha: b?.sha ?? undefined,
         branch: b?.branch ?? undefined,
       }),

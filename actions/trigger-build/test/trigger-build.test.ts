@@ -37,7 +37,7 @@ runnerContract({
       sha: /^[0-9a-f]{40}$/,
       branch: "main",
     },
-    failure: { status: "FAILURE", concluded: "true", success: "false" },
+    failure: { status: "FAILURE", concluded: "true", success: "false", image: "" },
   },
   logs: { path: "/v1/projects/platform-web/services/web/build-logs" },
   malformed: [

@@ -495,19 +495,30 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
     expect(groups).toBeGreaterThan(1);
-    // The package README's "spend by team this month", as written, on this file.
+    // The package README's "spend by month and team", as written, on this file: the same rows in
+    // any session time zone, each month's spend the file's.
     const readme = await readFile(
       new URL("../../../packages/cost-report/README.md", import.meta.url),
       "utf8",
     );
-    const query = /Spend by team this month[\s\S]*?```sql\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const query = /Spend by month and team[\s\S]*?```sql\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
     expect(query).toContain("read_parquet('focus.parquet')");
-    const spend = await rows(query.replace("'focus.parquet'", quoted(parquet)).replace(/;\s*$/, ""));
+    const inZone = async (zone: string) => {
+      await duck.run(`SET TimeZone = '${zone}'`);
+      return rows(query.replace("'focus.parquet'", quoted(parquet)).replace(/;\s*$/, ""));
+    };
+    const spend = await inZone("America/New_York");
+    expect(await inZone("UTC")).toEqual(spend);
     expect(spend.map((r) => r.team)).toEqual(expect.arrayContaining(["the billing account", "Platform"]));
-    const [month] = await rows(
-      "SELECT round(sum(BilledCost), 2) AS spend FROM pq WHERE BillingPeriodStart = date_trunc('month', current_date)",
+    const months = await rows(
+      "SELECT strftime(BillingPeriodStart AT TIME ZONE 'UTC', '%Y-%m') AS month, round(sum(BilledCost), 2) AS spend FROM pq GROUP BY ALL ORDER BY month",
     );
-    expect(spend.reduce((sum, r) => sum + Number(r.spend), 0)).toBeCloseTo(Number(month?.spend), 1);
+    expect(months).toHaveLength(2);
+    for (const { month, spend: total } of months)
+      expect(spend.filter((r) => r.month === month).reduce((sum, r) => sum + Number(r.spend), 0)).toBeCloseTo(
+        Number(total),
+        1,
+      );
     // BillingAccountName: the name given, on every row (the API names no organisation).
     expect(await rows("SELECT DISTINCT BillingAccountName FROM pq")).toEqual([
       { BillingAccountName: "Acme Corp" },

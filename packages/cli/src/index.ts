@@ -1,4 +1,5 @@
 import { CommanderError } from "commander";
+import { OPERATIONS } from "./operations.js";
 import { program } from "./program.js";
 import { printJsonRefusal } from "./terminal.js";
 
@@ -11,6 +12,9 @@ try {
   // to give, and with --json the refusal as the one JSON object on stdout.
   if (!(error instanceof CommanderError)) throw error;
   process.exitCode = error.exitCode;
-  if (error.exitCode !== 0 && process.argv.includes("--json"))
-    printJsonRefusal(error.message.replace(/^error: /, ""));
+  if (error.exitCode !== 0 && process.argv.includes("--json")) {
+    const operation = process.argv.slice(2).find((word) => Object.hasOwn(OPERATIONS, word));
+    const outputs = operation === undefined ? [] : Object.keys(OPERATIONS[operation]?.metadata.outputs ?? {});
+    printJsonRefusal(error.message.replace(/^error: /, ""), outputs);
+  }
 }

@@ -217,7 +217,15 @@ export const jsonError = (kind: FailureKind, message: string) => ({
   message,
 });
 
-/** A refusal before any operation ran (an unknown flag): the one JSON object --json promises. */
-export function printJsonRefusal(message: string, stdout: Stream = process.stdout): void {
-  stdout.write(`${JSON.stringify({ error: jsonError("input", message) })}\n`);
+/**
+ * A refusal before any operation ran (an unknown flag): the one JSON object --json promises, with
+ * the operation's outputs as null (it has none of them), as any other refusal gives them.
+ */
+export function printJsonRefusal(
+  message: string,
+  outputs: readonly string[],
+  stdout: Stream = process.stdout,
+): void {
+  const values = Object.fromEntries(outputs.map((name) => [name, null]));
+  stdout.write(`${JSON.stringify({ ...values, error: jsonError("input", message) })}\n`);
 }

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -351,10 +353,14 @@ describe("cwp: exit codes and secrets", () => {
     expect((await platform.requests()).filter((r) => r.method === "DELETE")).toEqual([]);
   });
 
-  it("with --json, every failure is one JSON object on stdout: an unknown flag, bad input, failed work", async () => {
+  it("with --json, every failure is one JSON object on stdout, a value the run does not have as null: an unknown flag, bad input, failed work", async () => {
+    const none = { "build-id": null, status: null, image: null, sha: null, branch: null };
     const unknown = await cwp([...build, "--brnach", "main", "--json"]);
     expect(unknown.code).toBe(EXIT_CODES.input);
     expect(JSON.parse(unknown.stdout)).toEqual({
+      ...none,
+      concluded: null,
+      success: null,
       error: {
         kind: "input",
         exitCode: EXIT_CODES.input,
@@ -365,11 +371,15 @@ describe("cwp: exit codes and secrets", () => {
     expect(bad.code).toBe(EXIT_CODES.input);
     expect(JSON.parse(bad.stdout).error).toMatchObject({ kind: "input", exitCode: EXIT_CODES.input });
     expect(JSON.parse(bad.stdout).error.message).toContain("--sha");
+    expect(JSON.parse(bad.stdout)).toMatchObject({ ...none, concluded: false, success: false });
     await platform.control("POST", "outcomes", { kind: "build", succeed: false, durationSeconds: 5 });
     const failed = await cwp([...build, "--json"]);
     expect(failed.code).toBe(EXIT_CODES.failed);
     const object = JSON.parse(failed.stdout);
     expect(object).toMatchObject({ concluded: true, success: false, error: { kind: "failed", exitCode: 1 } });
+    // A failed build built no image, whatever URI the platform's answer names.
+    expect(object.image).toBeNull();
+    expect(object["build-id"]).toMatch(/\S/);
   });
 
   it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
@@ -557,6 +567,24 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     expect(result.stderr).toContain(`speaks plain http, not https; is the API URL http://${http.host}?`);
     expect(result.stderr).toContain("no connection was made");
     expect(await platform.requests()).toEqual([]);
+  });
+
+  it("says a URL that answers with a web page's 404 is not the API, to check the URL", async () => {
+    const site = createServer((_req, res) =>
+      res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<h1>Page not found</h1>"),
+    );
+    site.listen(0, "127.0.0.1");
+    await once(site, "listening");
+    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const result = await cwp([...build], { env: { CWP_API_URL: url } });
+      expect(result.code).toBe(EXIT_CODES.failed);
+      expect(result.stderr).toContain(
+        `the answer is an HTML page, not the API's; ${url} is not the API. Check the API URL`,
+      );
+    } finally {
+      site.close();
+    }
   });
 });
 

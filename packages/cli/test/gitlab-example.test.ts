@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { useTestPlatform } from "@cwp/action-testing";
 import { parseWorldFile } from "@cwp/emulator";
@@ -29,10 +29,15 @@ const pipeline = parse(await readFile(join(root, "examples/gitlab-ci.yml"), "utf
   variables: Record<string, string>;
 };
 
-/** A job's script, then its after_script, in bash; the exit code of the script. */
-async function runJob(job: Job, cwd: string, env: Record<string, string>) {
-  // npx --yes "$CWP_CLI" ... runs the published package; here, the clone's bin with the same arguments.
-  const shim = `npx() { [ "$1" = --yes ] && shift; [ "$1" = "$CWP_CLI" ] || exit 99; shift; "${process.execPath}" "${BIN}" "$@"; }`;
+/**
+ * A job's script, then its after_script, in bash; the exit code of the script. `npx --yes
+ * "$CWP_CLI" ...` runs the published package: here, the clone's bin with the same arguments, unless
+ * `realNpx` (CWP_CLI is then a tarball's path, which npx installs and runs as a user's would).
+ */
+async function runJob(job: Job, cwd: string, env: Record<string, string>, realNpx = false) {
+  const shim = realNpx
+    ? ""
+    : `npx() { [ "$1" = --yes ] && shift; [ "$1" = "$CWP_CLI" ] || exit 99; shift; "${process.execPath}" "${BIN}" "$@"; }`;
   const run = async (lines: string[]) => {
     const child = spawn("bash", ["-eo", "pipefail", "-c", [shim, ...lines].join("\n")], {
       cwd,
@@ -76,6 +81,38 @@ describe("examples/gitlab-ci.yml", () => {
       // GitLab keeps artifacts of a failed job only with when: always.
       expect(job.artifacts).toEqual({ when: "always", paths: ["build.json"] });
     }
+  });
+
+  it("build, before the CLI is on npm: CWP_CLI a tarball packed from the clone, as examples/README says, run by npx itself", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-gitlab-tarball-"));
+    const readme = await readFile(join(root, "examples/README.md"), "utf8");
+    const pack = /^(pnpm --filter @cwp\/cli pack --pack-destination) path\/to\/your\/repository/m.exec(
+      readme,
+    )?.[1];
+    expect(pack).toBeDefined();
+    const packed = spawnSync("bash", ["-c", `${pack} "${dir}"`], { cwd: root, encoding: "utf8" });
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = (await readdir(dir)).find((f) => /^cwp-cli-.+\.tgz$/.test(f));
+    expect(tarball).toBeDefined();
+    await platform.control("POST", "outcomes", { kind: "build", succeed: true, durationSeconds: 30 });
+    const { code, stderr } = await runJob(
+      pipeline.build as Job,
+      dir,
+      {
+        ...ci(),
+        CWP_CLI: `./${tarball}`,
+        // The clone's Node 24 first, as a runner's image (node:24) has it.
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+        npm_config_update_notifier: "false",
+        npm_config_audit: "false",
+        npm_config_fund: "false",
+      },
+      true,
+    );
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "build.json"), "utf8"))).toMatchObject({ status: "SUCCESS" });
   });
 
   it("cost-report: writes last month's report by project into report/", async () => {

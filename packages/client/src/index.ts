@@ -1,3 +1,7 @@
+// First, before undici loads: an older Node gets one sentence, not undici's stack trace. (A
+// bundler may leave it out, sideEffects being false: a bundle runs where its maker chose.)
+import "./node-check.js";
+
 export { type ClientOptions, CwpClient, createClient, type RawRequest } from "./client.js";
 export type { CallOptions } from "./core/core.js";
 export { JsonArraySplitter, type SplitPiece } from "./core/json-array-splitter.js";

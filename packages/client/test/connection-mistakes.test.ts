@@ -51,6 +51,19 @@ describe("connection mistakes", () => {
     await client.close();
   });
 
+  it("a URL that answers 404 with a web page is said to be not the API, not a resource missing", async () => {
+    const page = "<!doctype html><title>Not Found</title><h1>Not Found</h1>";
+    const port = await listening(
+      createHttpServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end(page)),
+    );
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, maxRetries: 0 });
+    const error = (await client.projects.list().catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `GET /v1/projects failed with 404: the answer is an HTML page, not the API's; http://127.0.0.1:${port} is not the API. Check the API URL`,
+    );
+    await client.close();
+  });
+
   it("https against a plain-http server says so, with the URL to use", async () => {
     const port = await listening(createHttpServer((_req, res) => res.end("{}")));
     const client = createClient({ baseUrl: `https://127.0.0.1:${port}`, token: TOKEN, maxRetries: 0 });

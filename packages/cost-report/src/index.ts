@@ -1,5 +1,8 @@
 // @cwp/cost-report: the Cloud Workload Platform's cost report, host-free. See README.md.
 
+// First, before undici loads: an older Node gets one sentence, not undici's stack trace.
+import "./node-check.js";
+
 export type { Filters, Granularity } from "./collect.js";
 export { Decimal, formatMoney } from "./decimal.js";
 export { ReportDataError, ReportOptionError } from "./errors.js";

@@ -23,11 +23,11 @@ export interface Output {
   type: "boolean" | "number" | "string";
 }
 
-/** An output's value as a terminal's JSON types it: `null` for a number the step does not have. */
+/** An output's value as a terminal's JSON types it: `null` for a value the step does not have. */
 export type OutputValue = string | number | boolean | null;
 
 export const typedOutput = ({ text, type }: Output): OutputValue =>
-  type === "boolean" ? text === "true" : type === "number" ? (text === "" ? null : Number(text)) : text;
+  type === "boolean" ? text === "true" : text === "" ? null : type === "number" ? Number(text) : text;
 
 /** A remote log line: its text (untrusted), and its timestamp where the host may show it. */
 export interface LogRecord {

@@ -349,7 +349,7 @@ export class Transport {
     const ErrorClass = errorClassForStatus(response.status);
     const message = [
       `${base.method} ${base.path} failed with ${response.status}`,
-      serverMessage ? `: ${serverMessage}` : "",
+      serverMessage ? `: ${serverMessage}` : this.#notTheApi(response),
       describeDetails(details),
       errorId ? ` (error id ${errorId})` : "",
       this.#hint(response.status),
@@ -362,6 +362,17 @@ export class Transport {
     });
     if (error instanceof RateLimitError) error.resetAt = this.rateLimit.state.resetAt;
     return error;
+  }
+
+  /**
+   * A 404 that is a web page, not the API's JSON error: the URL points at a website, a proxy or
+   * the wrong path, not at the platform's API. Said as such, or the user reads "not found" as
+   * their project missing.
+   */
+  #notTheApi(response: RawResponse): string {
+    const type = String(response.headers["content-type"] ?? "");
+    if (response.status !== 404 || response.body !== undefined || /json/i.test(type)) return "";
+    return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#origin} is not the API. Check the API URL`;
   }
 
   /** What to do about a status, where the status alone does not say. */
