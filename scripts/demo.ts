@@ -6,12 +6,19 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
 
+/** A heading, bold only on a terminal without NO_COLOR: piped or logged, no escape code. */
+const terminal: NodeJS.ProcessEnv = process.env;
+const heading = (text: string) =>
+  process.stdout.isTTY && terminal.NO_COLOR === undefined && terminal.TERM !== "dumb"
+    ? `\x1b[1m${text}\x1b[0m`
+    : text;
+
 const platform = await startTestPlatform({ speed: 20 });
 const base = { "api-token": platform.tokens.org, "api-url": platform.url };
 console.log(`Emulator at ${platform.url} (virtual time at 20× speed)\n`);
 
 async function step(title: string, action: string, inputs: Record<string, string>): Promise<RunResult> {
-  console.log(`\x1b[1m━━ ${title}  (actions/${action})\x1b[0m`);
+  console.log(heading(`━━ ${title}  (actions/${action})`));
   const log = new RunnerLog((line) => console.log(`  ${line}`));
   const result = await runBundle(new URL(`../actions/${action}`, import.meta.url).pathname, {
     inputs: { ...base, ...inputs },
@@ -84,7 +91,7 @@ await step("This month's costs by project, against a budget", "usage-report", {
   formats: "markdown json csv",
 });
 
-console.log("\x1b[1m━━ The same job run from the cwp CLI (GitLab CI, Jenkins, a terminal)\x1b[0m");
+console.log(heading("━━ The same job run from the cwp CLI (GitLab CI, Jenkins, a terminal)"));
 const args = ["run-job", "--project-id", "platform-web", "--job-id", "migrate", "--json"];
 console.log(`  $ cwp ${args.join(" ")}`);
 // Not spawnSync: the emulator answers from this process, so it must not block.

@@ -60408,7 +60408,7 @@ cancel = onCancel(), recorder) {
             if (work.success)
                 say(work.message);
             if (work.summary !== undefined)
-                await host().rawReport(redact(work.summary));
+                await host().rawReport({ markdown: redact(work.summary.markdown), text: redact(work.summary.text) });
             else
                 await report({
                     title: work.title,
@@ -63840,7 +63840,7 @@ function githubHost() {
                 setOutput(name, value.text);
         },
         report: (report) => summary(renderSummary(report)),
-        rawReport: summary,
+        rawReport: ({ markdown }) => summary(markdown),
     };
 }
 //# sourceMappingURL=host.js.map

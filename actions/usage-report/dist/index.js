@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2415);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6285);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2415:
+/***/ 6285:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61247,7 +61247,7 @@ cancel = onCancel(), recorder) {
             if (work.success)
                 say(work.message);
             if (work.summary !== undefined)
-                await host().rawReport(redact(work.summary));
+                await host().rawReport({ markdown: redact(work.summary.markdown), text: redact(work.summary.text) });
             else
                 await report({
                     title: work.title,
@@ -64681,7 +64681,7 @@ function githubHost() {
                 setOutput(name, value.text);
         },
         report: (report) => summary(renderSummary(report)),
-        rawReport: summary,
+        rawReport: ({ markdown }) => summary(markdown),
     };
 }
 //# sourceMappingURL=host.js.map
@@ -72075,6 +72075,159 @@ function checked(o) {
     return o;
 }
 //# sourceMappingURL=write-report.js.map
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/text.js
+
+
+
+// The report for a terminal (`cwp usage-report`): the period and the comparison in words, tables
+// aligned in columns, and the trend as bars of block characters. Plain text, one report line a
+// line: the host that prints it keeps the platform's strings inert (no escape sequence acts).
+/** The widest bar, in characters: a terminal of 80 columns keeps a label and an amount beside it. */
+const BAR_WIDTH = 40;
+/** The most recent buckets drawn as bars; report.csv has every one. */
+const MAX_BARS = 31;
+/** A bar's eighths, for the fraction of a character after its whole blocks. */
+const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+/** Columns aligned: the first to the left, numbers to the right, a rule under the header. */
+function textTable(header, rows) {
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+    const line = (cells) => cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+        .join("  ")
+        .trimEnd();
+    return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)];
+}
+/** A bar of `value` where `max` is BAR_WIDTH characters long. */
+function bar(value, max) {
+    if (!(max > 0) || !(value > 0))
+        return "";
+    const eighths = Math.round((value / max) * BAR_WIDTH * 8);
+    return "█".repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? "");
+}
+const abs = (d) => (d.isNegative() ? decimal/* Decimal */.Ww.zero.minus(d) : d);
+function text_headline(r) {
+    const c = r.currency;
+    const lines = [
+        `Cloud Workload Platform costs: ${r.period.label}`,
+        `${windowDates(r.period)} (UTC), by ${GROUP_TITLES[r.groupBy].toLowerCase()}; amounts in ${c}.`,
+        "",
+    ];
+    let total = `Total: ${(0,decimal/* formatMoney */.up)(r.total, c)}`;
+    if (r.previousTotal && r.change) {
+        const shown = r.change.round(2);
+        const by = `${(0,decimal/* formatMoney */.up)(abs(shown), c)}${r.changePercent ? ` (${(0,decimal/* formatNumber */.ZV)(abs(r.changePercent), 1)}%)` : ""}`;
+        const how = shown.isZero() ? "the same as" : shown.isNegative() ? `down ${by} from` : `up ${by} from`;
+        total += `, ${how} ${(0,decimal/* formatMoney */.up)(r.previousTotal, c)} in the period before (${r.period.previousLabel})`;
+    }
+    lines.push(`${total}.`);
+    if (r.budget) {
+        const used = r.budget.usedPercent ? `${(0,decimal/* formatNumber */.ZV)(r.budget.usedPercent, 1)}% used` : "none used";
+        const state = {
+            under: "under budget",
+            warning: `over ${r.budget.warnPercent}% of the budget`,
+            over: "OVER BUDGET",
+        }[r.budget.state];
+        lines.push(`Budget: ${(0,decimal/* formatMoney */.up)(r.budget.amount, c)}, ${used}: ${state}.`);
+    }
+    if (r.scope)
+        lines.push(`Team scope: ${String(r.scope.teamName ?? r.scope.teamId ?? "this team")}, billed through its organisation (customer-level charges are not shown).`);
+    return [...lines, ""];
+}
+function costs(r) {
+    const title = GROUP_TITLES[r.groupBy];
+    const compared = r.previousTotal !== undefined;
+    const cells = (cost, previous) => {
+        if (!compared)
+            return [(0,decimal/* formatNumber */.ZV)(cost)];
+        if (!previous)
+            return [(0,decimal/* formatNumber */.ZV)(cost), "–", "–", "–"];
+        const change = cost.minus(previous);
+        const percent = change.percentOf(previous);
+        return [
+            (0,decimal/* formatNumber */.ZV)(cost),
+            (0,decimal/* formatNumber */.ZV)(previous),
+            (0,decimal/* formatSigned */.Gp)(change),
+            percent ? `${(0,decimal/* formatSigned */.Gp)(percent, 1)}%` : "–",
+        ];
+    };
+    const label = (row) => `${row.label}${row.approximate ? " (rounded by the platform)" : ""}`;
+    const rows = r.rows.map((row) => [label(row), ...cells(row.cost, row.previous)]);
+    rows.push(["Total", ...cells(r.total, r.previousTotal)]);
+    const header = [title, "Cost", ...(compared ? ["Previous", "Change", "Change %"] : [])];
+    const gap = r.gap.round(2).isZero()
+        ? []
+        : [
+            `The rows, each rounded to cents, come to ${(0,decimal/* formatMoney */.up)(r.total.minus(r.gap), r.currency)}; the total is the platform's, what is charged.`,
+        ];
+    return [`By ${title.toLowerCase()} (${r.currency})`, ...textTable(header, rows), ...gap, ""];
+}
+function usage(r) {
+    const title = GROUP_TITLES[r.groupBy];
+    const rows = r.rows.map((row) => [row.label, ...USAGE_COLUMNS.map(([k]) => (0,decimal/* formatNumber */.ZV)(row.usage[k]))]);
+    rows.push(["Total", ...USAGE_COLUMNS.map(([k]) => (0,decimal/* formatNumber */.ZV)(r.usage[k]))]);
+    return [
+        `Usage by ${title.toLowerCase()}`,
+        ...textTable([title, ...USAGE_COLUMNS.map(([, h]) => h)], rows),
+        "",
+    ];
+}
+function text_trend(r) {
+    if (r.trend.length === 0)
+        return [];
+    const points = r.trend.slice(-MAX_BARS);
+    const labels = points.map((p) => bucketTitle(p.start, r.granularity));
+    const amounts = points.map((p) => (0,decimal/* formatNumber */.ZV)(p.total));
+    const max = Math.max(0, ...points.map((p) => Number(p.total.toFixed(2))));
+    const labelWidth = Math.max(...labels.map((l) => l.length));
+    const amountWidth = Math.max(...amounts.map((a) => a.length));
+    const unit = { hour: "Hourly", day: "Daily", month: "Monthly" }[r.granularity];
+    const shown = points.length < r.trend.length
+        ? ` (the last ${points.length} of ${r.trend.length}; report.csv has every ${r.granularity})`
+        : "";
+    return [
+        `${unit} cost (${r.currency})${shown}`,
+        ...points.map((p, i) => `${(labels[i] ?? "").padEnd(labelWidth)}  ${(amounts[i] ?? "").padStart(amountWidth)}  ${bar(Number(p.total.toFixed(2)), max)}`.trimEnd()),
+        "",
+    ];
+}
+function text_credit(r) {
+    if (!r.credit)
+        return [];
+    const amount = (n) => (0,decimal/* formatNumber */.ZV)(decimal/* Decimal */.Ww.from(n));
+    const balance = r.credit.customerBalance.amount;
+    return [
+        `Credit balance (${r.credit.currency})`,
+        ...textTable(["Credit", "Amount"], [
+            ["Available now", amount(r.credit.total.available)],
+            ["Pending", amount(r.credit.total.pending)],
+            ["Credit grants available", amount(r.credit.grants.available)],
+            ["Credit grants pending", amount(r.credit.grants.pending)],
+            balance < 0 ? ["Owed (unpaid invoices)", amount(-balance)] : ["Account credit", amount(balance)],
+        ]),
+        "",
+    ];
+}
+function text_clusters(r) {
+    if (!r.clusters || r.clusters.length === 0)
+        return [];
+    return [
+        `BYOC clusters (allocation of the BYOC charge, from the period's invoices; ${r.currency})`,
+        ...textTable(["Cluster", "Cost"], r.clusters.map((cl) => [cl.name, (0,decimal/* formatNumber */.ZV)(cl.amount)])),
+        "",
+    ];
+}
+function renderText(r) {
+    return [
+        ...text_headline(r),
+        ...costs(r),
+        ...usage(r),
+        ...text_trend(r),
+        ...text_credit(r),
+        ...text_clusters(r),
+        `${r.requests} requests to the platform; generated ${r.generatedAt}.`,
+    ].join("\n");
+}
+//# sourceMappingURL=text.js.map
 ;// CONCATENATED MODULE: ./src/github/comment.ts
 
 
@@ -72372,7 +72525,7 @@ const definition = defineAction({
             finished: true,
             title: `cost report for ${period.label}`,
             rows: [],
-            summary,
+            summary: { markdown: summary, text: renderText(report) },
             outputs: {
                 total: report.total.toFixed(2),
                 currency: report.currency,

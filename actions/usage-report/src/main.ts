@@ -19,6 +19,7 @@ import {
   formatMoney,
   ReportDataError,
   ReportOptionError,
+  renderText,
   writeCostReport,
 } from "@cwp/cost-report";
 import { commentFailure, upsertIssue, upsertPullRequestComment } from "./github/comment.js";
@@ -134,7 +135,7 @@ export const definition = defineAction({
       finished: true,
       title: `cost report for ${period.label}`,
       rows: [],
-      summary,
+      summary: { markdown: summary, text: renderText(report) },
       outputs: {
         total: report.total.toFixed(2),
         currency: report.currency,

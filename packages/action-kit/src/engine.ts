@@ -12,6 +12,7 @@ export {
   type LogRecord,
   type Output,
   type OutputValue,
+  type OwnReport,
   type Report,
   StepFailure,
   type SummaryRow,

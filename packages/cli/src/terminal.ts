@@ -4,10 +4,12 @@ import {
   type LogRecord,
   type Output,
   type OutputValue,
+  type OwnReport,
   type Report,
   redact,
   typedOutput,
 } from "@cwp/action-kit/engine";
+import { type Paint, painterFor } from "./colour.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 // A terminal (or another CI system's log) as the engine's host: status lines, a live progress
@@ -57,7 +59,7 @@ export class TerminalHost implements Host {
   readonly #json: boolean;
   readonly #out: Stream;
   readonly #err: Stream;
-  readonly #colour: boolean;
+  readonly #paint: Paint;
   #progress = false;
   #logTitle: string | undefined;
   readonly #now: () => number;
@@ -73,7 +75,7 @@ export class TerminalHost implements Host {
     // With --json, stdout is the JSON's alone.
     this.#out = options.json ? this.#err : (options.stdout ?? process.stdout);
     const env = options.env ?? process.env;
-    this.#colour = this.#out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+    this.#paint = painterFor(this.#out, env);
     this.#now = options.now ?? Date.now;
     this.#lastLineAt = this.#now();
   }
@@ -81,10 +83,6 @@ export class TerminalHost implements Host {
   #stopHeartbeat(): void {
     clearInterval(this.#heartbeat);
     this.#heartbeat = undefined;
-  }
-
-  #paint(code: string, text: string): string {
-    return this.#colour ? `\x1b[${code}m${text}\x1b[0m` : text;
   }
 
   #write(stream: Stream, line: string): void {
@@ -188,8 +186,10 @@ export class TerminalHost implements Host {
     }
   }
 
-  async rawReport(markdown: string): Promise<void> {
-    for (const line of markdown.split("\n")) this.#write(this.#out, safeText(line));
+  /** The text rendering: a terminal would show Markdown's source (`<details>`, a mermaid block). */
+  async rawReport({ text }: OwnReport): Promise<void> {
+    this.#stopHeartbeat();
+    for (const line of text.split("\n")) this.#write(this.#out, safeText(line));
   }
 
   /**

@@ -522,6 +522,41 @@ describe("cwp: exit codes and secrets", () => {
     expect(over.stderr).toContain(`the report is in ${dir}`);
   });
 
+  it("prints usage-report as a terminal reads it: words, aligned tables and a chart in blocks, no Markdown; the files keep the Markdown", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-cli-text-"));
+    const result = await cwp([
+      "usage-report",
+      "--period",
+      "last-30-days",
+      "--group-by",
+      "team",
+      "--budget",
+      "100000",
+      "--output-dir",
+      dir,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const out = result.stdout;
+    for (const markdown of ["<!--", "```", "<details>", "<sub>", "|---", "**", "###"])
+      expect(out).not.toContain(markdown);
+    expect(out).toMatch(
+      /^Total: [\d,]+\.\d\d USD, (up|down) [\d,]+\.\d\d USD \([\d.]+%\) from [\d,]+\.\d\d USD in the period before \(/m,
+    );
+    expect(out).toMatch(/^Budget: 100,000\.00 USD, [\d.]+% used: under budget\.$/m);
+    // A table's columns line up: every row of "By team" is as long as its rule.
+    const lines = out.split("\n");
+    const at = lines.indexOf("By team (USD)");
+    const rule = lines[at + 2] ?? "";
+    expect(rule).toMatch(/^─+( +─+)+$/);
+    const end = lines.findIndex((l, i) => i > at && l.startsWith("Total "));
+    for (const row of lines.slice(at + 1, end + 1)) expect(row.length).toBe(rule.length);
+    // One bar a day, the largest day the full width.
+    const bars = lines.filter((l) => /^\d{4}-\d\d-\d\d +[\d,.]+ +[█▏▎▍▌▋▊▉]*$/.test(l));
+    expect(bars).toHaveLength(30);
+    expect(Math.max(...bars.map((l) => (l.match(/█/g) ?? []).length))).toBe(40);
+    expect(await readFile(join(dir, "report.md"), "utf8")).toContain("<!-- cwp-usage-report -->");
+  });
+
   it("writes usage-report's files where --output-dir says, the FOCUS dataset as Parquet too", async () => {
     const dir = join(tmpdir(), `cwp-cli-report-${process.pid}`);
     const result = await cwp([

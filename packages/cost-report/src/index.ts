@@ -10,6 +10,7 @@ export type { GroupBy } from "./group.js";
 export { PERIODS, type Period, type PeriodName, resolvePeriod } from "./period.js";
 export { renderJson } from "./render/json.js";
 export { type DetailLevel, fitMarkdown, MARKER, renderMarkdown } from "./render/markdown.js";
+export { renderText } from "./render/text.js";
 export type { Budget, Report, ShownRow, TrendPoint } from "./report.js";
 export {
   type CostReport,

@@ -82,8 +82,17 @@ export interface Host {
   /** Step outputs, all at once or a few at a time. */
   outputs(values: Record<string, Output>): void;
   report(report: Report): Promise<void>;
-  /** A report an action rendered itself (Markdown), instead of the standard one. */
-  rawReport(markdown: string): Promise<void>;
+  /** A report an action rendered itself, instead of the standard one. */
+  rawReport(report: OwnReport): Promise<void>;
+}
+
+/**
+ * A report an action renders itself, for each kind of host: Markdown for a job summary (GitHub
+ * draws it), text for a terminal (which would show Markdown's source).
+ */
+export interface OwnReport {
+  markdown: string;
+  text: string;
 }
 
 let current: Host | undefined;

@@ -20,6 +20,7 @@ import {
   type FailureKind,
   failWith,
   host,
+  type OwnReport,
   type Report,
   StepFailure,
   type SummaryRow,
@@ -118,8 +119,8 @@ export interface Finished {
   outputs: OutputValues;
   success: boolean;
   message: string;
-  /** A job summary of the action's own, instead of the standard one. */
-  summary?: string;
+  /** A report of the action's own, instead of the standard one. */
+  summary?: OwnReport;
 }
 
 /** Names an action's definition, with its types inferred (`export const definition = defineAction({...})`). */
@@ -211,7 +212,8 @@ export async function runWork<S extends z.ZodRawShape, T>(
       outputs.set(work.outputs);
       end = { outcome: work.success ? "succeeded" : "failed", summary: work.message };
       if (work.success) say(work.message);
-      if (work.summary !== undefined) await host().rawReport(redact(work.summary));
+      if (work.summary !== undefined)
+        await host().rawReport({ markdown: redact(work.summary.markdown), text: redact(work.summary.text) });
       else
         await report({
           title: work.title,

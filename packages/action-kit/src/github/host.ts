@@ -43,6 +43,6 @@ export function githubHost(): Host {
       for (const [name, value] of Object.entries(values)) core.setOutput(name, value.text);
     },
     report: (report) => summary(renderSummary(report)),
-    rawReport: summary,
+    rawReport: ({ markdown }) => summary(markdown),
   };
 }

@@ -1,4 +1,5 @@
 import type { JobRecord, StepRecord } from "@cwp/workflow-rehearsal";
+import { type Paint, painterFor } from "../colour.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
 
@@ -13,18 +14,14 @@ const MARK = { ran: "▶", read: "○", skipped: "−", refused: "✘" } as cons
 
 export class RehearsalPrinter {
   readonly #out: Stream;
-  readonly #colour: boolean;
+  readonly #paint: Paint;
   readonly #secrets: string[];
 
   constructor(out: Stream, env: NodeJS.ProcessEnv, secrets: Iterable<string>) {
     this.#out = out;
-    this.#colour = out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+    this.#paint = painterFor(out, env);
     // Longest first, so that a secret containing another is hidden whole.
     this.#secrets = [...new Set(secrets)].filter((s) => s !== "").sort((a, b) => b.length - a.length);
-  }
-
-  #paint(code: string, text: string): string {
-    return this.#colour ? `\x1b[${code}m${text}\x1b[0m` : text;
   }
 
   #mask(text: string): string {
