@@ -71140,7 +71140,7 @@ var columns = __nccwpck_require__(7687);
 // owner) are escaped and encoded once, its amounts are written digit by digit, and only its
 // resource id is its own text (ResourceName, after it, is empty in every row). Amounts need no escaping: decimal text never does.
 const csv_sink_COMMA = Buffer.from(",");
-const types = new Map(columns/* FOCUS_COLUMNS */.j.map((c) => [c.name, c.type]));
+const types = new Map(columns/* FOCUS_COLUMNS */.j_.map((c) => [c.name, c.type]));
 /** A date-time as FOCUS writes it: ISO 8601 in UTC to the second (FOCUS 1.2 DateTimeFormat). */
 const focusDateTime = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const cellText = (column, value) => value === null ? "" : types.get(column) === "datetime" ? focusDateTime(value) : String(value);
@@ -71159,7 +71159,7 @@ class FocusCsv {
     }
     static async open(path) {
         const file = line_file/* LineFile */.P.open(path);
-        await file.write(csvLine(columns/* FOCUS_COLUMNS */.j.map((c) => c.name)));
+        await file.write(csvLine(columns/* FOCUS_COLUMNS */.j_.map((c) => c.name)));
         return new FocusCsv(file);
     }
     row(period, charge, owner, resourceId, cost, quantity) {
@@ -71198,7 +71198,7 @@ class FocusCsv {
         let bytes = this.#encoded.get(parts);
         if (!bytes) {
             const [before, after] = FRAMES[parts.part];
-            const cells = (0,columns/* columnsOf */.P)(parts.part).map((c, i) => csvCell(cellText(c.name, parts.values[i] ?? null)));
+            const cells = (0,columns/* columnsOf */.PL)(parts.part).map((c, i) => csvCell(cellText(c.name, parts.values[i] ?? null)));
             bytes = Buffer.from(`${before}${cells.join(",")}${after}`);
             this.#encoded.set(parts, bytes);
         }
@@ -71307,14 +71307,16 @@ const COMPONENTS = [
     ["gpu", "gpuHours", "GPU", "GPU-Hours"],
 ];
 /**
- * Customer-level categories: their field, description, ServiceCategory and ServiceSubcategory.
- * BYOC runs the customer's containers on their own clusters; egress IPs are addresses (network
- * infrastructure); a load balancer is application networking.
+ * Customer-level categories: their field, description, ServiceCategory, ServiceSubcategory and
+ * HostProviderName (FOCUS 1.3). BYOC runs the customer's containers on their own clusters, in a
+ * cloud the customer chose: its host is that cloud, which the platform's usage does not name (a
+ * cluster has an id and a name only), so the column is null there rather than a guess; egress IPs
+ * (network infrastructure) and load balancers (application networking) are the platform's own.
  */
 const CUSTOMER_CHARGES = [
-    ["byoc", "Bring your own cloud", "Compute", "Containers"],
-    ["egressIp", "Egress IP", "Networking", "Network Infrastructure"],
-    ["loadBalancer", "Load balancer", "Networking", "Application Networking"],
+    ["byoc", "Bring your own cloud", "Compute", "Containers", null],
+    ["egressIp", "Egress IP", "Networking", "Network Infrastructure", PROVIDER],
+    ["loadBalancer", "Load balancer", "Networking", "Application Networking", PROVIDER],
 ];
 /** The unit of a charge the platform gives no quantity for: the hours of its charge period. */
 const HOURS = "Hours";
@@ -71342,6 +71344,9 @@ function focusPeriod(at, context) {
             "Usage",
             null,
             "Usage-Based",
+            // InvoiceIssuerName, ProviderName, PublisherName (both deprecated in 1.3, still required),
+            // ServiceProviderName.
+            PROVIDER,
             PROVIDER,
             PROVIDER,
             PROVIDER,
@@ -71358,7 +71363,7 @@ function paasCharge(type, component, hourly) {
     const [category, subcategory] = SERVICE_CATEGORIES.get(type) ?? OTHER_SERVICE;
     return {
         part: "charge",
-        values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit],
+        values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit, PROVIDER],
     };
 }
 /**
@@ -71366,9 +71371,9 @@ function paasCharge(type, component, hourly) {
  * and memory, with the usage the platform sends), or, what has no quantity, in the hours of its
  * charge period.
  */
-function customerCharge([, description, category, subcategory], component) {
+function customerCharge([, description, category, subcategory, host], component) {
     const [label, unit] = component ? [`${description}: ${component[2]}`, component[3]] : [description, HOURS];
-    return { part: "charge", values: [label, category, description, subcategory, null, unit, unit] };
+    return { part: "charge", values: [label, category, description, subcategory, null, unit, unit, host] };
 }
 /** A team's project, named where the names are known. */
 function projectOwner(teamId, projectId, names) {
@@ -71816,6 +71821,13 @@ function shownAsText(r) {
 const BUCKET_TITLES = { hour: "Hour (UTC)", day: "Day", month: "Month" };
 /** Text inside the chart's quotes: letters, digits and plain punctuation only. */
 const chartText = (text) => text.replace(/[^\p{L}\p{N} .,()%/-]/gu, "");
+/**
+ * The bars' colour, the same in GitHub's light and dark themes (Mermaid's default palette draws
+ * them in its palest colour, hard to see on a white page): GitHub's own emphasis blue, #1f6feb,
+ * 4.6:1 against the light background (#ffffff) and 4.1:1 against the dark one (#0d1117), over the
+ * 3:1 that graphics need (WCAG 2.2, 1.4.11). The browser test measures it on the drawn page.
+ */
+const BAR_COLOUR = `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#1f6feb"}}}}%%`;
 /** The trend, `r` already shown as text; the charts keep their own characters of the platform's currency. */
 function trend(r, platformCurrency) {
     if (r.trend.length === 0)
@@ -71837,6 +71849,7 @@ function trend(r, platformCurrency) {
             : []),
         ...charts.flatMap((chart) => [
             "```mermaid",
+            BAR_COLOUR,
             "xychart-beta",
             `  title ${quote(`${chart.title} (${currency})`)}`,
             `  x-axis [${chart.labels.map(quote).join(", ")}]`,
@@ -72507,11 +72520,11 @@ const definition = defineAction({
             }
         }
         const over = report.budget?.state === "over";
-        // FOCUS 1.2 requires the billing account's name; only a team billed through its organisation
+        // FOCUS requires the billing account's name; only a team billed through its organisation
         // has one the API gives (the team's).
         const focusAsked = config.formats.some((f) => f === "focus" || f === "focus-parquet");
         if (focusAsked && !config["billing-account-name"] && !report.scope)
-            warn(`The FOCUS dataset's BillingAccountName is empty: FOCUS 1.2 requires the billing account's name, and the API names no organisation or billing customer. Name it with ${host().inputSetting("billing-account-name", "<name>")}.`);
+            warn(`The FOCUS dataset's BillingAccountName is empty: FOCUS requires the billing account's name, and the API names no organisation or billing customer. Name it with ${host().inputSetting("billing-account-name", "<name>")}.`);
         if (report.budget?.state === "warning")
             warn(`Spent ${report.budget.usedPercent?.toFixed(1)}% of the budget of ${(0,decimal/* formatMoney */.up)(report.budget.amount, report.currency)}.`);
         const spent = over
@@ -81500,10 +81513,12 @@ const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ columnsOf),
-/* harmony export */   j: () => (/* binding */ FOCUS_COLUMNS)
+/* harmony export */   Ex: () => (/* binding */ FOCUS_VERSION),
+/* harmony export */   PL: () => (/* binding */ columnsOf),
+/* harmony export */   j_: () => (/* binding */ FOCUS_COLUMNS)
 /* harmony export */ });
-// The columns of the FOCUS dataset (FinOps FOCUS 1.2), in the order both files write them: every
+// The columns of the FOCUS dataset (FinOps FOCUS 1.3, with the two columns 1.3 deprecates but still
+// requires, so one file serves 1.2 and 1.3 readers), in the order both files write them: every
 // mandatory column, the conditional ones the platform has data for, then ours with the x_ prefix
 // FOCUS reserves for custom columns. Grouped by what a value is shared with (the `part`), so that
 // focus.csv writes a row as a few pieces encoded once and a few values of its own.
@@ -81532,6 +81547,7 @@ const FOCUS_COLUMNS = [
     column("InvoiceIssuerName", "string", "period"),
     column("ProviderName", "string", "period"),
     column("PublisherName", "string", "period"),
+    column("ServiceProviderName", "string", "period"),
     column("InvoiceId", "string", "period", true),
     column("ChargeDescription", "string", "charge"),
     column("ServiceCategory", "string", "charge"),
@@ -81540,6 +81556,7 @@ const FOCUS_COLUMNS = [
     column("ResourceType", "string", "charge", true),
     column("PricingUnit", "string", "charge"),
     column("ConsumedUnit", "string", "charge"),
+    column("HostProviderName", "string", "charge", true),
     column("PricingQuantity", "decimal", "quantity"),
     column("ConsumedQuantity", "decimal", "quantity"),
     column("ResourceId", "string", "resource", true),
@@ -81550,6 +81567,8 @@ const FOCUS_COLUMNS = [
     column("x_ProjectId", "string", "owner", true),
     column("x_ProjectName", "string", "owner", true),
 ];
+/** The FOCUS version the files declare (README; focus.parquet's key-value metadata). */
+const FOCUS_VERSION = "1.3";
 /** The columns of one part, in file order. */
 const columnsOf = (part) => FOCUS_COLUMNS.filter((c) => c.part === part);
 //# sourceMappingURL=columns.js.map

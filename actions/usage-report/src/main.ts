@@ -114,12 +114,12 @@ export const definition = defineAction({
     }
 
     const over = report.budget?.state === "over";
-    // FOCUS 1.2 requires the billing account's name; only a team billed through its organisation
+    // FOCUS requires the billing account's name; only a team billed through its organisation
     // has one the API gives (the team's).
     const focusAsked = config.formats.some((f) => f === "focus" || f === "focus-parquet");
     if (focusAsked && !config["billing-account-name"] && !report.scope)
       warn(
-        `The FOCUS dataset's BillingAccountName is empty: FOCUS 1.2 requires the billing account's name, and the API names no organisation or billing customer. Name it with ${host().inputSetting("billing-account-name", "<name>")}.`,
+        `The FOCUS dataset's BillingAccountName is empty: FOCUS requires the billing account's name, and the API names no organisation or billing customer. Name it with ${host().inputSetting("billing-account-name", "<name>")}.`,
       );
     if (report.budget?.state === "warning")
       warn(

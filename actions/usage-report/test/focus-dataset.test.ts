@@ -9,12 +9,15 @@ import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
-// focus.parquet against the emulator, DuckDB reads both, and the rules of FOCUS 1.2 are checked
-// on each. The FinOps Foundation's validator is a Python package our machines cannot install, so
-// its rules are written here from the specification (https://focus.finops.org/focus-specification/v1-2/),
-// each citing its section; the list is this test's own reading, not taken from the action's code.
+// focus.parquet against the emulator, DuckDB reads both, and the rules of FOCUS 1.2 and of 1.3 are
+// checked on each (the files declare 1.3 and keep the columns 1.3 deprecates, so that a 1.2 reader
+// reads them too). The FinOps Foundation's validator is a Python package our machines cannot
+// install, so its rules are written here from the specification
+// (https://focus.finops.org/focus-specification/v1-2/ and v1-3/), each citing its section; the
+// list is this test's own reading, not taken from the action's code.
 
 const SPEC = "https://focus.finops.org/focus-specification/v1-2/#";
+const SPEC_1_3 = "https://focus.finops.org/focus-specification/v1-3/#";
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 // 3,000 resources: a month by day is more rows than one Parquet row group holds.
 const platform = useTestPlatform({
@@ -46,6 +49,12 @@ const MANDATORY = [
   "ServiceCategory",
   "ServiceName",
 ];
+/**
+ * FOCUS 1.3's new columns for who provides a charge: ServiceProviderName (mandatory, never null)
+ * and HostProviderName (present; null only where a charge runs on no infrastructure of a host
+ * the dataset can name). ProviderName and PublisherName, which 1.3 deprecates, stay mandatory above.
+ */
+const PROVIDERS_1_3 = ["ServiceProviderName", "HostProviderName"];
 /** The columns FOCUS 1.2 defines that this dataset also has (conditional and recommended ones). */
 const CONDITIONAL = [
   "BillingAccountType",
@@ -186,11 +195,13 @@ const list = (values: string[]) => values.map((v) => `'${v}'`).join(", ");
 /** UnitFormat: a count or data-size unit and, for a compound unit, a plural time unit after a hyphen. */
 const UNIT = "^([0-9]+ )?[A-Za-z]+(-(Years|Months|Days|Hours|Minutes|Seconds))?$";
 
-/** A rule of FOCUS 1.2 as the rows that break it: `t` is the table, with its typed columns. */
+/** A rule of FOCUS as the rows that break it: `t` is the table, with its typed columns. */
 interface Rule {
   section: string;
   rule: string;
   violations: string;
+  /** The version whose text it cites: 1.2 unless said. */
+  spec?: string;
 }
 const RULES: Rule[] = [
   ...NOT_NULL.map((c) => ({
@@ -312,6 +323,31 @@ const RULES: Rule[] = [
     rule: "BillingAccountType is set exactly when BillingAccountId is",
     violations: `(BillingAccountId IS NULL) <> (BillingAccountType IS NULL)`,
   },
+  // FOCUS 1.3.
+  {
+    spec: SPEC_1_3,
+    section: "serviceprovidername",
+    rule: "ServiceProviderName is not null",
+    violations: `ServiceProviderName IS NULL`,
+  },
+  {
+    spec: SPEC_1_3,
+    section: "hostprovidername",
+    rule: "HostProviderName is the service provider where the customer neither chooses nor sees the host; BYOC runs on the customer's own cloud, which the platform's usage does not name, so it is null there and only there (README's mapping)",
+    violations: `HostProviderName IS DISTINCT FROM (CASE WHEN ServiceName = 'Bring your own cloud' THEN NULL ELSE ServiceProviderName END)`,
+  },
+  {
+    spec: SPEC_1_3,
+    section: "providername",
+    rule: "the deprecated ProviderName and PublisherName still name the provider, as ServiceProviderName does (one file for 1.2 and 1.3 readers)",
+    violations: `ProviderName IS DISTINCT FROM ServiceProviderName OR PublisherName IS DISTINCT FROM ServiceProviderName`,
+  },
+  {
+    spec: SPEC_1_3,
+    section: "listcost",
+    rule: "ListCost and ContractedCost equal unit price × PricingQuantity wherever a unit price is given, corrections included: no unit price column is given (the platform publishes no price list), so the costs stand as billed",
+    violations: `EXISTS (SELECT 1 FROM (DESCRIBE SELECT * FROM t) WHERE column_name IN ('ListUnitPrice', 'ContractedUnitPrice', 'SkuPriceId'))`,
+  },
 ];
 
 /** The column types of focus.parquet: FOCUS's Decimal, Date/Time and String. */
@@ -394,6 +430,15 @@ async function sameInHyparquet(parquet: string, header: string[]): Promise<void>
 async function footerAsTheFormatSays(parquet: string): Promise<void> {
   const [file] = await rows(`SELECT created_by FROM parquet_file_metadata(${quoted(parquet)})`);
   expect(file?.created_by).toMatch(/^cwp-usage-report version \d+\.\d+\.\d+ \(build [0-9a-f]{12}\)$/);
+  // The FOCUS version the file declares, under FOCUS's metadata id, in the footer's key-value metadata.
+  const metadata = await rows(
+    `SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata(${quoted(parquet)}) ORDER BY key`,
+  );
+  expect(metadata).toEqual([
+    { key: "DataGenerator", value: "cwp usage-report" },
+    { key: "DataGeneratorVersion", value: expect.stringMatching(/^\d+\.\d+\.\d+$/) },
+    { key: "FocusVersion", value: "1.3" },
+  ]);
   const sizes = await rows(
     `SELECT row_group_id, any_value(row_group_bytes) AS bytes, sum(total_uncompressed_size) AS uncompressed, sum(total_compressed_size) AS compressed FROM parquet_metadata(${quoted(parquet)}) GROUP BY row_group_id`,
   );
@@ -429,7 +474,7 @@ async function broken(table: string): Promise<string[]> {
     const n = await count(
       `WITH t AS (SELECT * FROM ${table}) SELECT count(*) AS n FROM t WHERE ${r.violations}`,
     );
-    if (n > 0) found.push(`${table}: ${r.rule} (${SPEC}${r.section}): ${n} rows`);
+    if (n > 0) found.push(`${table}: ${r.rule} (${r.spec ?? SPEC}${r.section}): ${n} rows`);
   }
   return found;
 }
@@ -441,10 +486,9 @@ async function checkDataset(
   parquet: string,
 ) {
   // Column naming (FOCUS 1.2 "Column Naming and Ordering"): every FOCUS column, the rest x_.
-  expect(header).toEqual(expect.arrayContaining([...MANDATORY, ...CONDITIONAL]));
-  expect(
-    header.filter((c) => !MANDATORY.includes(c) && !CONDITIONAL.includes(c) && !c.startsWith("x_")),
-  ).toEqual([]);
+  const focus = [...MANDATORY, ...PROVIDERS_1_3, ...CONDITIONAL];
+  expect(header).toEqual(expect.arrayContaining(focus));
+  expect(header.filter((c) => !focus.includes(c) && !c.startsWith("x_"))).toEqual([]);
   const described = await rows("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM pq)");
   expect(described).toEqual(header.map((c) => ({ column_name: c, column_type: parquetType(c) })));
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeBrowser, drawSummary, measureSummary } from "./browser/draw-summary.js";
+import { closeBrowser, contrast, drawSummary, measureSummary, type Theme } from "./browser/draw-summary.js";
 
 // Every golden report.md drawn as a reader sees it (a pull request's 780 px, GitHub's stylesheet,
 // Mermaid 11, headless Chromium), and judged from the drawn page: the charts' label boxes, bars and
@@ -36,6 +36,8 @@ describe("usage-report: the summary as a reader sees it at 780 px", () => {
           );
         const lowest = [...chart.yLabels].sort((a, b) => b.bottom - a.bottom)[0];
         expect(Number(lowest?.text)).toBeLessThanOrEqual(0);
+        for (const fill of chart.barFills)
+          expect(contrast(fill, seen.background), fill).toBeGreaterThanOrEqual(3);
       }
 
       // Amounts and quantities each on one line.
@@ -52,4 +54,24 @@ describe("usage-report: the summary as a reader sees it at 780 px", () => {
       await drawn.close();
     }
   });
+});
+
+describe("usage-report: the chart's bars against the page, in GitHub's light and dark themes", () => {
+  it.each(["light", "dark"] as Theme[])(
+    "%s: every bar at least 3:1 against the background (WCAG 1.4.11)",
+    async (theme) => {
+      const markdown = await readFile(`${goldens}org-team-day/report.md`, "utf8");
+      const drawn = await drawSummary(markdown, theme);
+      try {
+        const seen = await measureSummary(drawn.page);
+        const fills = seen.charts.flatMap((c) => c.barFills);
+        expect(seen.charts.length).toBeGreaterThan(0);
+        expect(fills.length).toBeGreaterThan(0);
+        for (const fill of fills)
+          expect(contrast(fill, seen.background), `${fill} on ${seen.background}`).toBeGreaterThanOrEqual(3);
+      } finally {
+        await drawn.close();
+      }
+    },
+  );
 });

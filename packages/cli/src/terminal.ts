@@ -9,7 +9,7 @@ import {
   redact,
   typedOutput,
 } from "@cwp/action-kit/engine";
-import { type Paint, painterFor } from "./colour.js";
+import { type Paint, painterFor, takesEscapes } from "./colour.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 // A terminal (or another CI system's log) as the engine's host: status lines, a live progress
@@ -60,6 +60,12 @@ export class TerminalHost implements Host {
   readonly #out: Stream;
   readonly #err: Stream;
   readonly #paint: Paint;
+  /**
+   * A live progress line, redrawn in place (escape codes that erase it): on a terminal that takes
+   * colour only. Under NO_COLOR or TERM=dumb no escape code is written, so waits say where they
+   * stand as lines, as in a log.
+   */
+  readonly #live: boolean;
   #progress = false;
   #logTitle: string | undefined;
   readonly #now: () => number;
@@ -76,6 +82,7 @@ export class TerminalHost implements Host {
     this.#out = options.json ? this.#err : (options.stdout ?? process.stdout);
     const env = options.env ?? process.env;
     this.#paint = painterFor(this.#out, env);
+    this.#live = takesEscapes(this.#out, env);
     this.#now = options.now ?? Date.now;
     this.#lastLineAt = this.#now();
   }
@@ -86,7 +93,7 @@ export class TerminalHost implements Host {
   }
 
   #write(stream: Stream, line: string): void {
-    if (this.#progress && this.#out.isTTY) {
+    if (this.#progress && this.#live) {
       this.#out.write("\r\x1b[2K");
       this.#progress = false;
     }
@@ -103,7 +110,7 @@ export class TerminalHost implements Host {
   }
 
   progress(line: string): void {
-    if (!this.#out.isTTY) {
+    if (!this.#live) {
       // A heartbeat: the wait's status and time so far, after a silence; between polls, a timer
       // says the wait goes on, with the last status.
       this.#lastProgress = safeText(line);
@@ -198,7 +205,7 @@ export class TerminalHost implements Host {
    */
   finish(stdout: Stream = process.stdout): void {
     this.#stopHeartbeat();
-    if (this.#progress && this.#out.isTTY) this.#out.write("\r\x1b[2K");
+    if (this.#progress && this.#live) this.#out.write("\r\x1b[2K");
     if (this.#json) {
       const values = this.failure
         ? { ...this.outputValues, error: jsonError(this.failure.kind, this.failure.message) }

@@ -40,17 +40,20 @@ describe("the terminal host", () => {
     ).toHaveLength(1);
   });
 
-  it("off a TTY, or with NO_COLOR: no progress line and no colour", async () => {
+  it("off a TTY, or with NO_COLOR or TERM=dumb: no escape code at all, no progress line redrawn", async () => {
     for (const [tty, env] of [
       [false, {}],
       [true, { NO_COLOR: "1" }],
+      [true, { TERM: "dumb" }],
     ] as const) {
       const out = stream(tty);
       const host = new TerminalHost({ json: false, stdout: out.s, stderr: stream(false).s, env });
-      if (!tty) host.progress("[1s] build b1: BUILDING");
+      host.progress("[1s] build b1: BUILDING");
+      host.info("done");
       await host.report({ action: "run-job", title: "run r1", outcome: "failure", rows: [["Run", "r1"]] });
-      expect(out.text()).not.toContain("\x1b[1m");
-      if (!tty) expect(out.text()).not.toContain("BUILDING");
+      host.finish(out.s);
+      expect(out.text()).not.toContain("\x1b");
+      expect(out.text()).not.toContain("BUILDING");
     }
   });
 

@@ -34,8 +34,15 @@ export async function closeBrowser(): Promise<void> {
   browser = undefined;
 }
 
+/** GitHub's two themes: its stylesheet for each, the page's background, and Mermaid's theme. */
+export const THEMES = {
+  light: { css: "github-markdown-light.css", background: "#ffffff", mermaid: "default" },
+  dark: { css: "github-markdown-dark.css", background: "#0d1117", mermaid: "dark" },
+} as const;
+export type Theme = keyof typeof THEMES;
+
 /** The page as GitHub shows it: Mermaid blocks become diagrams, the rest is GitHub's HTML and CSS. */
-async function html(markdown: string): Promise<string> {
+async function html(markdown: string, theme: Theme): Promise<string> {
   const renderer = new marked.Renderer();
   const code = renderer.code.bind(renderer);
   renderer.code = (token) =>
@@ -43,27 +50,40 @@ async function html(markdown: string): Promise<string> {
       ? `<pre class="mermaid">${token.text.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</pre>`
       : code(token);
   const body = await marked.parse(markdown, { gfm: true, renderer });
-  const css = await readFile(require.resolve("github-markdown-css/github-markdown-light.css"), "utf8");
+  const css = await readFile(require.resolve(`github-markdown-css/${THEMES[theme].css}`), "utf8");
   return `<!doctype html><html><head><meta charset="utf-8"><style>${css}
-body { margin: 0; background: #fff; }
+body { margin: 0; background: ${THEMES[theme].background}; }
 .markdown-body { box-sizing: border-box; width: ${COLUMN_PX}px; padding: 16px; }
 </style></head><body><article class="markdown-body">${body}</article></body></html>`;
 }
 
 /** Draws `markdown` and waits until every chart is drawn. */
-export async function drawSummary(markdown: string): Promise<DrawnSummary> {
+export async function drawSummary(markdown: string, theme: Theme = "light"): Promise<DrawnSummary> {
   const page = await (await launched()).newPage();
   await page.setViewport({ width: COLUMN_PX, height: 900, deviceScaleFactor: 1 });
-  await page.setContent(await html(markdown), { waitUntil: "load" });
+  await page.setContent(await html(markdown, theme), { waitUntil: "load" });
   await page.addScriptTag({ path: require.resolve("mermaid/dist/mermaid.min.js") });
-  await page.evaluate(async () => {
+  await page.evaluate(async (mermaidTheme) => {
     const mermaid = (
       globalThis as unknown as { mermaid: { initialize(c: object): void; run(o: object): Promise<void> } }
     ).mermaid;
-    mermaid.initialize({ startOnLoad: false, theme: "default" });
+    mermaid.initialize({ startOnLoad: false, theme: mermaidTheme });
     await mermaid.run({ querySelector: "pre.mermaid" });
-  });
+  }, THEMES[theme].mermaid);
   return { page, close: () => page.close() };
+}
+
+/** The contrast ratio of two colours as CSS draws them (`rgb(r, g, b)`), as WCAG 2.2 defines it. */
+export function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
 }
 
 /** What the drawn page shows, measured. */
@@ -71,8 +91,12 @@ export interface Measured {
   charts: Array<{
     labels: Array<{ text: string; left: number; right: number }>;
     bars: number;
+    /** The bars' colours as drawn (`rgb(r, g, b)`). */
+    barFills: string[];
     yLabels: Array<{ text: string; bottom: number }>;
   }>;
+  /** The page's background as drawn (`rgb(r, g, b)`). */
+  background: string;
   /** Every cell of a number column (right-aligned): its text and how many lines it takes. */
   numberCells: Array<{ text: string; lines: number }>;
   emptyHeaders: number;
@@ -102,6 +126,7 @@ export async function measureSummary(page: Page): Promise<Measured> {
           right: box(t).right,
         })),
         bars: svg.querySelectorAll("g.plot rect").length,
+        barFills: [...new Set([...svg.querySelectorAll("g.plot rect")].map((r) => getComputedStyle(r).fill))],
         yLabels: [...svg.querySelectorAll("g.left-axis g.label text")].map((t) => ({
           text: t.textContent ?? "",
           bottom: box(t).bottom,
@@ -114,6 +139,7 @@ export async function measureSummary(page: Page): Promise<Measured> {
       emptyHeaders: [...document.querySelectorAll("th")].filter((th) => !th.textContent?.trim()).length,
       emptyRows: [...document.querySelectorAll("tr")].filter((tr) => !tr.textContent?.trim()).length,
       headings: [...document.querySelectorAll("h2, h3")].map((h) => h.textContent ?? ""),
+      background: getComputedStyle(document.body).backgroundColor,
       // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn is what is judged.
       text: document.body.innerText,
     };

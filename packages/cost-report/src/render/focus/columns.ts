@@ -1,4 +1,5 @@
-// The columns of the FOCUS dataset (FinOps FOCUS 1.2), in the order both files write them: every
+// The columns of the FOCUS dataset (FinOps FOCUS 1.3, with the two columns 1.3 deprecates but still
+// requires, so one file serves 1.2 and 1.3 readers), in the order both files write them: every
 // mandatory column, the conditional ones the platform has data for, then ours with the x_ prefix
 // FOCUS reserves for custom columns. Grouped by what a value is shared with (the `part`), so that
 // focus.csv writes a row as a few pieces encoded once and a few values of its own.
@@ -17,7 +18,7 @@ export interface FocusColumn {
   name: string;
   type: FocusType;
   part: FocusPart;
-  /** Whether FOCUS 1.2 allows the column to be null in rows like ours. */
+  /** Whether FOCUS allows the column to be null in rows like ours. */
   nullable: boolean;
 }
 
@@ -47,6 +48,7 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("InvoiceIssuerName", "string", "period"),
   column("ProviderName", "string", "period"),
   column("PublisherName", "string", "period"),
+  column("ServiceProviderName", "string", "period"),
   column("InvoiceId", "string", "period", true),
   column("ChargeDescription", "string", "charge"),
   column("ServiceCategory", "string", "charge"),
@@ -55,6 +57,7 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("ResourceType", "string", "charge", true),
   column("PricingUnit", "string", "charge"),
   column("ConsumedUnit", "string", "charge"),
+  column("HostProviderName", "string", "charge", true),
   column("PricingQuantity", "decimal", "quantity"),
   column("ConsumedQuantity", "decimal", "quantity"),
   column("ResourceId", "string", "resource", true),
@@ -65,6 +68,9 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("x_ProjectId", "string", "owner", true),
   column("x_ProjectName", "string", "owner", true),
 ];
+
+/** The FOCUS version the files declare (README; focus.parquet's key-value metadata). */
+export const FOCUS_VERSION = "1.3";
 
 /** The columns of one part, in file order. */
 export const columnsOf = (part: FocusPart) => FOCUS_COLUMNS.filter((c) => c.part === part);

@@ -1,6 +1,6 @@
 import { BUILD, VERSION } from "../../version.js";
 import { LineFile } from "../line-file.js";
-import { columnsOf, FOCUS_COLUMNS, type FocusColumn, type SharedPart } from "./columns.js";
+import { columnsOf, FOCUS_COLUMNS, FOCUS_VERSION, type FocusColumn, type SharedPart } from "./columns.js";
 import { ByteBuffer } from "./parquet/byte-buffer.js";
 import { type ColumnPages, ColumnPagesWriter, place, RunsBuilder } from "./parquet/column-chunk.js";
 import { type ThriftStruct, writeStruct } from "./parquet/thrift.js";
@@ -27,6 +27,20 @@ const ROW_GROUP_ROWS = 50_000;
 const MAGIC = new TextEncoder().encode("PAR1");
 /** The writer, in the form the format gives ("<application> version <version> (build <hash>)"). */
 const CREATED_BY = `cwp-usage-report version ${VERSION} (build ${BUILD})`;
+
+/**
+ * The footer's key-value metadata (KeyValue: 1 key, 2 value): what FOCUS's metadata names the
+ * version the dataset conforms to (FocusVersion) and what wrote it (DataGenerator), under those
+ * ids, so an engine reading the file alone can tell.
+ */
+const KEY_VALUES: ThriftStruct[] = [
+  ["FocusVersion", FOCUS_VERSION],
+  ["DataGenerator", "cwp usage-report"],
+  ["DataGeneratorVersion", VERSION],
+].map(([key, value]) => [
+  [1, { binary: key as string }],
+  [2, { binary: value as string }],
+]);
 
 // The footer's field numbers and values are parquet.thrift's (https://github.com/apache/parquet-format).
 const PHYSICAL = { INT64: 2, DOUBLE: 5, BYTE_ARRAY: 6 } as const;
@@ -196,6 +210,7 @@ export class FocusParquet implements FocusSink {
       [2, { list: "struct", of: schema() }],
       [3, { i64: this.#totalRows }],
       [4, { list: "struct", of: this.#rowGroups }],
+      [5, { list: "struct", of: KEY_VALUES }],
       [6, { binary: CREATED_BY }],
     ]);
     const size = footer.length;

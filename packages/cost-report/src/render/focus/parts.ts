@@ -61,14 +61,16 @@ export const COMPONENTS = [
 export type Component = (typeof COMPONENTS)[number];
 
 /**
- * Customer-level categories: their field, description, ServiceCategory and ServiceSubcategory.
- * BYOC runs the customer's containers on their own clusters; egress IPs are addresses (network
- * infrastructure); a load balancer is application networking.
+ * Customer-level categories: their field, description, ServiceCategory, ServiceSubcategory and
+ * HostProviderName (FOCUS 1.3). BYOC runs the customer's containers on their own clusters, in a
+ * cloud the customer chose: its host is that cloud, which the platform's usage does not name (a
+ * cluster has an id and a name only), so the column is null there rather than a guess; egress IPs
+ * (network infrastructure) and load balancers (application networking) are the platform's own.
  */
 export const CUSTOMER_CHARGES = [
-  ["byoc", "Bring your own cloud", "Compute", "Containers"],
-  ["egressIp", "Egress IP", "Networking", "Network Infrastructure"],
-  ["loadBalancer", "Load balancer", "Networking", "Application Networking"],
+  ["byoc", "Bring your own cloud", "Compute", "Containers", null],
+  ["egressIp", "Egress IP", "Networking", "Network Infrastructure", PROVIDER],
+  ["loadBalancer", "Load balancer", "Networking", "Application Networking", PROVIDER],
 ] as const;
 export type CustomerCategory = (typeof CUSTOMER_CHARGES)[number];
 
@@ -104,6 +106,9 @@ export function focusPeriod(
       "Usage",
       null,
       "Usage-Based",
+      // InvoiceIssuerName, ProviderName, PublisherName (both deprecated in 1.3, still required),
+      // ServiceProviderName.
+      PROVIDER,
       PROVIDER,
       PROVIDER,
       PROVIDER,
@@ -121,7 +126,7 @@ export function paasCharge(type: string, component: Component, hourly: boolean):
   const [category, subcategory] = SERVICE_CATEGORIES.get(type) ?? OTHER_SERVICE;
   return {
     part: "charge",
-    values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit],
+    values: [`${service}: ${label}`, category, service, subcategory, type, chargeUnit, chargeUnit, PROVIDER],
   };
 }
 
@@ -131,11 +136,11 @@ export function paasCharge(type: string, component: Component, hourly: boolean):
  * charge period.
  */
 export function customerCharge(
-  [, description, category, subcategory]: CustomerCategory,
+  [, description, category, subcategory, host]: CustomerCategory,
   component?: Component,
 ): FocusCharge {
   const [label, unit] = component ? [`${description}: ${component[2]}`, component[3]] : [description, HOURS];
-  return { part: "charge", values: [label, category, description, subcategory, null, unit, unit] };
+  return { part: "charge", values: [label, category, description, subcategory, null, unit, unit, host] };
 }
 
 /** A team's project, named where the names are known. */
