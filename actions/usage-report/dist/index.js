@@ -70585,6 +70585,30 @@ function totalWindows(window) {
 }
 const isoDate = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const isoTime = (seconds) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
+/** The billing periods (UTC calendar months) a window touches, by their starts (ms). */
+function billingPeriodStarts(window) {
+    const starts = [];
+    const first = new Date(window.start * 1000);
+    for (let m = first.getUTCMonth(), y = first.getUTCFullYear();; m += 1) {
+        const start = Date.UTC(y, m, 1);
+        if (start >= window.end * 1000)
+            break;
+        starts.push(start);
+    }
+    return starts;
+}
+/**
+ * Whether a window covers whole billing periods, or whole ones up to now: it starts on a month's
+ * first day and ends on a month's first day, or within the month of `now` (a period so far).
+ */
+function coversWholeBillingPeriods(window, now) {
+    const monthStart = (seconds) => {
+        const d = new Date(seconds * 1000);
+        return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+    };
+    return (monthStart(window.start) === window.start &&
+        (monthStart(window.end) === window.end || monthStart(window.end) === monthStart(now / 1000)));
+}
 //# sourceMappingURL=period.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/group.js
 
@@ -71332,6 +71356,7 @@ function focusPeriod(at, context) {
     return {
         part: "period",
         hours: (end - start) / HOUR_MS,
+        billingStart,
         values: [
             context.accountId,
             context.accountName ?? context.names.get(context.accountId) ?? null,
@@ -71605,7 +71630,7 @@ async function readReport(client, o) {
         if (o.focusPath !== undefined)
             focus.push(await FocusCsv.open(o.focusPath));
         if (o.focusParquetPath !== undefined)
-            focus.push(await openFocusParquet(o.focusParquetPath));
+            focus.push(await openFocusParquet(o.focusParquetPath, o.focusPartitions));
         const names = reader.names(focus.length > 0);
         // The FOCUS dataset's InvoiceId: the invoices of the period, read beside the names.
         const invoiced = focus.length > 0 ? reader.invoices(o.period) : Promise.resolve([]);
@@ -71663,9 +71688,13 @@ async function readReport(client, o) {
     }
 }
 /** focus.parquet's writer is loaded only for a report that asks for it. */
-async function openFocusParquet(path) {
-    const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 843).then(__nccwpck_require__.bind(__nccwpck_require__, 7843));
-    return FocusParquet.open(path);
+async function openFocusParquet(path, partitions) {
+    if (partitions === undefined) {
+        const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 224).then(__nccwpck_require__.bind(__nccwpck_require__, 7843));
+        return FocusParquet.create(path);
+    }
+    const { PartitionedFocusParquet } = await __nccwpck_require__.e(/* import() */ 843).then(__nccwpck_require__.bind(__nccwpck_require__, 4843));
+    return PartitionedFocusParquet.open(path, partitions);
 }
 //# sourceMappingURL=read-report.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/json.js
@@ -71982,6 +72011,10 @@ function fitMarkdown(r, limit, measure) {
 // written to a directory. What a script, the usage-report action and the CLI all call.
 const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"];
 const write_report_GRANULARITIES = ["day", "month", "hour"];
+/** focus-parquet as one file (focus.parquet), or as a folder partitioned by billing period (focus/). */
+const FOCUS_LAYOUTS = ["file", "partitioned"];
+/** The folder of the partitioned FOCUS dataset, in the report's directory. */
+const FOCUS_DATASET_FOLDER = "focus";
 const GROUP_BYS = [
     "team",
     "project",
@@ -72004,9 +72037,14 @@ async function writeCostReport(client, options) {
     const groupBy = o.groupBy ?? "project";
     const filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
     const top = o.top ?? 10;
+    const partitioned = o.focusLayout === "partitioned";
+    if (partitioned && !coversWholeBillingPeriods(period, now))
+        throw new ReportOptionError("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
     const files = {};
     for (const format of o.formats)
         files[format] = (0,external_node_path_.join)(o.dir, FILE_NAMES[format]);
+    if (partitioned && files["focus-parquet"] !== undefined)
+        files["focus-parquet"] = (0,external_node_path_.join)(o.dir, FOCUS_DATASET_FOLDER);
     const collected = await readReport(client, {
         period,
         granularity,
@@ -72017,6 +72055,7 @@ async function writeCostReport(client, options) {
         csvPath: files.csv,
         focusPath: files.focus,
         focusParquetPath: files["focus-parquet"],
+        focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
         billingAccountName: o.billingAccountName,
         signal: o.signal ?? new AbortController().signal,
         deadline: o.deadline ?? Number.POSITIVE_INFINITY,
@@ -72068,6 +72107,9 @@ function checked(o) {
     oneOf("resourceType", o.resourceType, RESOURCE_TYPES);
     for (const format of o.formats)
         oneOf("formats", format, FORMATS);
+    oneOf("focusLayout", o.focusLayout, FOCUS_LAYOUTS);
+    if (o.focusLayout === "partitioned" && !o.formats.includes("focus-parquet"))
+        throw new ReportOptionError("focusLayout", "partitioned is a layout of focus-parquet: add focus-parquet to formats");
     if (o.top !== undefined && !(Number.isInteger(o.top) && o.top >= 1))
         throw new ReportOptionError("top", "must be a whole number, 1 or more");
     if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))
@@ -72401,6 +72443,7 @@ const usageReportInputs = {
     compare: booleanInput(true),
     "output-dir": optionalText(),
     formats: formatsInput(),
+    "focus-layout": choiceInput(FOCUS_LAYOUTS, "file"),
     "billing-account-name": optionalText().pipe(schemas_string().regex(TEXT_RULES.billingAccountName.pattern, TEXT_RULES.billingAccountName.message).optional()),
     comment: choiceInput(["none", "pr", "issue"], "none"),
     "github-token": optionalText(),
@@ -72449,6 +72492,7 @@ const INPUT_OF_OPTION = {
     warnPercent: "budget-warn-percent",
     dir: "output-dir",
     billingAccountName: "billing-account-name",
+    focusLayout: "focus-layout",
 };
 const definition = defineAction({
     name: "usage-report",
@@ -72486,6 +72530,7 @@ const definition = defineAction({
             dir,
             formats: config.formats,
             billingAccountName: config["billing-account-name"],
+            focusLayout: config["focus-layout"],
             signal,
             deadline,
             progress: say,

@@ -9,7 +9,15 @@ import {
   workflowRepository,
 } from "@cwp/action-kit";
 import { RESOURCE_TYPES, UID_PATTERN } from "@cwp/client";
-import { FORMATS, type Format, GRANULARITIES, GROUP_BYS, PERIODS, TEXT_RULES } from "@cwp/cost-report";
+import {
+  FOCUS_LAYOUTS,
+  FORMATS,
+  type Format,
+  GRANULARITIES,
+  GROUP_BYS,
+  PERIODS,
+  TEXT_RULES,
+} from "@cwp/cost-report";
 import { z } from "zod";
 
 // The inputs of usage-report, parsed once.
@@ -56,6 +64,7 @@ export const usageReportInputs = {
   compare: booleanInput(true),
   "output-dir": optionalText(),
   formats: formatsInput(),
+  "focus-layout": choiceInput(FOCUS_LAYOUTS, "file"),
   "billing-account-name": optionalText().pipe(
     z.string().regex(TEXT_RULES.billingAccountName.pattern, TEXT_RULES.billingAccountName.message).optional(),
   ),

@@ -38,6 +38,7 @@ const INPUT_OF_OPTION: Record<string, string> = {
   warnPercent: "budget-warn-percent",
   dir: "output-dir",
   billingAccountName: "billing-account-name",
+  focusLayout: "focus-layout",
 };
 
 export const definition = defineAction({
@@ -76,6 +77,7 @@ export const definition = defineAction({
       dir,
       formats: config.formats,
       billingAccountName: config["billing-account-name"],
+      focusLayout: config["focus-layout"],
       signal,
       deadline,
       progress: say,

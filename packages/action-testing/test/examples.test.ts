@@ -296,6 +296,36 @@ describe("the cost report examples", () => {
     ]);
   });
 
+  it("daily-focus-export.yml: this month's FOCUS dataset in its billing period's folder, handed to the upload steps, which a repository without the variables skips", async () => {
+    const job = await run({ workflow: workflow("daily-focus-export.yml"), job: "export", event: SCHEDULE });
+    expect(failures(job)).toEqual([]);
+    expect(job.steps.map((s) => [s.id ?? s.name, s.kind])).toEqual([
+      ["range", "read"],
+      ["focus", "ran"],
+      ["aws-actions/configure-aws-credentials@v4", "skipped"],
+      ["Replace the periods' folders in S3", "skipped"],
+      ["google-github-actions/auth@v2", "skipped"],
+      ["google-github-actions/setup-gcloud@v2", "skipped"],
+      ["Replace the periods' folders in Cloud Storage", "skipped"],
+    ]);
+    // The dataset's folder, in the runner's temp folder (gone with the job: the steps after upload it).
+    expect(job.steps[1]?.result?.outputs["report-dir"]).toMatch(/cwp-usage-report$/);
+    expect(job.steps[1]?.result?.stdout).toMatch(
+      /Spent [\d,.]+ USD in \d{4}-\d\d-01 to .* \(month to date\)/,
+    );
+    // With a bucket named, the S3 step gets the folder the export wrote.
+    const s3 = await run({
+      workflow: workflow("daily-focus-export.yml"),
+      job: "export",
+      event: SCHEDULE,
+      vars: { FOCUS_S3_BUCKET: "acme-finops" },
+    });
+    const sync = s3.steps.find((s) => s.name === "Replace the periods' folders in S3");
+    expect(sync?.kind).toBe("read");
+    expect(sync?.env?.REPORT_DIR).toBe(s3.steps[1]?.result?.outputs["report-dir"]);
+    expect(sync?.env?.BUCKET).toBe("acme-finops");
+  });
+
   it("cost-report-on-pull-requests.yml: one comment on the pull request; a fork's pull request is skipped, not red", async () => {
     const job = await run({
       workflow: workflow("cost-report-on-pull-requests.yml"),

@@ -192,3 +192,30 @@ export function totalWindows(window: Window): Window[] {
 
 export const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
+
+/** The billing periods (UTC calendar months) a window touches, by their starts (ms). */
+export function billingPeriodStarts(window: Window): number[] {
+  const starts: number[] = [];
+  const first = new Date(window.start * 1000);
+  for (let m = first.getUTCMonth(), y = first.getUTCFullYear(); ; m += 1) {
+    const start = Date.UTC(y, m, 1);
+    if (start >= window.end * 1000) break;
+    starts.push(start);
+  }
+  return starts;
+}
+
+/**
+ * Whether a window covers whole billing periods, or whole ones up to now: it starts on a month's
+ * first day and ends on a month's first day, or within the month of `now` (a period so far).
+ */
+export function coversWholeBillingPeriods(window: Window, now: number): boolean {
+  const monthStart = (seconds: number) => {
+    const d = new Date(seconds * 1000);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+  };
+  return (
+    monthStart(window.start) === window.start &&
+    (monthStart(window.end) === window.end || monthStart(window.end) === monthStart(now / 1000))
+  );
+}

@@ -26,6 +26,11 @@ export interface ReadOptions {
   csvPath: string | undefined;
   focusPath: string | undefined;
   focusParquetPath: string | undefined;
+  /**
+   * The FOCUS Parquet as one file, or as a folder partitioned by billing period: these periods'
+   * starts (ms), each of which gets its folder.
+   */
+  focusPartitions: readonly number[] | undefined;
   /** The FOCUS dataset's BillingAccountName, when given. */
   billingAccountName: string | undefined;
   signal: AbortSignal;
@@ -41,7 +46,8 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
   try {
     await csv?.write(CSV_HEADER);
     if (o.focusPath !== undefined) focus.push(await FocusCsv.open(o.focusPath));
-    if (o.focusParquetPath !== undefined) focus.push(await openFocusParquet(o.focusParquetPath));
+    if (o.focusParquetPath !== undefined)
+      focus.push(await openFocusParquet(o.focusParquetPath, o.focusPartitions));
     const names = reader.names(focus.length > 0);
     // The FOCUS dataset's InvoiceId: the invoices of the period, read beside the names.
     const invoiced = focus.length > 0 ? reader.invoices(o.period) : Promise.resolve([]);
@@ -97,7 +103,11 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
 }
 
 /** focus.parquet's writer is loaded only for a report that asks for it. */
-async function openFocusParquet(path: string): Promise<FocusSink> {
-  const { FocusParquet } = await import("./render/focus/parquet-sink.js");
-  return FocusParquet.open(path);
+async function openFocusParquet(path: string, partitions: readonly number[] | undefined): Promise<FocusSink> {
+  if (partitions === undefined) {
+    const { FocusParquet } = await import("./render/focus/parquet-sink.js");
+    return FocusParquet.create(path);
+  }
+  const { PartitionedFocusParquet } = await import("./render/focus/partitioned-sink.js");
+  return PartitionedFocusParquet.open(path, partitions);
 }

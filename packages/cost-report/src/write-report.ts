@@ -4,7 +4,13 @@ import type { Filters, Granularity } from "./collect.js";
 import { Decimal } from "./decimal.js";
 import { ReportOptionError } from "./errors.js";
 import type { GroupBy } from "./group.js";
-import { PERIODS, type PeriodName, resolvePeriod } from "./period.js";
+import {
+  billingPeriodStarts,
+  coversWholeBillingPeriods,
+  PERIODS,
+  type PeriodName,
+  resolvePeriod,
+} from "./period.js";
 import { readReport } from "./read-report.js";
 import { renderJson } from "./render/json.js";
 import { LineFile } from "./render/line-file.js";
@@ -17,6 +23,11 @@ import { buildReport, type Report } from "./report.js";
 export const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"] as const;
 export type Format = (typeof FORMATS)[number];
 export const GRANULARITIES = ["day", "month", "hour"] as const satisfies readonly Granularity[];
+/** focus-parquet as one file (focus.parquet), or as a folder partitioned by billing period (focus/). */
+export const FOCUS_LAYOUTS = ["file", "partitioned"] as const;
+export type FocusLayout = (typeof FOCUS_LAYOUTS)[number];
+/** The folder of the partitioned FOCUS dataset, in the report's directory. */
+export const FOCUS_DATASET_FOLDER = "focus";
 export const GROUP_BYS = [
   "team",
   "project",
@@ -62,6 +73,13 @@ export interface CostReportOptions {
    * the team's name, any other account is null.
    */
   billingAccountName?: string | undefined;
+  /**
+   * focus-parquet as one file (default), or `partitioned`: Hive-style folders under focus/, one per
+   * billing period (`billing_period=YYYY-MM/`), each replaced whole by a run that covers it. Only a
+   * period of whole billing periods (or whole up to now) can be written so: a part of a month would
+   * replace the month.
+   */
+  focusLayout?: FocusLayout | undefined;
   signal?: AbortSignal | undefined;
   /** When the reads must have ended (ms since the epoch); default: no limit but the signal. */
   deadline?: number | undefined;
@@ -85,8 +103,16 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
   const groupBy = o.groupBy ?? "project";
   const filters: Filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
   const top = o.top ?? 10;
+  const partitioned = o.focusLayout === "partitioned";
+  if (partitioned && !coversWholeBillingPeriods(period, now))
+    throw new ReportOptionError(
+      "focusLayout",
+      `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`,
+    );
   const files: Partial<Record<Format, string>> = {};
   for (const format of o.formats) files[format] = join(o.dir, FILE_NAMES[format]);
+  if (partitioned && files["focus-parquet"] !== undefined)
+    files["focus-parquet"] = join(o.dir, FOCUS_DATASET_FOLDER);
   const collected = await readReport(client, {
     period,
     granularity,
@@ -97,6 +123,7 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
     csvPath: files.csv,
     focusPath: files.focus,
     focusParquetPath: files["focus-parquet"],
+    focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
     billingAccountName: o.billingAccountName,
     signal: o.signal ?? new AbortController().signal,
     deadline: o.deadline ?? Number.POSITIVE_INFINITY,
@@ -149,6 +176,12 @@ function checked(o: CostReportOptions): CostReportOptions {
   oneOf("groupBy", o.groupBy, GROUP_BYS);
   oneOf("resourceType", o.resourceType, RESOURCE_TYPES);
   for (const format of o.formats) oneOf("formats", format, FORMATS);
+  oneOf("focusLayout", o.focusLayout, FOCUS_LAYOUTS);
+  if (o.focusLayout === "partitioned" && !o.formats.includes("focus-parquet"))
+    throw new ReportOptionError(
+      "focusLayout",
+      "partitioned is a layout of focus-parquet: add focus-parquet to formats",
+    );
   if (o.top !== undefined && !(Number.isInteger(o.top) && o.top >= 1))
     throw new ReportOptionError("top", "must be a whole number, 1 or more");
   if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))

@@ -15,6 +15,12 @@ export const REHEARSAL_SPEED = 60;
  * runner's, and a step refuses times to come (logs "from the future").
  */
 const BEHIND_FOR_MS = 20 * 60_000;
+/**
+ * But never more than this behind: the further back, the longer each month's first days fall in
+ * the month before on the platform (a month-to-date report of the runner's month would read a
+ * month the platform has not reached).
+ */
+const MOST_BEHIND_MS = 6 * 3_600_000;
 
 export interface RehearsalPlatform {
   url: string;
@@ -55,7 +61,7 @@ export async function startRehearsalPlatform(options: {
   const emulator = await startEmulator({
     port: 0,
     speed: options.speed,
-    startAt: Date.now() - BEHIND_FOR_MS * options.speed,
+    startAt: Date.now() - Math.min(BEHIND_FOR_MS * options.speed, MOST_BEHIND_MS),
     ...(world ? { world } : {}),
   }).catch((error: unknown) => {
     // What only the seeded world can tell (a team the file names that it does not have).

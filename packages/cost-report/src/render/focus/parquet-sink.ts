@@ -173,7 +173,7 @@ export class FocusParquet implements FocusSink {
     file.bytes(MAGIC);
   }
 
-  static async open(path: string): Promise<FocusParquet> {
+  static create(path: string): FocusParquet {
     return new FocusParquet(LineFile.open(path));
   }
 

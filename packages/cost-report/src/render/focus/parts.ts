@@ -18,6 +18,8 @@ export interface FocusParts<P extends SharedPart = SharedPart> {
 export interface FocusPeriod extends FocusParts<"period"> {
   /** Its length in hours: the quantity of a charge the platform gives none for. */
   readonly hours: number;
+  /** Its billing period's start (ms, UTC): the partition a partitioned dataset writes it in. */
+  readonly billingStart: number;
 }
 /** What is charged: a price component of a resource type, or a customer-level category. */
 export type FocusCharge = FocusParts<"charge">;
@@ -94,6 +96,7 @@ export function focusPeriod(
   return {
     part: "period",
     hours: (end - start) / HOUR_MS,
+    billingStart,
     values: [
       context.accountId,
       context.accountName ?? context.names.get(context.accountId) ?? null,
