@@ -71096,6 +71096,20 @@ function bucketTitle(start, granularity) {
     const iso = new Date(seconds * 1000).toISOString();
     return granularity === "day" ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 }
+/** The credit balance's rows, label and amount, as both the Markdown and the text show them. */
+function creditRows(credit) {
+    const amount = (n) => (0,decimal/* formatNumber */.ZV)(decimal/* Decimal */.Ww.from(n));
+    const balance = credit.customerBalance.amount;
+    return [
+        ["Available now", amount(credit.total.available), false],
+        ["Pending", amount(credit.total.pending), false],
+        ["Credit grants available", amount(credit.grants.available), false],
+        ["Credit grants pending", amount(credit.grants.pending), false],
+        balance < 0
+            ? ["Owed (unpaid invoices)", amount(-balance), true]
+            : ["Account credit", amount(balance), false],
+    ];
+}
 //# sourceMappingURL=format.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/csv.js
 
@@ -71687,14 +71701,12 @@ async function readReport(client, o) {
         throw error;
     }
 }
-/** focus.parquet's writer is loaded only for a report that asks for it. */
+/** focus.parquet's writers are loaded only for a report that asks for them. */
 async function openFocusParquet(path, partitions) {
-    if (partitions === undefined) {
-        const { FocusParquet } = await __nccwpck_require__.e(/* import() */ 224).then(__nccwpck_require__.bind(__nccwpck_require__, 7843));
-        return FocusParquet.create(path);
-    }
-    const { PartitionedFocusParquet } = await __nccwpck_require__.e(/* import() */ 843).then(__nccwpck_require__.bind(__nccwpck_require__, 4843));
-    return PartitionedFocusParquet.open(path, partitions);
+    const { FocusParquet, PartitionedFocusParquet } = await __nccwpck_require__.e(/* import() */ 872).then(__nccwpck_require__.bind(__nccwpck_require__, 9872));
+    return partitions === undefined
+        ? FocusParquet.create(path)
+        : PartitionedFocusParquet.open(path, partitions);
 }
 //# sourceMappingURL=read-report.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/json.js
@@ -71898,20 +71910,10 @@ function trend(r, platformCurrency) {
 function credit(r) {
     if (!r.credit)
         return [];
-    const amount = (n) => (0,decimal/* formatNumber */.ZV)(decimal/* Decimal */.Ww.from(n));
-    const balance = r.credit.customerBalance.amount;
     return [
         "### Credit balance",
         "",
-        ...grid(["Credit", `Amount (${r.credit.currency})`], [
-            ["Available now", amount(r.credit.total.available)],
-            ["Pending", amount(r.credit.total.pending)],
-            ["Credit grants available", amount(r.credit.grants.available)],
-            ["Credit grants pending", amount(r.credit.grants.pending)],
-            balance < 0
-                ? ["**Owed** (unpaid invoices)", `**${amount(-balance)}**`]
-                : ["Account credit", amount(balance)],
-        ]),
+        ...grid(["Credit", `Amount (${r.credit.currency})`], creditRows(r.credit).map(([label, amount, owed]) => owed ? [label.replace("Owed", "**Owed**"), `**${amount}**`] : [label, amount])),
         "",
     ];
 }
@@ -72248,19 +72250,8 @@ function text_trend(r) {
 function text_credit(r) {
     if (!r.credit)
         return [];
-    const amount = (n) => (0,decimal/* formatNumber */.ZV)(decimal/* Decimal */.Ww.from(n));
-    const balance = r.credit.customerBalance.amount;
-    return [
-        `Credit balance (${r.credit.currency})`,
-        ...textTable(["Credit", "Amount"], [
-            ["Available now", amount(r.credit.total.available)],
-            ["Pending", amount(r.credit.total.pending)],
-            ["Credit grants available", amount(r.credit.grants.available)],
-            ["Credit grants pending", amount(r.credit.grants.pending)],
-            balance < 0 ? ["Owed (unpaid invoices)", amount(-balance)] : ["Account credit", amount(balance)],
-        ]),
-        "",
-    ];
+    const rows = creditRows(r.credit).map(([label, amount]) => [label, amount]);
+    return [`Credit balance (${r.credit.currency})`, ...textTable(["Credit", "Amount"], rows), ""];
 }
 function text_clusters(r) {
     if (!r.clusters || r.clusters.length === 0)

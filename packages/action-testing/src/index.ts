@@ -17,6 +17,7 @@ export {
   WORKFLOW_BOT,
 } from "./github/stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
+export { olderNodeOnPath } from "./older-node.js";
 export {
   leakedSecrets,
   parseCommandFile,

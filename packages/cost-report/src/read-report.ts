@@ -102,12 +102,10 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
   }
 }
 
-/** focus.parquet's writer is loaded only for a report that asks for it. */
+/** focus.parquet's writers are loaded only for a report that asks for them. */
 async function openFocusParquet(path: string, partitions: readonly number[] | undefined): Promise<FocusSink> {
-  if (partitions === undefined) {
-    const { FocusParquet } = await import("./render/focus/parquet-sink.js");
-    return FocusParquet.create(path);
-  }
-  const { PartitionedFocusParquet } = await import("./render/focus/partitioned-sink.js");
-  return PartitionedFocusParquet.open(path, partitions);
+  const { FocusParquet, PartitionedFocusParquet } = await import("./render/focus/parquet-sinks.js");
+  return partitions === undefined
+    ? FocusParquet.create(path)
+    : PartitionedFocusParquet.open(path, partitions);
 }

@@ -1,28 +1,13 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { olderNodeOnPath } from "@cwp/action-testing";
 import { requireNode } from "@cwp/client/node-version";
 import { describe, expect, it } from "vitest";
 
 // Importing @cwp/client or @cwp/cost-report on a Node older than they need (Node 20 here, as on
 // most machines) says which Node they need in one sentence, not undici's stack trace from loading.
 
-/** A Node on PATH older than 22.19, if there is one. */
-function olderNode(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    const node = join(dir, "node");
-    if (!dir || !existsSync(node)) continue;
-    const [major = 0, minor = 0] = execFileSync(node, ["-p", "process.versions.node"], { encoding: "utf8" })
-      .trim()
-      .split(".")
-      .map(Number);
-    if (major < 22 || (major === 22 && minor < 19)) return node;
-  }
-  return undefined;
-}
-
-const older = olderNode();
+const older = olderNodeOnPath();
 const here = fileURLToPath(new URL("..", import.meta.url));
 
 describe("the Node a package needs", () => {

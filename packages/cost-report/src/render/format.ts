@@ -1,7 +1,8 @@
 import { escapeCell } from "@cwp/markdown-text";
 import type { Granularity } from "../collect.js";
-import { type Decimal, formatMoney, formatNumber, formatSigned } from "../decimal.js";
+import { Decimal, formatMoney, formatNumber, formatSigned } from "../decimal.js";
 import { windowLabel } from "../period.js";
+import type { Report } from "../report.js";
 import { bucketSeconds, monthAfter } from "./chart.js";
 
 export { escapeCell, formatMoney, formatNumber, formatSigned };
@@ -41,4 +42,21 @@ export function bucketTitle(start: string, granularity: Granularity): string {
   if (granularity === "month") return windowLabel({ start: seconds, end: monthAfter(seconds) });
   const iso = new Date(seconds * 1000).toISOString();
   return granularity === "day" ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** The credit balance's rows, label and amount, as both the Markdown and the text show them. */
+export function creditRows(
+  credit: NonNullable<Report["credit"]>,
+): Array<[label: string, amount: string, owed: boolean]> {
+  const amount = (n: number) => formatNumber(Decimal.from(n));
+  const balance = credit.customerBalance.amount;
+  return [
+    ["Available now", amount(credit.total.available), false],
+    ["Pending", amount(credit.total.pending), false],
+    ["Credit grants available", amount(credit.grants.available), false],
+    ["Credit grants pending", amount(credit.grants.pending), false],
+    balance < 0
+      ? ["Owed (unpaid invoices)", amount(-balance), true]
+      : ["Account credit", amount(balance), false],
+  ];
 }

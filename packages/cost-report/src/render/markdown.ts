@@ -4,6 +4,7 @@ import type { Report, ShownRow } from "../report.js";
 import { trendCharts } from "./chart.js";
 import {
   bucketTitle,
+  creditRows,
   escapeCell,
   formatChange,
   formatMoney,
@@ -182,22 +183,14 @@ function trend(r: Report, platformCurrency: string): string[] {
 
 function credit(r: Report): string[] {
   if (!r.credit) return [];
-  const amount = (n: number) => formatNumber(Decimal.from(n));
-  const balance = r.credit.customerBalance.amount;
   return [
     "### Credit balance",
     "",
     ...grid(
       ["Credit", `Amount (${r.credit.currency})`],
-      [
-        ["Available now", amount(r.credit.total.available)],
-        ["Pending", amount(r.credit.total.pending)],
-        ["Credit grants available", amount(r.credit.grants.available)],
-        ["Credit grants pending", amount(r.credit.grants.pending)],
-        balance < 0
-          ? ["**Owed** (unpaid invoices)", `**${amount(-balance)}**`]
-          : ["Account credit", amount(balance)],
-      ],
+      creditRows(r.credit).map(([label, amount, owed]) =>
+        owed ? [label.replace("Owed", "**Owed**"), `**${amount}**`] : [label, amount],
+      ),
     ),
     "",
   ];

@@ -3,6 +3,7 @@ import { windowDates } from "../period.js";
 import type { Report, ShownRow } from "../report.js";
 import {
   bucketTitle,
+  creditRows,
   formatMoney,
   formatNumber,
   formatSigned,
@@ -134,22 +135,8 @@ function trend(r: Report): string[] {
 
 function credit(r: Report): string[] {
   if (!r.credit) return [];
-  const amount = (n: number) => formatNumber(Decimal.from(n));
-  const balance = r.credit.customerBalance.amount;
-  return [
-    `Credit balance (${r.credit.currency})`,
-    ...textTable(
-      ["Credit", "Amount"],
-      [
-        ["Available now", amount(r.credit.total.available)],
-        ["Pending", amount(r.credit.total.pending)],
-        ["Credit grants available", amount(r.credit.grants.available)],
-        ["Credit grants pending", amount(r.credit.grants.pending)],
-        balance < 0 ? ["Owed (unpaid invoices)", amount(-balance)] : ["Account credit", amount(balance)],
-      ],
-    ),
-    "",
-  ];
+  const rows = creditRows(r.credit).map(([label, amount]) => [label, amount]);
+  return [`Credit balance (${r.credit.currency})`, ...textTable(["Credit", "Amount"], rows), ""];
 }
 
 function clusters(r: Report): string[] {
