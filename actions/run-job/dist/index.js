@@ -58031,6 +58031,8 @@ const templateRun = looseObject({
     id: schemas_string(),
     status: openEnum(TEMPLATE_RUN_STATUSES),
     concluded: schemas_boolean(),
+    /** Why a run ended as it did, where the platform says (as a build's `message`). */
+    message: schemas_string().nullish(),
     templateId: schemas_string().nullish(),
     name: schemas_string().nullish(),
     description: schemas_string().nullish(),

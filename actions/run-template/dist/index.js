@@ -58031,6 +58031,8 @@ const templateRun = looseObject({
     id: schemas_string(),
     status: openEnum(TEMPLATE_RUN_STATUSES),
     concluded: schemas_boolean(),
+    /** Why a run ended as it did, where the platform says (as a build's `message`). */
+    message: schemas_string().nullish(),
     templateId: schemas_string().nullish(),
     name: schemas_string().nullish(),
     description: schemas_string().nullish(),
@@ -70436,6 +70438,8 @@ const definition = defineAction({
             }),
             wait: (options) => client.templates.waitForRun(templateId, started.id, options),
             conclude: templateRunConclusion,
+            // The platform's reason for how the run ended, where it gives one (an argument missing).
+            message: (r) => r.message ?? undefined,
             abort: async (options) => {
                 await client.templates.abortRun(templateId, started.id, options);
             },

@@ -30,6 +30,8 @@ export const definition = defineAction({
       }),
       wait: (options) => client.templates.waitForRun(templateId, started.id, options),
       conclude: templateRunConclusion,
+      // The platform's reason for how the run ended, where it gives one (an argument missing).
+      message: (r: TemplateRun) => r.message ?? undefined,
       abort: async (options) => {
         await client.templates.abortRun(templateId, started.id, options);
       },

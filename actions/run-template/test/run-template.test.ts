@@ -94,3 +94,20 @@ describe("run-template: a release gate", () => {
     expect(result.outputs.status).toBe("aborted");
   });
 });
+
+describe("run-template: a run that fails says why, as the platform says", () => {
+  // A world's template that reads two arguments (examples/world.yaml's preview-env).
+  const world = { projects: [], templates: [{ id: "preview-env", arguments: ["pull-request", "sha"] }] };
+  const platform = useTestPlatform({ world, speed: 60 });
+
+  it("names the argument a template reads that the run did not give", async () => {
+    const result = await runBundle(actionDir, {
+      inputs: { ...platform.connection(), "template-id": "preview-env", arguments: '{"pull-request": "42"}' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::Run tr-\S+ of template preview-env ended failure after \S+: the template reads \$\{args\.sha\}, which the run was not given: add sha to its arguments\./,
+    );
+    expect(result.summary).toContain("add sha to its arguments");
+  });
+});

@@ -31,6 +31,8 @@ export const templateRun = z.looseObject({
   id: z.string(),
   status: openEnum(TEMPLATE_RUN_STATUSES),
   concluded: z.boolean(),
+  /** Why a run ended as it did, where the platform says (as a build's `message`). */
+  message: z.string().nullish(),
   templateId: z.string().nullish(),
   name: z.string().nullish(),
   description: z.string().nullish(),

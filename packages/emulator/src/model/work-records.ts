@@ -50,6 +50,8 @@ export interface JobRunRecord {
 export interface TemplateRunState {
   status: string;
   concluded: boolean;
+  /** Why a run failed, where it can say (as a build's `message` does): an argument it reads missing. */
+  message?: string;
 }
 
 export interface TemplateRunRecord {

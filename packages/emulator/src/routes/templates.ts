@@ -35,6 +35,9 @@ export const templateRoutes: Route[] = [
       body.arguments,
       ctx.now,
       missing.length > 0 ? { ...outcome, succeed: false, status: "failure" } : outcome,
+      missing.length > 0
+        ? `the template reads ${missing.map((name) => `\${args.${name}}`).join(", ")}, which the run was not given: add ${missing.join(", ")} to its arguments`
+        : undefined,
     );
     return { data: templateRunView(record, t, ctx.now) };
   }),

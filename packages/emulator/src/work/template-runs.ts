@@ -17,6 +17,8 @@ export function startTemplateRun(
   args: Record<string, unknown>,
   now: number,
   outcome: Outcome,
+  /** Why it fails, when it fails for a reason of its own. */
+  failure?: string,
 ): TemplateRunRecord {
   const id =
     outcome.id ?? shortIdFor("tr-", world.seed, `template-run:${world.templateRuns.length}:${template.id}`);
@@ -34,7 +36,11 @@ export function startTemplateRun(
       { at: at(0.5), state: { status: "running", concluded: false }, event: "trigger:template-run:update" },
       {
         at: end,
-        state: { status: outcome.status ?? (succeed ? "success" : "failure"), concluded: true },
+        state: {
+          status: outcome.status ?? (succeed ? "success" : "failure"),
+          concluded: true,
+          ...(failure !== undefined ? { message: failure } : {}),
+        },
         event: succeed ? "trigger:template-run:success" : "trigger:template-run:failure",
       },
     ]),
