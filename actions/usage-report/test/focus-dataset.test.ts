@@ -671,10 +671,15 @@ describe("usage-report: the FOCUS dataset partitioned by billing period (focus-l
     compare: "false",
     "billing-account-name": "Acme Corp",
   };
-  const write = async (dir: string, layout: "file" | "partitioned", extra: Record<string, string> = {}) =>
+  const write = async (
+    dir: string,
+    layout: "file" | "partitioned",
+    extra: Record<string, string> = {},
+    token = platform.tokens.org,
+  ) =>
     runBundle(actionDir, {
       inputs: {
-        ...platform.connection(),
+        ...platform.connection(token),
         "output-dir": dir,
         formats: "focus-parquet",
         "focus-layout": layout,
@@ -746,6 +751,27 @@ describe("usage-report: the FOCUS dataset partitioned by billing period (focus-l
     expect([...new Set(spend.map((r) => r.billing_period))]).toEqual(range.months);
     const [sum] = await rows("SELECT round(sum(BilledCost), 2) AS spend FROM one");
     expect(spend.reduce((s, r) => s + Number(r.spend), 0)).toBeCloseTo(Number(sum?.spend), 1);
+  });
+
+  it("a team billed through its organisation, by day: the same rows as its single file, FOCUS's rules kept", async () => {
+    await platform.reset();
+    const dir = await mkdtemp(join(tmpdir(), "cwp-focus-team-"));
+    const day = { granularity: "day", "billing-account-name": "" };
+    const team = platform.tokens.teamViaOrg;
+    expect((await write(join(dir, "single"), "file", day, team)).code).toBe(0);
+    expect((await write(join(dir, "dataset"), "partitioned", day, team)).code).toBe(0);
+    const root = join(dir, "dataset", "focus");
+    expect(await partsOf(root)).toEqual(range.months.map((m) => `billing_period=${m}/part-00000.parquet`));
+    await duck.run(`CREATE OR REPLACE VIEW pq AS SELECT * EXCLUDE (billing_period) FROM ${dataset(root)}`);
+    await duck.run(
+      `CREATE OR REPLACE VIEW one AS SELECT * FROM read_parquet(${quoted(join(dir, "single", "focus.parquet"))})`,
+    );
+    expect(await count("SELECT count(*) AS n FROM pq")).toBe(await count("SELECT count(*) AS n FROM one"));
+    expect(await count("SELECT count(*) AS n FROM (SELECT * FROM pq EXCEPT ALL SELECT * FROM one)")).toBe(0);
+    expect(await broken("pq")).toEqual([]);
+    expect(await rows("SELECT DISTINCT BillingAccountType FROM pq")).toEqual([
+      { BillingAccountType: "Team billed through an organisation" },
+    ]);
   });
 
   it("a rerun replaces each period's folder whole (no stale part left); a run cut short leaves the previous files; a period that is not whole months is refused", async () => {
