@@ -71112,6 +71112,21 @@ function creditRows(credit) {
             : ["Account credit", amount(balance), false],
     ];
 }
+/** The money columns of a row: its cost, and with a comparison its previous cost and the change. */
+function moneyCells(r, cost, previous) {
+    if (!r.previousTotal)
+        return [(0,decimal/* formatNumber */.ZV)(cost)];
+    if (!previous)
+        return [(0,decimal/* formatNumber */.ZV)(cost), "–", "–", "–"];
+    const change = cost.minus(previous);
+    const percent = change.percentOf(previous);
+    return [
+        (0,decimal/* formatNumber */.ZV)(cost),
+        (0,decimal/* formatNumber */.ZV)(previous),
+        (0,decimal/* formatSigned */.Gp)(change),
+        percent ? `${(0,decimal/* formatSigned */.Gp)(percent, 1)}%` : "–",
+    ];
+}
 //# sourceMappingURL=format.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/csv.js
 
@@ -71807,21 +71822,6 @@ function grid(header, rows) {
         ...rows.map((row) => `| ${row.join(" | ")} |`),
     ];
 }
-/** The money columns of a row: its cost, and with a comparison its previous cost and the change. */
-function moneyCells(r, cost, previous) {
-    if (!r.previousTotal)
-        return [(0,decimal/* formatNumber */.ZV)(cost)];
-    if (!previous)
-        return [(0,decimal/* formatNumber */.ZV)(cost), "–", "–", "–"];
-    const change = cost.minus(previous);
-    const percent = change.percentOf(previous);
-    return [
-        (0,decimal/* formatNumber */.ZV)(cost),
-        (0,decimal/* formatNumber */.ZV)(previous),
-        (0,decimal/* formatSigned */.Gp)(change),
-        percent ? `${(0,decimal/* formatSigned */.Gp)(percent, 1)}%` : "–",
-    ];
-}
 const rowTitle = (row) => `${escapeCell(row.label)}${row.approximate ? " ²" : ""}`;
 /** The rows' costs, and their total when `total` is given. */
 function costTable(r, rows, title, total) {
@@ -72195,20 +72195,7 @@ function text_headline(r) {
 function costs(r) {
     const title = GROUP_TITLES[r.groupBy];
     const compared = r.previousTotal !== undefined;
-    const cells = (cost, previous) => {
-        if (!compared)
-            return [(0,decimal/* formatNumber */.ZV)(cost)];
-        if (!previous)
-            return [(0,decimal/* formatNumber */.ZV)(cost), "–", "–", "–"];
-        const change = cost.minus(previous);
-        const percent = change.percentOf(previous);
-        return [
-            (0,decimal/* formatNumber */.ZV)(cost),
-            (0,decimal/* formatNumber */.ZV)(previous),
-            (0,decimal/* formatSigned */.Gp)(change),
-            percent ? `${(0,decimal/* formatSigned */.Gp)(percent, 1)}%` : "–",
-        ];
-    };
+    const cells = (cost, previous) => moneyCells(r, cost, previous);
     const label = (row) => `${row.label}${row.approximate ? " (rounded by the platform)" : ""}`;
     const rows = r.rows.map((row) => [label(row), ...cells(row.cost, row.previous)]);
     rows.push(["Total", ...cells(r.total, r.previousTotal)]);

@@ -60,3 +60,17 @@ export function creditRows(
       : ["Account credit", amount(balance), false],
   ];
 }
+
+/** The money columns of a row: its cost, and with a comparison its previous cost and the change. */
+export function moneyCells(r: Report, cost: Decimal, previous: Decimal | undefined): string[] {
+  if (!r.previousTotal) return [formatNumber(cost)];
+  if (!previous) return [formatNumber(cost), "–", "–", "–"];
+  const change = cost.minus(previous);
+  const percent = change.percentOf(previous);
+  return [
+    formatNumber(cost),
+    formatNumber(previous),
+    formatSigned(change),
+    percent ? `${formatSigned(percent, 1)}%` : "–",
+  ];
+}

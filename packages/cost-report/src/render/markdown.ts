@@ -9,8 +9,8 @@ import {
   formatChange,
   formatMoney,
   formatNumber,
-  formatSigned,
   GROUP_TITLES,
+  moneyCells,
   USAGE_COLUMNS,
 } from "./format.js";
 
@@ -65,20 +65,6 @@ function grid(header: readonly string[], rows: ReadonlyArray<readonly string[]>)
     `| ${header.join(" | ")} |`,
     `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
     ...rows.map((row) => `| ${row.join(" | ")} |`),
-  ];
-}
-
-/** The money columns of a row: its cost, and with a comparison its previous cost and the change. */
-function moneyCells(r: Report, cost: Decimal, previous: Decimal | undefined): string[] {
-  if (!r.previousTotal) return [formatNumber(cost)];
-  if (!previous) return [formatNumber(cost), "–", "–", "–"];
-  const change = cost.minus(previous);
-  const percent = change.percentOf(previous);
-  return [
-    formatNumber(cost),
-    formatNumber(previous),
-    formatSigned(change),
-    percent ? `${formatSigned(percent, 1)}%` : "–",
   ];
 }
 

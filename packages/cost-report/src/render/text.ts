@@ -6,8 +6,8 @@ import {
   creditRows,
   formatMoney,
   formatNumber,
-  formatSigned,
   GROUP_TITLES,
+  moneyCells,
   USAGE_COLUMNS,
 } from "./format.js";
 
@@ -76,18 +76,7 @@ function headline(r: Report): string[] {
 function costs(r: Report): string[] {
   const title = GROUP_TITLES[r.groupBy];
   const compared = r.previousTotal !== undefined;
-  const cells = (cost: Decimal, previous: Decimal | undefined) => {
-    if (!compared) return [formatNumber(cost)];
-    if (!previous) return [formatNumber(cost), "–", "–", "–"];
-    const change = cost.minus(previous);
-    const percent = change.percentOf(previous);
-    return [
-      formatNumber(cost),
-      formatNumber(previous),
-      formatSigned(change),
-      percent ? `${formatSigned(percent, 1)}%` : "–",
-    ];
-  };
+  const cells = (cost: Decimal, previous: Decimal | undefined) => moneyCells(r, cost, previous);
   const label = (row: ShownRow) => `${row.label}${row.approximate ? " (rounded by the platform)" : ""}`;
   const rows = r.rows.map((row) => [label(row), ...cells(row.cost, row.previous)]);
   rows.push(["Total", ...cells(r.total, r.previousTotal)]);
