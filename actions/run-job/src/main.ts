@@ -161,6 +161,7 @@ export const definition = defineAction({
           }
         : {}),
       abort: (options) => client.jobs.abortRun(projectId, jobId, started.id, options),
+      read: (options) => client.jobs.getRun(projectId, jobId, started.id, options),
     };
   },
 });

@@ -14,6 +14,7 @@ runnerContract({
   answers: {
     unread: ["startedAt", "concludedAt", "active", "succeeded", "failed", "backoffLimit", "completions"],
     status: "status",
+    running: { status: "RUNNING", concluded: false },
   },
   abort: { method: "DELETE", path: /^\/v1\/projects\/platform-web\/jobs\/migrate\/runs\/[0-9a-f-]{36}$/ },
   outputs: {

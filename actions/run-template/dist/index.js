@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3250);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4337);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3250:
+/***/ 4337:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56094,6 +56094,13 @@ class ApiError extends CwpError {
 class UnexpectedResponseError extends CwpError {
     name = "UnexpectedResponseError";
 }
+/**
+ * The API URL answers, but not as the API: a web page (an HTML 200, a 404 page), a redirect to a
+ * login page, a 405. Nothing was started there: the platform never saw the request.
+ */
+class NotTheApiError extends UnexpectedResponseError {
+    name = "NotTheApiError";
+}
 /** No response: the connection failed, was refused or was reset. */
 class ConnectionError extends CwpError {
     name = "ConnectionError";
@@ -56101,6 +56108,14 @@ class ConnectionError extends CwpError {
 /** No response in time (per-attempt timeout or the caller's deadline). */
 class TimeoutError extends CwpError {
     name = "TimeoutError";
+}
+/**
+ * A list read with `wholeList` that could not be read whole: it repeated a page, handed out a
+ * cursor again, or ran past the most pages a walk reads. What needs every item (an export that
+ * replaces data) stops instead of going on with part of the list.
+ */
+class IncompleteListError extends CwpError {
+    name = "IncompleteListError";
 }
 /** The caller's AbortSignal fired. */
 class AbortedError extends CwpError {
@@ -56325,6 +56340,7 @@ async function pollUntilConcluded(spec, options = {}) {
 const unknownStatusWarning = (what, status) => `${what} reports status ${JSON.stringify(status)}, which the API's documentation does not list: it is not taken as a conclusion, and the wait goes on until the work concludes or the timeout.`;
 //# sourceMappingURL=poll.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/page-walk.js
+
 /**
  * Most pages a walk over one list reads before it stops with a warning: a list that never ends
  * (a cursor that leads back, a platform that ignores the page asked for) must not spend the
@@ -56334,19 +56350,23 @@ const MAX_PAGES = 1_000;
 /**
  * Guards a walk over a list's pages: it ends on a cursor it was already given, on a page that
  * repeats the one before it, or past MAX_PAGES, each time with a warning naming the list. Nothing
- * read is lost: the walk stops before reading what it has read already.
+ * read is lost: the walk stops before reading what it has read already. A walk that must read the
+ * whole list (`whole`) throws an IncompleteListError instead: a listing may end with part of a
+ * list, data that replaces data may not.
  */
 class PageWalk {
     what;
     warn;
+    whole;
     #seen = new Set();
     #pages = 0;
     #last;
     constructor(
     /** The list, for the warning: "GET /v1/projects". */
-    what, warn) {
+    what, warn, whole = false) {
         this.what = what;
         this.warn = warn;
+        this.whole = whole;
     }
     /** The cursor the walk begins at, when it has one: leading back to it is going round too. */
     begin(cursor) {
@@ -56361,22 +56381,30 @@ class PageWalk {
         const repeated = this.#last === fingerprint;
         this.#last = fingerprint;
         if (repeated)
-            this.warn(`${this.what} answered the same page twice in a row: the list was read up to there.`);
+            this.#cutShort("answered the same page twice in a row");
         return !repeated;
     }
     /** Whether to read the page `next` names (a cursor or a page number), after one more page was read. */
     goOn(next) {
         this.#pages += 1;
         if (this.#seen.has(next)) {
-            this.warn(`${this.what} handed out a cursor it had handed out before: the list was read once, up to there.`);
+            this.#cutShort("handed out a cursor it had handed out before", "once, up to there");
             return false;
         }
         if (this.#pages >= MAX_PAGES) {
-            this.warn(`${this.what} still had more after ${MAX_PAGES} pages: the list was read up to there.`);
+            this.#cutShort(`still had more after ${MAX_PAGES} pages`);
             return false;
         }
         this.#seen.add(next);
         return true;
+    }
+    #cutShort(why, read = "up to there") {
+        if (!this.whole) {
+            this.warn(`${this.what} ${why}: the list was read ${read}.`);
+            return;
+        }
+        const [method = "GET", path = ""] = this.what.split(" ");
+        throw new IncompleteListError(`${this.what} ${why} after ${this.#pages + 1} pages: the list could not be read whole, so nothing was written from it.`, { method, path });
     }
 }
 //# sourceMappingURL=page-walk.js.map
@@ -56709,7 +56737,10 @@ class Core {
         }
         catch (error) {
             // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
-            if (!(error instanceof UnexpectedResponseError) || op.method === "GET")
+            // Not the API (a web page): the platform never saw the request, so it acted on nothing.
+            if (!(error instanceof UnexpectedResponseError) ||
+                error instanceof NotTheApiError ||
+                op.method === "GET")
                 throw error;
             const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
             throw new UnexpectedResponseError(`${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`, { ...error, outcomeUnknown: true, cause: error });
@@ -56756,9 +56787,12 @@ class Core {
             warn: this.transport.warn,
         }, options);
     }
-    /** A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client does. */
-    walk(at) {
-        return new PageWalk(`GET ${at}`, this.transport.warn);
+    /**
+     * A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client
+     * does, or throwing when the call asks for the whole list.
+     */
+    walk(at, options) {
+        return new PageWalk(`GET ${at}`, this.transport.warn, options?.wholeList === true);
     }
     /** Validates a body or query against a strict request schema; throws before anything is sent. */
     check(schema, value, method, at, part) {
@@ -57421,6 +57455,11 @@ class Transport {
             return JSON.parse(text);
         }
         catch {
+            // A redirect's page (a login form) is no answer: the redirect itself says what is wrong.
+            if (status >= 300 && status < 400)
+                return undefined;
+            if (status < 400 && /html/i.test(String(headers["content-type"] ?? "")))
+                throw new NotTheApiError(`${base.method} ${base.path} answered ${status} with an HTML page, not the API's JSON: ${this.#checkUrl()}`, { ...base, status });
             if (status < 400) {
                 throw new UnexpectedResponseError(`${base.method} ${base.path} answered ${status} with a body that is not JSON (${headers["content-type"] ?? "no content type"})`, { ...base, status });
             }
@@ -57455,15 +57494,21 @@ class Transport {
         return error;
     }
     /**
-     * A 404 that is a web page, not the API's JSON error: the URL points at a website, a proxy or
-     * the wrong path, not at the platform's API. Said as such, or the user reads "not found" as
-     * their project missing.
+     * A 404 that is a web page, not the API's JSON error, or a 405 (the API documents none): the URL
+     * points at a website, a proxy or the wrong path, not at the platform's API. Said as such, or
+     * the user reads "not found" as their project missing.
      */
     #notTheApi(response) {
         const type = String(response.headers["content-type"] ?? "");
+        if (response.status === 405)
+            return `: ${this.#checkUrl()}`;
         if (response.status !== 404 || response.body !== undefined || /json/i.test(type))
             return "";
-        return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#origin} is not the API. Check the API URL`;
+        return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#checkUrl()}`;
+    }
+    /** The one advice for an API URL that answers as something else than the API. */
+    #checkUrl() {
+        return `${this.#origin} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`;
     }
     /** What to do about a status, where the status alone does not say. */
     #hint(status) {
@@ -57481,7 +57526,7 @@ class Transport {
     /** A 3xx: the platform answers its API directly, so the base URL points somewhere else. */
     #redirected(response, base) {
         const location = response.headers.location;
-        return new ApiError(`${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`, { ...base, status: response.status });
+        return new NotTheApiError(`${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): ${this.#checkUrl()}`, { ...base, status: response.status });
     }
     /** The last attempt's error, saying how many attempts were made since `since` and over how long. */
     #afterAttempts(error, attempts, since) {
@@ -58106,10 +58151,11 @@ function parseTimestamp(value) {
 const knows = (statuses, status) => statuses.includes(status);
 function buildConclusion(build) {
     const status = build.status ?? "UNKNOWN";
+    const concluded = build.concluded === true;
     return {
         status,
-        concluded: build.concluded === true,
-        success: build.success === true || status === "SUCCESS",
+        concluded,
+        success: concluded && (build.success === true || status === "SUCCESS"),
         known: build.status == null || knows(BUILD_STATUSES, status),
     };
 }
@@ -58117,7 +58163,7 @@ function jobRunConclusion(run) {
     return {
         status: run.status,
         concluded: run.concluded,
-        success: run.status === "SUCCESS",
+        success: run.concluded && run.status === "SUCCESS",
         known: knows(JOB_RUN_STATUSES, run.status),
     };
 }
@@ -58125,7 +58171,7 @@ function templateRunConclusion(run) {
     return {
         status: run.status,
         concluded: run.concluded,
-        success: run.status === "success",
+        success: run.concluded && run.status === "success",
         known: knows(TEMPLATE_RUN_STATUSES, run.status),
     };
 }
@@ -58232,7 +58278,7 @@ class Addons {
         return { items: res.data.restores, pagination: res.pagination };
     }
     iterateRestores(projectId, addonId, backupId, query = {}, options) {
-        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`));
+        return iterateItems((q) => this.listRestores(projectId, addonId, backupId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`, options));
     }
     /** One restore of a backup, found in its restores list. */
     async getRestore(projectId, addonId, backupId, restoreId, options) {
@@ -58948,7 +58994,7 @@ async function* usageParts(core, query, options) {
     const size = defaultUsagePageSize(query);
     const leftOut = LEFT_OUT[options.level ?? "resources"];
     let cursor = query.cursor;
-    const walk = core.walk(PATH);
+    const walk = core.walk(PATH, options);
     walk.begin(cursor);
     for (let pages = 1;; pages++) {
         const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");
@@ -59127,7 +59173,7 @@ class Billing {
     }
     iterateInvoices(query = {}, options) {
         const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
-        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor, this.core.walk("/v1/billing/invoices")));
+        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor, this.core.walk("/v1/billing/invoices", options)));
     }
     /** One invoice with one page of its drill-down. */
     async getInvoice(invoiceId, query = {}, options) {
@@ -59137,7 +59183,7 @@ class Billing {
     }
     /** Every drill-down page of an invoice. */
     invoicePages(invoiceId, query = {}, options) {
-        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query, this.core.walk(path_path `/v1/billing/invoices/${invoiceId}`));
+        return drillDownPages((q) => this.getInvoice(invoiceId, q, options), query, this.core.walk(path_path `/v1/billing/invoices/${invoiceId}`, options));
     }
     /** One page of usage entries (hours, days, months, or one total). */
     async listUsage(query = {}, options) {
@@ -59150,7 +59196,7 @@ class Billing {
         const pages = cursorPages(async (cursor) => {
             const response = await this.listUsage({ ...query, cursor }, options);
             return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
-        }, size, query.cursor, this.core.walk("/v1/billing/usage"));
+        }, size, query.cursor, this.core.walk("/v1/billing/usage", options));
         for await (const page of pages)
             yield page.response;
     }
@@ -59187,7 +59233,7 @@ class Billing {
         return this.core.call({ method: "GET", path: at, query: q, response: usageDetailResponse }, options);
     }
     usageHourPages(timestamp, query = {}, options) {
-        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query, this.core.walk(path_path `/v1/billing/usage/${timestamp}`));
+        return drillDownPages((q) => this.getUsageHour(timestamp, q, options), query, this.core.walk(path_path `/v1/billing/usage/${timestamp}`, options));
     }
     /** Team tokens billed through an organisation get a PermissionError (403). */
     async getCreditBalance(options) {
@@ -59468,13 +59514,15 @@ class LogFollower {
     }
     /**
      * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
-     * come, backing off to 8 s while none do, and no more often than a quarter of what this client's
+     * come, backing off to 8 s while none do (and at once when woken, `onWake`), and no more often than a quarter of what this client's
      * share of the account's budget allows its polls (`RateLimitBudget.backgroundInterval`), so
      * streaming never costs the waits their pace or a 429.
      */
     async stream(options) {
         const { clock, rateLimit } = this.#pacing;
         let interval = STREAM_INTERVAL_MS;
+        let nap = new AbortController();
+        options.onWake?.(() => nap.abort());
         while (!options.signal.aborted) {
             let fresh = 0;
             try {
@@ -59490,10 +59538,14 @@ class LogFollower {
             }
             interval = fresh > 0 ? STREAM_INTERVAL_MS : Math.min(STREAM_MAX_INTERVAL_MS, interval * 1.5);
             try {
-                await clock.sleep(rateLimit ? rateLimit.backgroundInterval(interval) : interval, options.signal);
+                await clock.sleep(rateLimit ? rateLimit.backgroundInterval(interval) : interval, AbortSignal.any([options.signal, nap.signal]));
             }
             catch {
-                return;
+                if (options.signal.aborted)
+                    return;
+                // Woken: read now, and at the fast pace again.
+                nap = new AbortController();
+                interval = STREAM_INTERVAL_MS;
             }
         }
     }
@@ -59746,7 +59798,7 @@ class Builds {
         return durationsOf(items.filter((b) => b.id !== except), (b) => ({ start: b.createdAt, end: b.buildConcludedAt }), (b) => b.concluded === true && (b.success === true || b.status === "SUCCESS"));
     }
     iterate(projectId, serviceId, query = {}, options) {
-        return iterateItems((q) => this.list(projectId, serviceId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/services/${serviceId}/build`));
+        return iterateItems((q) => this.list(projectId, serviceId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/services/${serviceId}/build`, options));
     }
     async abort(projectId, serviceId, buildId, options) {
         const at = path_path `/v1/projects/${projectId}/services/${serviceId}/build/${buildId}`;
@@ -59945,7 +59997,7 @@ class Integrations {
         return { items: res.data.credentials, pagination: res.pagination };
     }
     iterateRegistries(query = {}, options) {
-        return iterateItems((q) => this.listRegistries(q, options), query, this.core.walk("/v1/integrations/registries"));
+        return iterateItems((q) => this.listRegistries(q, options), query, this.core.walk("/v1/integrations/registries", options));
     }
 }
 //# sourceMappingURL=integrations.js.map
@@ -59998,7 +60050,7 @@ class Jobs {
         return durationsOf(items.filter((r) => r.id !== except), (r) => ({ start: r.startedAt, end: r.concludedAt }), (r) => r.concluded === true && r.status === "SUCCESS");
     }
     iterateRuns(projectId, jobId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`));
+        return iterateItems((q) => this.listRuns(projectId, jobId, q, options), query, this.core.walk(path_path `/v1/projects/${projectId}/jobs/${jobId}/runs`, options));
     }
     /** Aborts a run; it then ends FAILED with `concluded: true`. */
     async abortRun(projectId, jobId, runId, options) {
@@ -60165,7 +60217,7 @@ class Networking {
         return { items: res.data.paths, pagination: res.pagination };
     }
     iterateSubdomainPaths(domain, subdomain, query = {}, options) {
-        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query, this.core.walk(path_path `/v1/domains/${domain}/subdomains/${subdomain}/paths`));
+        return iterateItems((q) => this.listSubdomainPaths(domain, subdomain, q, options), query, this.core.walk(path_path `/v1/domains/${domain}/subdomains/${subdomain}/paths`, options));
     }
 }
 //# sourceMappingURL=networking.js.map
@@ -60252,7 +60304,7 @@ class Projects {
     }
     /** Every project, across pages. */
     iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/projects"));
+        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/projects", options));
     }
     async getPipeline(projectId, pipelineId, options) {
         const at = path_path `/v1/projects/${projectId}/pipelines/${pipelineId}`;
@@ -60328,8 +60380,10 @@ class Services {
      */
     async restart(projectId, serviceId, options) {
         const at = path_path `/v1/projects/${projectId}/services/${serviceId}/restart`;
+        // The rollout before the restart, where the platform can tell it; a platform that cannot be
+        // reached at all cannot be restarted either, and trying the restart too would double the wait.
         const before = await this.get(projectId, serviceId, { ...options, beforeSend: undefined }).catch((error) => {
-            if (error instanceof AbortedError)
+            if (error instanceof AbortedError || unreached(error))
                 throw error;
             return undefined;
         });
@@ -60365,6 +60419,8 @@ class Harnesses {
         await this.core.call({ method: "POST", path: at, query: q, safety: "start-work", response: emptyData }, options);
     }
 }
+/** No answer came: the connection failed or was never made, or nothing came in time. */
+const unreached = (error) => error instanceof ConnectionError || error instanceof TimeoutError;
 //# sourceMappingURL=services.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/resources/teams.js
 
@@ -60383,7 +60439,7 @@ class Teams {
     }
     /** Every team, across pages. */
     iterate(query = {}, options) {
-        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/teams"));
+        return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/teams", options));
     }
 }
 //# sourceMappingURL=teams.js.map
@@ -60422,7 +60478,7 @@ class Templates {
         return { items: res.data.templateRuns, pagination: res.pagination };
     }
     iterateRuns(templateId, query = {}, options) {
-        return iterateItems((q) => this.listRuns(templateId, q, options), query, this.core.walk(path_path `/v1/templates/${templateId}/runs`));
+        return iterateItems((q) => this.listRuns(templateId, q, options), query, this.core.walk(path_path `/v1/templates/${templateId}/runs`, options));
     }
     async abortRun(templateId, runId, options) {
         const at = path_path `/v1/templates/${templateId}/runs/${runId}/abort`;
@@ -60485,10 +60541,10 @@ class CwpClient {
     /**
      * A guard for one walk over the pages of the list at `at` (the spec's path), for `cursorPages`:
      * it ends the walk with a warning (`onWarning`) on a cursor handed out before, a page repeated,
-     * or past MAX_PAGES pages.
+     * or past MAX_PAGES pages; with `wholeList`, it throws IncompleteListError instead.
      */
-    pageWalk(at) {
-        return this.#core.walk(at);
+    pageWalk(at, options) {
+        return this.#core.walk(at, options);
     }
     /** The account's request budget as last reported by the platform. */
     get rateLimit() {
@@ -61031,6 +61087,7 @@ function median(durations) {
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/log-pump.js
 
 
+
 const KEEP_LAST = 20;
 /** The text of a log line, whatever shape the platform gave it. */
 const lineText = (line) => typeof line.log === "string" ? line.log : JSON.stringify(line.log);
@@ -61048,6 +61105,7 @@ class LogPump {
     #streaming = Promise.resolve();
     #warned = false;
     #printed = false;
+    #wake;
     constructor(follower, title) {
         this.follower = follower;
         this.title = title;
@@ -61057,7 +61115,14 @@ class LogPump {
             signal: this.#stop.signal,
             onLines: (lines) => this.#print(lines),
             onError: (error) => this.#warn(error),
+            onWake: (wake) => {
+                this.#wake = wake;
+            },
         });
+    }
+    /** Reads now: the work's status changed, and a new stage writes lines (a build's first, cloning). */
+    wake() {
+        this.#wake?.();
     }
     /** Stops streaming, and the read under way with it. */
     stop() {
@@ -61078,8 +61143,9 @@ class LogPump {
                 }
             }
             catch (error) {
-                if (!signal.aborted)
-                    this.#warn(error);
+                // Out of time (the drain's own, or the step's deadline): the rest stay on the platform.
+                if (!signal.aborted && !(error instanceof TimeoutError))
+                    this.#warn(error, "after the wait");
                 else
                     say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
             }
@@ -61094,13 +61160,74 @@ class LogPump {
         this.last.push(...lines);
         this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
     }
-    #warn(error) {
+    /** Once per step; a read after the wait (the drain) does not say the wait goes on: it is over. */
+    #warn(error, when = "while waiting") {
+        const said = when === "while waiting" ? "(the wait goes on)" : "left after the wait";
         if (!this.#warned)
-            warn(`Could not read the logs (the wait goes on): ${error.message}`);
+            warn(`Could not read the logs ${said}: ${error.message}`);
         this.#warned = true;
     }
 }
 //# sourceMappingURL=log-pump.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/not-found.js
+
+
+// A 404 on a resource the step was pointed at is a wrong id in its inputs, not "not found" in the
+// API's words: it names the input and the value (`project-id: no project x`). The request's path
+// says which inputs it carries; the platform's message, where it names the kind and the id, says
+// which of them it did not find.
+/** The path's collections that are an input of ours, and the resource each holds, in path order. */
+const INPUT_OF_COLLECTION = {
+    projects: { input: "project-id", kind: "project" },
+    services: { input: "service-id", kind: "service" },
+    jobs: { input: "job-id", kind: "job" },
+    addons: { input: "addon-id", kind: "addon" },
+    backups: { input: "backup-id", kind: "backup" },
+    templates: { input: "template-id", kind: "template" },
+    harnesses: { input: "harness-id", kind: "harness" },
+};
+/**
+ * What to say of a 404 on a path that holds the step's ids; undefined for any other error (or a
+ * 404 whose path holds none of them, such as a run the step did not name).
+ */
+function wrongIdMessage(error, inputs) {
+    if (!(error instanceof NotFoundError))
+        return undefined;
+    const segments = error.path.split("?")[0]?.split("/") ?? [];
+    const named = [];
+    for (let i = 0; i + 1 < segments.length; i++) {
+        const at = INPUT_OF_COLLECTION[segments[i]];
+        if (!at)
+            continue;
+        const id = not_found_safeDecode(segments[i + 1]);
+        if (inputs[at.input] === id)
+            named.push({ ...at, id });
+    }
+    if (named.length === 0)
+        return undefined;
+    const said = error.message;
+    // The deepest first: a message about a service names its project too ("service x not found in project p").
+    const found = [...named]
+        .reverse()
+        .find((n) => new RegExp(`\\b${n.kind}\\s+${escapeRegExp(n.id)}(\\b|\\s|$)`, "i").test(said));
+    const wrong = found ?? (named.length === 1 ? named[0] : undefined);
+    if (!wrong) {
+        const which = named.map((n) => `${host().inputName(n.input)} \`${n.id}\``).join(" or ");
+        return `${which}: one of them names nothing the platform has (${said}).`;
+    }
+    const parent = named[0] !== wrong && named[0]?.kind === "project" ? ` in project \`${named[0].id}\`` : "";
+    return `${host().inputName(wrong.input)}: no ${wrong.kind} \`${wrong.id}\`${parent} (${said}).`;
+}
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function not_found_safeDecode(segment) {
+    try {
+        return decodeURIComponent(segment);
+    }
+    catch {
+        return segment;
+    }
+}
+//# sourceMappingURL=not-found.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/outputs.js
 
 /**
@@ -61155,6 +61282,7 @@ class Outputs {
 
 
 
+
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
@@ -61192,6 +61320,8 @@ cancel = onCancel(), recorder) {
     let record;
     let end;
     let workStarted = false;
+    /** The inputs as parsed, once they are: a wrong id in them is named by a 404. */
+    let parsed = {};
     const report = (r) => host().report({
         action: action.name,
         ...r,
@@ -61206,6 +61336,7 @@ cancel = onCancel(), recorder) {
     let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
+        parsed = config;
         action.validate?.(config);
         const asked = recorder?.create(config, action.name);
         const conn = connection(config);
@@ -61273,7 +61404,7 @@ cancel = onCancel(), recorder) {
         end = await follow(work, config, cancel, started, outputs, report, record);
     }
     catch (error) {
-        end = await fail(report, error, cancel.signal.aborted, workStarted);
+        end = await fail(report, error, cancel.signal.aborted, workStarted, parsed);
     }
     finally {
         await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
@@ -61296,6 +61427,9 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         : undefined;
     pump?.start();
     let last = work.initial;
+    // A line from the wait's start (the terminal's heartbeat counts from it): the first poll may be
+    // minutes away when earlier runs took that long.
+    host().progress(redact(`[0s] ${work.title}: ${work.initial ? work.conclude(work.initial).status : "started"}`));
     const reportAs = (outcome, status, message) => report({
         title: work.title,
         outcome,
@@ -61305,24 +61439,8 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         message,
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
-    try {
-        const history = work.history;
-        const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-        // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
-        record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
-        const final = await work.wait({
-            deadline: started + config.timeout,
-            startedAt: started,
-            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
-            signal,
-            onPoll: (resource) => {
-                last = resource;
-                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
-            },
-            onStatus: (status, resource) => say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`),
-        });
-        // A log outage never holds a concluded step: what is left is read for 2 s at most.
-        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+    /** The step ends as the work concluded, the platform having said so. */
+    const settle = async (final) => {
         const conclusion = work.conclude(final);
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
@@ -61336,6 +61454,33 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
         failWith(said);
         return { outcome: "failed", summary: said };
+    };
+    let expectedDurationsMs;
+    try {
+        const history = work.history;
+        expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+        const usual = history && expectedDurationsMs && shortTimeout(history.many, expectedDurationsMs, config.timeout);
+        if (usual)
+            warn(usual);
+        // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
+        record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
+        const final = await work.wait({
+            deadline: started + config.timeout,
+            startedAt: started,
+            ...(expectedDurationsMs ? { expectedDurationsMs } : {}),
+            signal,
+            onPoll: (resource) => {
+                last = resource;
+                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
+            },
+            onStatus: (status, resource) => {
+                say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`);
+                pump?.wake();
+            },
+        });
+        // A log outage never holds a concluded step: what is left is read for 2 s at most.
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+        return await settle(final);
     }
     catch (error) {
         const timedOut = error instanceof WaitTimeoutError;
@@ -61358,8 +61503,17 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
         const aborted = await abortRemote(work, config, cancel);
+        if (aborted.concluded !== undefined && !cancelled) {
+            // It concluded as the deadline came (or as the reads failed): the platform's word is the step's.
+            say(`The abort was refused: ${work.title} had already concluded (${work.conclude(aborted.concluded).status}).`);
+            await pump?.drain(DRAIN_WITHIN_MS);
+            return await settle(aborted.concluded);
+        }
         const check = lost && !aborted.stopped ? " Look at its status on the platform before starting it again." : "";
-        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}`;
+        const usual = timedOut && work.history && expectedDurationsMs
+            ? shortTimeout(work.history.many, expectedDurationsMs, config.timeout)
+            : undefined;
+        const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${usual ? ` ${usual}` : ""}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
         await record?.close(end, closeWithin(cancel, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
@@ -61378,16 +61532,34 @@ async function abortRemote(work, config, cancel) {
     if (!config["abort-on-cancel"])
         return { said: "it was left running (abort-on-cancel is false).", stopped: false };
     const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
+    const budget = () => ({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
     try {
-        await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+        await work.abort(budget());
         return { said: "it was aborted on the platform.", stopped: true };
     }
     catch (error) {
+        // 409: nothing to abort, it had concluded. Read once more to know how.
+        const final = error instanceof ConflictError && work.read
+            ? await work.read(budget()).catch(() => undefined)
+            : undefined;
+        if (final !== undefined && work.conclude(final).concluded)
+            return { said: "it had already concluded.", stopped: true, concluded: final };
         return {
             said: `aborting it failed (${error.message}): it may still be running.`,
             stopped: false,
         };
     }
+}
+/**
+ * A timeout shorter than the work usually takes, said with a value to use: the longest recent
+ * run and half as much again, in whole minutes.
+ */
+function shortTimeout(many, durationsMs, timeoutMs) {
+    const usual = median(durationsMs);
+    if (usual === undefined || usual <= timeoutMs)
+        return undefined;
+    const suggested = Math.ceil((Math.max(...durationsMs) * 1.5) / 60_000);
+    return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", `${suggested}m`)}.`;
 }
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills
@@ -61403,7 +61575,7 @@ function timeLeftAfterCancel(cancel) {
 }
 async function fail(report, error, cancelled, 
 /** The work had started when this happened (a read failed while waiting on it). */
-workStarted) {
+workStarted, inputs) {
     if (error instanceof input_error_InputError || error instanceof InputErrors) {
         const errors = error instanceof input_error_InputError ? [error] : error.errors;
         const told = errors.map((e) => `${host().inputName(e.input)}: ${e.reason}`);
@@ -61412,9 +61584,12 @@ workStarted) {
         return { outcome: endOf("input", false, workStarted), summary: message };
     }
     // The client's messages already name the request, the status and the platform's error id.
-    const reason = error instanceof CwpError || error instanceof StepFailure
-        ? error.message
-        : `Unexpected error: ${error?.message ?? String(error)}`;
+    const reason = 
+    // Before the work started, a 404 is an id of the inputs; after, it is the work's own.
+    (workStarted ? undefined : wrongIdMessage(error, inputs)) ??
+        (error instanceof CwpError || error instanceof StepFailure
+            ? error.message
+            : `Unexpected error: ${error?.message ?? String(error)}`);
     const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
     const message = unanswered
         ? `Cancelled ${host().cancelledBy} while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`
@@ -69865,7 +70040,7 @@ function gitHubClient(token) {
                     throw signal.reason;
                 if (limit.timedOut)
                     throw new GitHubTimeout(route);
-                const failure = refusal(error, route) ?? unreached(error, route);
+                const failure = refusal(error, route) ?? client_unreached(error, route);
                 const delay = retryDelay(failure, attempt, { creates: budget?.creates === true, retries: RETRIES });
                 if (delay === undefined)
                     throw failure;
@@ -69923,7 +70098,7 @@ function refusal(error, route) {
             headers[name.toLowerCase()] = String(value);
     return new GitHubRefusal(route, status, typeof message === "string" ? message.slice(0, 200) : `status ${status}`, headers);
 }
-const unreached = (error, route) => new GitHubUnreached(route, String(error?.message ?? error).slice(0, 200));
+const client_unreached = (error, route) => new GitHubUnreached(route, String(error?.message ?? error).slice(0, 200));
 //# sourceMappingURL=client.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/github/deployments/commit.js
 
@@ -70443,6 +70618,7 @@ const definition = defineAction({
             abort: async (options) => {
                 await client.templates.abortRun(templateId, started.id, options);
             },
+            read: (options) => client.templates.getRun(templateId, started.id, options),
         };
     },
 });

@@ -35,6 +35,7 @@ export const definition = defineAction({
       abort: async (options) => {
         await client.templates.abortRun(templateId, started.id, options);
       },
+      read: (options) => client.templates.getRun(templateId, started.id, options),
     };
   },
 });

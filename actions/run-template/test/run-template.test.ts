@@ -27,6 +27,7 @@ runnerContract({
       "updatedAt",
     ],
     status: "status",
+    running: { status: "running", concluded: false },
   },
   abort: { method: "POST", path: /^\/v1\/templates\/release\/runs\/tr-[0-9a-f]+\/abort$/ },
   outputs: {
@@ -109,5 +110,26 @@ describe("run-template: a run that fails says why, as the platform says", () => 
       /::error::Run tr-\S+ of template preview-env ended failure after \S+: the template reads \$\{args\.sha\}, which the run was not given: add sha to its arguments\./,
     );
     expect(result.summary).toContain("add sha to its arguments");
+  });
+
+  it("says the reason a failure was scripted with through the control plane, as a build's", async () => {
+    await platform.reset();
+    await platform.control("POST", "outcomes", {
+      kind: "templateRun",
+      succeed: false,
+      durationSeconds: 5,
+      message: "quota of preview environments reached",
+    });
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "template-id": "preview-env",
+        arguments: '{"pull-request": "42", "sha": "abc"}',
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::Run tr-\S+ of template preview-env ended failure after \S+: quota of preview environments reached\./,
+    );
   });
 });

@@ -157,6 +157,7 @@ export const definition = defineAction({
           }
         : {}),
       abort: (options) => client.builds.abort(projectId, serviceId, build.id, options),
+      read: (options) => client.builds.get(projectId, serviceId, build.id, options),
     };
   },
 });

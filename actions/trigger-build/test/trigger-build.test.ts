@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import {
   type Deployment,
@@ -22,6 +25,7 @@ runnerContract({
   answers: {
     unread: ["pullRequestId", "createdAt", "message", "buildConcludedAt"],
     status: "status",
+    running: { status: "BUILDING", concluded: false, success: false },
   },
   abort: {
     method: "DELETE",
@@ -55,6 +59,86 @@ runnerContract({
     },
     values: ["npm_s3cr3t_value", "https://k3y@sentry.example/1"],
   },
+});
+
+describe("trigger-build: a newcomer's mistakes", () => {
+  const platform = useTestPlatform();
+
+  it("names the input and the value of a wrong service id", async () => {
+    await platform.reset();
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "service-id": "nope",
+        branch: "main",
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error::Input "service-id": no service `nope` in project `platform-web` (',
+    );
+  });
+
+  it("says a timeout shorter than the service's builds usually take, with a value from their history", async () => {
+    await platform.reset();
+    // Two builds of 10 minutes: the history the step reads before it waits.
+    for (let i = 0; i < 2; i++) {
+      await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 600 });
+      const started = await runBundle(actionDir, {
+        inputs: {
+          ...platform.connection(),
+          "project-id": "platform-web",
+          "service-id": "web",
+          branch: "main",
+          wait: "false",
+        },
+      });
+      expect(started.code, started.stdout).toBe(0);
+    }
+    await platform.control("POST", "clock", { advanceSeconds: 1200 });
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...platform.connection(),
+        "project-id": "platform-web",
+        "service-id": "web",
+        branch: "main",
+        timeout: "3s",
+      },
+    });
+    expect(result.code).toBe(1);
+    const advice =
+      /The timeout \(3s\) is shorter than builds of service web usually take \(10m 0s, the median of the last \d+\): set timeout: \d+m\./;
+    expect(result.stdout).toMatch(new RegExp(`::warning::${advice.source}`));
+    expect(result.stdout).toMatch(new RegExp(`::error::.*did not conclude within 3s.*${advice.source}`));
+  });
+
+  it("says an API URL answering a web page (200) is not the API, and that nothing was started", async () => {
+    const site = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>Welcome");
+    });
+    site.listen(0, "127.0.0.1");
+    await once(site, "listening");
+    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const result = await runBundle(actionDir, {
+        inputs: {
+          ...platform.connection(),
+          "api-url": url,
+          "project-id": "platform-web",
+          "service-id": "web",
+          branch: "main",
+        },
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`${url} is not the API: check the API URL (api-url / CWP_API_URL)`);
+      expect(result.stdout).not.toMatch(/outcome is unknown|may have acted/);
+    } finally {
+      site.close();
+    }
+  });
 });
 
 describe("trigger-build: what to build", () => {

@@ -13,6 +13,7 @@ import {
   workflowRepository,
 } from "@cwp/action-kit";
 import { gitHubClient } from "@cwp/action-kit/github";
+import { IncompleteListError } from "@cwp/client";
 import {
   Decimal,
   fitMarkdown,
@@ -81,11 +82,13 @@ export const definition = defineAction({
       signal,
       deadline,
       progress: say,
+      warn,
       now,
     }).catch((error: unknown) => {
       if (error instanceof ReportOptionError)
         throw new InputError(INPUT_OF_OPTION[error.option] ?? error.option, error.reason);
-      if (error instanceof ReportDataError) throw new StepFailure(error.message);
+      if (error instanceof ReportDataError || error instanceof IncompleteListError)
+        throw new StepFailure(error.message);
       throw error;
     });
     const period = report.period;

@@ -29,6 +29,8 @@ export interface ContractSpec {
     status: string;
     /** Reads of the poll path the action makes before it starts the work (an addon read first). */
     readsBeforeStart?: number;
+    /** What a poll's answer says of work still running (members under `data`): `{status: "BUILDING", concluded: false}`. */
+    running?: Record<string, unknown>;
   };
   /** Inputs carrying secret values that must never be printed, and those values. */
   secrets?: { inputs: Record<string, string>; values: string[] };

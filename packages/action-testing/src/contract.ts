@@ -126,6 +126,49 @@ export function runnerContract(spec: ContractSpec): void {
       await expectAborts(spec.abort ? 1 : 0);
     });
 
+    const { running } = spec.answers;
+    const { abort } = spec;
+    if (abort && running)
+      it("when the work concludes as the timeout comes (the abort answered 409), reports what it concluded: a success is a success", async () => {
+        // The work succeeds at once, but every read says it runs, until the abort: the platform
+        // refuses it (409, concluded), and the read after it is the platform's own.
+        await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 1 });
+        const set = Object.fromEntries(Object.entries(running).map(([k, v]) => [`data.${k}`, v]));
+        await platform.control("POST", "faults", {
+          method: "GET",
+          path: `${spec.poll}*`,
+          rewrite: { set },
+          times: 100_000,
+          until: { method: abort.method, path: `${spec.poll}*` },
+        });
+        const result = await run({ timeout: "3s" });
+        expect(result.code, result.stdout).toBe(0);
+        expectOutputs(result, spec.outputs.success);
+        expect(result.stdout).toMatch(/The abort was refused: .* had already concluded/);
+        const aborts = await requests(abort.method, abort.path);
+        expect(aborts.map((r) => r.status)).toEqual([409]);
+        expect(result.summary).toContain("✅");
+      });
+
+    it("never claims success after a timeout on work that says SUCCESS before it has concluded", async () => {
+      if (!running) return;
+      await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
+      await platform.control("POST", "faults", {
+        method: "GET",
+        path: `${spec.poll}*`,
+        rewrite: {
+          set: { [`data.${spec.answers.status}`]: String(spec.outputs.success.status), "data.success": true },
+        },
+        times: 100_000,
+      });
+      const result = await run({ timeout: "3s", "abort-on-cancel": "false" });
+      expect(result.code).toBe(1);
+      expect(failureMessage(result)).toMatch(/did not conclude within 3s/);
+      if ("success" in spec.outputs.success) expect(result.outputs.success).toBe("false");
+      if ("image" in spec.outputs.success) expect(result.outputs.image).toBe("");
+      if ("concluded" in spec.outputs.success) expect(result.outputs.concluded).toBe("false");
+    });
+
     it("on SIGINT aborts the remote work within 5 seconds and fails clearly", async () => {
       await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
       const result = await run({}, { cancelWhen: (printed) => printed.includes("Started ") });

@@ -210,9 +210,7 @@ export class TerminalHost implements Host {
       const values = this.failure
         ? { ...this.outputValues, error: jsonError(this.failure.kind, this.failure.message) }
         : this.outputValues;
-      stdout.write(
-        `${JSON.stringify(values, (_, value) => (typeof value === "string" ? redact(value) : value))}\n`,
-      );
+      stdout.write(jsonLine(values, (_, value) => (typeof value === "string" ? redact(value) : value)));
     }
   }
 }
@@ -234,5 +232,17 @@ export function printJsonRefusal(
   stdout: Stream = process.stdout,
 ): void {
   const values = Object.fromEntries(outputs.map((name) => [name, null]));
-  stdout.write(`${JSON.stringify({ ...values, error: jsonError("input", message) })}\n`);
+  stdout.write(jsonLine({ ...values, error: jsonError("input", message) }));
+}
+
+/**
+ * One line of JSON with every control character escaped: JSON escapes C0 itself; DEL and C1
+ * (U+007F to U+009F) a terminal may act on are escaped here, so a value from the platform is inert.
+ */
+function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
+  const text = JSON.stringify(value, replacer).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${text}\n`;
 }

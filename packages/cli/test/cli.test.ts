@@ -25,6 +25,7 @@ import { type CliResult, runCli } from "./run-cli.js";
 // asks of each action (bad input sends nothing, a start is sent once, a cancel aborts, secrets are
 // never printed), with the CLI's own exit codes and JSON.
 
+const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
 const platform = useTestPlatform();
 const results: CliResult[] = [];
 const env = () => ({ CWP_API_TOKEN: platform.tokens.org, CWP_API_URL: platform.url });
@@ -382,6 +383,25 @@ describe("cwp: exit codes and secrets", () => {
     expect(object["build-id"]).toMatch(/\S/);
   });
 
+  it("with --json, escapes the C1 controls (U+0080 to U+009F) of the platform's text as well as C0", async () => {
+    // CSI as one C1 character, then OSC: a terminal reading the JSON raw must not act on either.
+    const message = "broke \u009b2J and \u009d0;owned\u0007 here";
+    await platform.control("POST", "outcomes", {
+      kind: "build",
+      succeed: false,
+      durationSeconds: 5,
+      message,
+    });
+    const failed = await cwp([...build, "--json"]);
+    expect(failed.code).toBe(EXIT_CODES.failed);
+    // No control character but the line's end is written raw.
+    expect([...failed.stdout.trimEnd()].filter((c) => c < " " || (c >= "\u007f" && c <= "\u009f"))).toEqual(
+      [],
+    );
+    expect(failed.stdout).toContain("\\u009b2J");
+    expect(JSON.parse(failed.stdout).error.message).toContain(message);
+  });
+
   it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
     const result = await cwp(build, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
     expect(result.code).toBe(EXIT_CODES.input);
@@ -390,8 +410,9 @@ describe("cwp: exit codes and secrets", () => {
   });
 
   it("warns that the token travels unencrypted to plain http on another machine, not on this one", async () => {
-    // TEST-NET-1: nothing answers there; the warning comes before any request.
-    const remote = await cwp([...build, "--timeout", "1s"], { env: { CWP_API_URL: "http://192.0.2.1:9" } });
+    // 0.0.0.0 is not a loopback name, yet a connection to it stays on this machine (refused at
+    // once): the warning comes before any request, and nothing leaves the machine.
+    const remote = await cwp([...build, "--timeout", "1s"], { env: { CWP_API_URL: "http://0.0.0.0:9" } });
     expect(remote.stderr).toContain("plain http to another machine: the API token travels unencrypted");
     const local = await cwp(build);
     expect(local.code).toBe(0);
@@ -604,6 +625,93 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  it.each([
+    ["200 with a web page", 200, { "content-type": "text/html" }],
+    ["302 to a login page", 302, { location: "https://login.example.com/sso" }],
+    ["405", 405, { "content-type": "text/html" }],
+  ] as const)(
+    "says a URL that answers %s is not the API, to check the URL; nothing started, never 'outcome unknown'",
+    async (_, status, headers) => {
+      const site = createServer((req, res) => {
+        req.resume();
+        res.writeHead(status, headers).end("<!doctype html><title>Acme</title><p>Welcome");
+      });
+      site.listen(0, "127.0.0.1");
+      await once(site, "listening");
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      try {
+        const result = await cwp([...build], { env: { CWP_API_URL: url } });
+        expect(result.code).toBe(EXIT_CODES.failed);
+        expect(result.stderr).toContain(
+          `${url} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
+        );
+        expect(result.stderr).not.toMatch(/outcome is unknown|may have acted/);
+      } finally {
+        site.close();
+      }
+    },
+  );
+
+  it("says where the wait stands from its start, before a first poll that history puts minutes away", async () => {
+    // Two builds of 10 minutes: the next one's first poll is planned minutes in.
+    for (let i = 0; i < 2; i++) {
+      await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 600 });
+      expect((await cwp([...build, "--wait", "false"])).code).toBe(0);
+    }
+    await platform.control("POST", "clock", { advanceSeconds: 1200 });
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    await platform.control("DELETE", "requests");
+    // In a terminal (a pseudo-terminal from `script`), the wait's line is drawn as it begins.
+    const command = [process.execPath, BIN, ...build, "--timeout", "30s"].map((w) => `'${w}'`).join(" ");
+    const child = spawn("script", ["-qec", command, "/dev/null"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env() },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const begun = Date.now();
+    const drawn = new Promise<number>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        if (/\[0s\] build \S+ of service web in project platform-web: \w+/.test(out)) resolve(Date.now());
+      });
+    });
+    const at = await Promise.race([drawn, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
+    const reads = (await platform.requests()).filter(
+      (r) => r.method === "GET" && /\/build\/[^/]+$/.test(r.path),
+    );
+    child.kill("SIGINT");
+    await once(child, "close");
+    expect(at, out).toBeGreaterThan(0);
+    expect(at - begun).toBeLessThan(10_000);
+    // Drawn before the first poll: no read of the build had been made.
+    expect(reads).toEqual([]);
+  });
+
+  it("names the input and the value of a wrong project or service id (a 404 on the resource)", async () => {
+    const project = await cwp([
+      "trigger-build",
+      "--project-id",
+      "no-such-project",
+      "--service-id",
+      "web",
+      "--branch",
+      "main",
+    ]);
+    expect(project.code).toBe(EXIT_CODES.failed);
+    expect(project.stderr).toContain("error: --project-id: no project `no-such-project` (");
+    const service = await cwp([
+      "trigger-build",
+      "--project-id",
+      "platform-web",
+      "--service-id",
+      "nope",
+      "--branch",
+      "main",
+    ]);
+    expect(service.code).toBe(EXIT_CODES.failed);
+    expect(service.stderr).toContain("error: --service-id: no service `nope` in project `platform-web` (");
+  });
+
   it("says a URL that answers with a web page's 404 is not the API, to check the URL", async () => {
     const site = createServer((_req, res) =>
       res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<h1>Page not found</h1>"),
@@ -615,7 +723,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
       const result = await cwp([...build], { env: { CWP_API_URL: url } });
       expect(result.code).toBe(EXIT_CODES.failed);
       expect(result.stderr).toContain(
-        `the answer is an HTML page, not the API's; ${url} is not the API. Check the API URL`,
+        `the answer is an HTML page, not the API's; ${url} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
       );
     } finally {
       site.close();

@@ -15,8 +15,9 @@ describe.skipIf(older === undefined)(`cwp under an older Node (${older})`, () =>
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      // This is a clone: its set-up brought Node 24, and the message says how to run with it.
       expect(result.stderr).toMatch(
-        /^cwp needs Node\.js 22\.19 or later, and this is Node\.js \d+\.\d+\.\d+: install Node\.js 24 /,
+        /^cwp needs Node\.js 22\.19 or later, and this is Node\.js \d+\.\d+\.\d+: inside this clone, run it with the clone's Node 24: `pnpm exec node packages\/cli\/bin\/cwp\.js \.\.\.`/,
       );
     },
   );

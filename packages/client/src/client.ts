@@ -80,10 +80,10 @@ export class CwpClient {
   /**
    * A guard for one walk over the pages of the list at `at` (the spec's path), for `cursorPages`:
    * it ends the walk with a warning (`onWarning`) on a cursor handed out before, a page repeated,
-   * or past MAX_PAGES pages.
+   * or past MAX_PAGES pages; with `wholeList`, it throws IncompleteListError instead.
    */
-  pageWalk(at: string): PageWalk {
-    return this.#core.walk(at);
+  pageWalk(at: string, options?: Pick<CallOptions, "wholeList">): PageWalk {
+    return this.#core.walk(at, options);
   }
 
   /** The account's request budget as last reported by the platform. */

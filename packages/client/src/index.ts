@@ -27,7 +27,13 @@ export { parseTimestamp } from "./timestamps.js";
 export { type Clock, systemClock } from "./transport/clock.js";
 export * from "./transport/errors.js";
 export type { RateLimitBudget, RateLimitState } from "./transport/rate-limit.js";
-export type { HttpMethod, QueryValue, RequestSafety, TransportOptions } from "./transport/transport.js";
+export {
+  emitCwpWarning,
+  type HttpMethod,
+  type QueryValue,
+  type RequestSafety,
+  type TransportOptions,
+} from "./transport/transport.js";
 export { VERSION } from "./version.js";
 export * from "./waiting/conclusions.js";
 export type { HistoryOptions } from "./waiting/history.js";

@@ -59,7 +59,7 @@ describe("connection mistakes", () => {
     const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, maxRetries: 0 });
     const error = (await client.projects.list().catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
-      `GET /v1/projects failed with 404: the answer is an HTML page, not the API's; http://127.0.0.1:${port} is not the API. Check the API URL`,
+      `GET /v1/projects failed with 404: the answer is an HTML page, not the API's; http://127.0.0.1:${port} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
     );
     await client.close();
   });

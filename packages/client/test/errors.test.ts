@@ -6,6 +6,7 @@ import {
   CwpError,
   createClient,
   NotFoundError,
+  NotTheApiError,
   PermissionError,
   RateLimitError,
   ServerError,
@@ -125,10 +126,26 @@ describe("errors that say what to do", () => {
       status: 302,
       headers: { location: "https://login.example.com/" },
     }));
-    const error = (await t.client.projects.list().catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+    const error = (await t.client.projects.list().catch((e: unknown) => e)) as NotTheApiError;
+    expect(error).toBeInstanceOf(NotTheApiError);
     expect(error.message).toContain("was redirected (302 to https://login.example.com/)");
-    expect(error.message).toContain("api-url");
+    expect(error.message).toContain("is not the API: check the API URL (api-url / CWP_API_URL)");
+  });
+
+  it("a start answered by a web page (200 HTML, 405) is not the API: known to have started nothing, never 'outcome unknown'", async () => {
+    const start = "/v1/projects/p/services/s/build";
+    for (const answer of [
+      { status: 200, headers: { "content-type": "text/html" }, raw: "<!doctype html><p>Welcome" },
+      { status: 405, headers: { "content-type": "text/html" }, raw: "<h1>405 Not Allowed</h1>" },
+    ]) {
+      t.server.on("POST", start, () => answer);
+      const error = (await t.client.builds
+        .start("p", "s", { branch: "main" })
+        .catch((e: unknown) => e)) as CwpError;
+      expect(error.message).toContain("is not the API: check the API URL (api-url / CWP_API_URL)");
+      expect(error.message).not.toMatch(/outcome is unknown|may have acted/);
+      expect(error.outcomeUnknown).toBe(false);
+    }
   });
 
   it("a 401 says to check the token", async () => {

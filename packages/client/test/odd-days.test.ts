@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClient, type LogLine, logRangePages } from "../src/index.js";
+import { createClient, IncompleteListError, type LogLine, logRangePages } from "../src/index.js";
 import { FAST, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
 // The live platform's odd days, one answer at a time: a line from the future, a list that loops,
@@ -90,6 +90,54 @@ describe("a list that goes round", () => {
   });
 });
 
+describe("a list that must be read whole (wholeList: an export that replaces data)", () => {
+  it("throws IncompleteListError, naming the list, where a listing would end with a warning", async () => {
+    const warnings: string[] = [];
+    const client = createClient({ baseUrl: t.server.url, token: TOKEN, onWarning: (w) => warnings.push(w) });
+    t.server.on("GET", "/v1/projects", () => ({
+      body: {
+        data: { projects: [{ id: "p0", uid: "0".repeat(24) }] },
+        pagination: { hasNextPage: true, cursor: "again", count: 1 },
+      },
+    }));
+    const ids: string[] = [];
+    const read = async () => {
+      for await (const p of client.projects.iterate({ per_page: 1 }, { wholeList: true })) ids.push(p.id);
+    };
+    await expect(read()).rejects.toThrow(IncompleteListError);
+    await expect(read()).rejects.toThrow(/GET \/v1\/projects .*could not be read whole/);
+    expect(warnings).toEqual([]);
+    await client.close();
+  });
+
+  it("a usage list that repeats its page under a new cursor stops the stream with IncompleteListError", async () => {
+    const day = (d: number) => ({
+      window: { start: `2026-05-0${d}T00:00:00Z`, end: `2026-05-0${d + 1}T00:00:00Z` },
+      total: 1,
+      paas: { teams: [] },
+    });
+    t.server.on("GET", "/v1/billing/usage", (_req, n) => ({
+      body: {
+        data: { currency: "USD", usage: [day(1), day(2)] },
+        pagination: { hasNextPage: true, cursor: `c${n}` },
+      },
+    }));
+    const query = {
+      granularity: "day",
+      startTime: 1_777_593_600,
+      endTime: 1_778_198_400,
+      perPage: 2,
+    } as const;
+    const seen: string[] = [];
+    const read = async () => {
+      for await (const entry of t.client.billing.streamUsage(query, { wholeList: true }))
+        seen.push(String(entry.window?.start));
+    };
+    await expect(read()).rejects.toThrow(/GET \/v1\/billing\/usage answered the same page twice/);
+    expect(t.server.requests).toHaveLength(2);
+  });
+});
+
 describe("waits on odd answers", () => {
   const RUN = "/v1/templates/t/runs/tr-1";
   const run = (status: string, concluded = false) => ({ data: { id: "tr-1", status, concluded } });
@@ -103,7 +151,9 @@ describe("waits on odd answers", () => {
 
   it("gives up after three unreadable answers in a row, with the error", async () => {
     t.server.on("GET", RUN, () => ({ raw: "<html>proxy</html>" }));
-    await expect(t.client.templates.waitForRun("t", "tr-1", fastPolling)).rejects.toThrow(/not JSON/);
+    await expect(t.client.templates.waitForRun("t", "tr-1", fastPolling)).rejects.toThrow(
+      /answered 200 with an HTML page, not the API.s JSON/,
+    );
     expect(t.server.requests).toHaveLength(3);
   });
 

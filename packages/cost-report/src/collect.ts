@@ -10,6 +10,7 @@ import {
   type UsagePart,
 } from "@cwp/client";
 import { Decimal } from "./decimal.js";
+import { ReportDataError } from "./errors.js";
 import { componentSum, type GroupBy, levelRead, type Row, RowTable } from "./group.js";
 import { type Period, totalWindows, type Window } from "./period.js";
 
@@ -62,7 +63,7 @@ export class UsageReader {
   /** Set when a team token reads billing through its organisation. */
   scope: Record<string, unknown> | undefined;
   readonly #filters: Filters;
-  readonly #call: { signal: AbortSignal; deadline: number };
+  readonly #call: { signal: AbortSignal; deadline: number; wholeList: true };
   #lastProgress = Date.now();
   #invoices: Promise<Invoiced[]> | undefined;
 
@@ -80,7 +81,8 @@ export class UsageReader {
     this.#filters = Object.fromEntries(
       Object.entries(options.filters).filter(([, v]) => v !== undefined),
     ) as Filters;
-    this.#call = { signal: options.signal, deadline: options.deadline };
+    // Every list whole: what the report writes replaces an earlier run's files.
+    this.#call = { signal: options.signal, deadline: options.deadline, wholeList: true };
   }
 
   /**
@@ -107,7 +109,12 @@ export class UsageReader {
           ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
           : this.client.projects.list({ per_page: 100, cursor }, this.#call),
       );
-    for await (const page of cursorPages(read, 100, undefined, this.client.pageWalk(`/v1/${list}`)))
+    for await (const page of cursorPages(
+      read,
+      100,
+      undefined,
+      this.client.pageWalk(`/v1/${list}`, this.#call),
+    ))
       for (const item of page.items) names.set(item.uid, item.name ?? item.id);
   }
 
@@ -187,12 +194,16 @@ export class UsageReader {
       read,
       100,
       undefined,
-      this.client.pageWalk("/v1/billing/invoices"),
+      this.client.pageWalk("/v1/billing/invoices", this.#call),
     )) {
       for (const invoice of page.items) {
         const start = parseTimestamp(invoice.periodStart);
         const end = parseTimestamp(invoice.periodEnd);
-        if (start === undefined || end === undefined) continue;
+        // Its rows' InvoiceId depends on its period: one that cannot be read stops the report.
+        if (start === undefined || end === undefined)
+          throw new ReportDataError(
+            `The platform's invoice ${JSON.stringify(String(invoice.id).slice(0, 60))} has a billing period that is not a time (periodStart ${JSON.stringify(String(invoice.periodStart).slice(0, 40))}, periodEnd ${JSON.stringify(String(invoice.periodEnd).slice(0, 40))}): the report stops here.`,
+          );
         if (end / 1000 > period.start && start / 1000 < period.end)
           found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
       }

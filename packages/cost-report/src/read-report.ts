@@ -36,6 +36,8 @@ export interface ReadOptions {
   signal: AbortSignal;
   deadline: number;
   progress: (text: string) => void;
+  /** Told of what the files leave out (rows of a period the run was not asked for). */
+  warn: (message: string) => void;
 }
 
 export async function readReport(client: CwpClient, o: ReadOptions): Promise<Collected> {
@@ -47,7 +49,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
     await csv?.write(CSV_HEADER);
     if (o.focusPath !== undefined) focus.push(await FocusCsv.open(o.focusPath));
     if (o.focusParquetPath !== undefined)
-      focus.push(await openFocusParquet(o.focusParquetPath, o.focusPartitions));
+      focus.push(await openFocusParquet(o.focusParquetPath, o.focusPartitions, o.warn));
     const names = reader.names(focus.length > 0);
     // The FOCUS dataset's InvoiceId: the invoices of the period, read beside the names.
     const invoiced = focus.length > 0 ? reader.invoices(o.period) : Promise.resolve([]);
@@ -103,9 +105,13 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
 }
 
 /** focus.parquet's writers are loaded only for a report that asks for them. */
-async function openFocusParquet(path: string, partitions: readonly number[] | undefined): Promise<FocusSink> {
+async function openFocusParquet(
+  path: string,
+  partitions: readonly number[] | undefined,
+  warn: (message: string) => void,
+): Promise<FocusSink> {
   const { FocusParquet, PartitionedFocusParquet } = await import("./render/focus/parquet-sinks.js");
   return partitions === undefined
     ? FocusParquet.create(path)
-    : PartitionedFocusParquet.open(path, partitions);
+    : PartitionedFocusParquet.open(path, partitions, warn);
 }

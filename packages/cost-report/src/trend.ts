@@ -127,9 +127,14 @@ export class TrendFold {
 
 /**
  * An entry's window and timestamp are times, whatever the format asked for: one the platform sent
- * as text that does not parse stops the report, naming the entry and the field.
+ * as text that does not parse stops the report, naming the entry and the field; so does an entry
+ * with neither (its bucket is no time at all).
  */
 function checkTimes(at: Pick<UsageEntry, "window" | "timestamp">, entry: number): void {
+  if (at.window?.start === undefined && at.timestamp === undefined)
+    throw new ReportDataError(
+      `The platform's usage entry ${entry} has neither a window nor a timestamp, so its bucket has no time: the report stops here.`,
+    );
   const times = { "window.start": at.window?.start, "window.end": at.window?.end, timestamp: at.timestamp };
   for (const [field, value] of Object.entries(times))
     if (value !== undefined && !Number.isFinite(millis(value)))

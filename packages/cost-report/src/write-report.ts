@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type CwpClient, RESOURCE_TYPES, type ResourceType } from "@cwp/client";
+import { type CwpClient, emitCwpWarning, RESOURCE_TYPES, type ResourceType } from "@cwp/client";
 import type { Filters, Granularity } from "./collect.js";
 import { Decimal } from "./decimal.js";
 import { ReportOptionError } from "./errors.js";
@@ -18,7 +18,10 @@ import { renderMarkdown } from "./render/markdown.js";
 import { buildReport, type Report } from "./report.js";
 
 // A whole report from one call: the period resolved, the billing read as a stream, the files
-// written to a directory. What a script, the usage-report action and the CLI all call.
+// written to a directory. What a script, the usage-report action and the CLI all call. The files
+// replace those of an earlier run, so they are written only from a complete read: every list is
+// read whole (a list that repeats a page or never ends stops the report, IncompleteListError),
+// and a report that stops leaves the earlier files as they were.
 
 export const FORMATS = ["markdown", "csv", "json", "focus", "focus-parquet"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -85,6 +88,8 @@ export interface CostReportOptions {
   deadline?: number | undefined;
   /** Told where a long read is, every few seconds. */
   progress?: ((text: string) => void) | undefined;
+  /** Told of what the files leave out; default: a process warning (CwpWarning). */
+  warn?: ((message: string) => void) | undefined;
   /** The clock the named periods are read against (ms); default now. */
   now?: number | undefined;
 }
@@ -128,6 +133,7 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
     signal: o.signal ?? new AbortController().signal,
     deadline: o.deadline ?? Number.POSITIVE_INFINITY,
     progress: o.progress ?? (() => {}),
+    warn: o.warn ?? emitCwpWarning,
   });
   const report = buildReport(collected, {
     period,

@@ -15,7 +15,8 @@ describe("the Node a package needs", () => {
     expect(() => requireNode("@cwp/x", "22.19.0")).not.toThrow();
     expect(() => requireNode("@cwp/x", "24.1.0")).not.toThrow();
     expect(() => requireNode("@cwp/x", "22.18.9")).toThrow(
-      "@cwp/x needs Node.js 22.19 or later, and this is Node.js 22.18.9: install Node.js 24",
+      // Loaded from this clone, whose set-up brought Node 24: the message says how to run with it.
+      "@cwp/x needs Node.js 22.19 or later, and this is Node.js 22.18.9: inside this clone, run it with the clone's Node 24: `pnpm exec node ...`",
     );
     expect(() => requireNode("@cwp/x", "20.20.2")).toThrow(/this is Node\.js 20\.20\.2/);
   });
@@ -35,7 +36,7 @@ describe("the Node a package needs", () => {
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toMatch(
         new RegExp(
-          `^${name.replace("/", "\\/")} needs Node\\.js 22\\.19 or later, and this is Node\\.js \\d+\\.\\d+\\.\\d+: install Node\\.js 24 `,
+          `^${name.replace("/", "\\/")} needs Node\\.js 22\\.19 or later, and this is Node\\.js \\d+\\.\\d+\\.\\d+: inside this clone, run it with the clone's Node 24: \`pnpm exec node`,
         ),
       );
       expect(result.stderr).not.toContain("undici");

@@ -13,11 +13,11 @@ import { startEmulator } from "./server.js";
 export const EMULATOR_OPTIONS = {
   host: { type: "string", default: "127.0.0.1", description: "address to bind (keep it on loopback)" },
   port: { type: "string", default: "4010", description: "port; 0 picks a free one" },
+  // No default here: a seed given (any, 1 too) makes the tokens known in advance.
   seed: {
     type: "string",
-    default: "1",
     description:
-      "the seeded world's ids, uids and billing derive from it; its API tokens are random at each start unless --seed is given",
+      "the seeded world's ids, uids and billing derive from it (default 1); its API tokens are random at each start unless --seed is given",
   },
   speed: { type: "string", default: "1", description: "virtual seconds per real second; 0 stops time" },
   "rate-limit": { type: "string", default: "1000", description: "requests per account per hour" },

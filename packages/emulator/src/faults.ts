@@ -40,6 +40,16 @@ export const faultSchema = z.strictObject({
   times: z.number().int().min(1).max(1_000_000).default(1),
   /** Matching requests to let through untouched before the fault starts to act (a read before the start). */
   skip: z.number().int().min(0).max(1_000_000).default(0),
+  /**
+   * The fault ends when a request matching this arrives (that request is not faulted): reads
+   * answered "still running" until the abort, say, and the platform's own answers after it.
+   */
+  until: z
+    .strictObject({
+      method: z.enum(["GET", "POST", "DELETE", "PUT", "PATCH"]).optional(),
+      path: z.string().min(1),
+    })
+    .optional(),
 });
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -50,13 +60,10 @@ export class Faults {
     this.#faults.push(fault);
   }
 
-  /** The first fault matching the request, counted as used. */
+  /** The first fault matching the request, counted as used; faults that end at this request end. */
   take(method: string, path: string): Fault | undefined {
-    const fault = this.#faults.find(
-      (f) =>
-        (f.method === undefined || f.method === method) &&
-        (f.path.endsWith("*") ? path.startsWith(f.path.slice(0, -1)) : f.path === path),
-    );
+    this.#faults = this.#faults.filter((f) => !(f.until && matches(f.until, method, path)));
+    const fault = this.#faults.find((f) => matches(f, method, path));
     if (!fault) return undefined;
     if (fault.skip > 0) {
       fault.skip -= 1;
@@ -74,4 +81,12 @@ export class Faults {
   clear(): void {
     this.#faults = [];
   }
+}
+
+/** Whether a request is the one a method (any when none) and a path (a prefix ending in `*`) name. */
+function matches(at: { method?: string | undefined; path: string }, method: string, path: string): boolean {
+  return (
+    (at.method === undefined || at.method === method) &&
+    (at.path.endsWith("*") ? path.startsWith(at.path.slice(0, -1)) : at.path === path)
+  );
 }

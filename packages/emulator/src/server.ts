@@ -351,13 +351,18 @@ function heldResponse(res: ServerResponse): {
     writeHead: (status: number, more: Record<string, string | number> = {}) => {
       head = { status, headers: more };
     },
-    write: (text: string) => {
-      body += text;
+    // A streamed answer (sendAnswer) writes bytes too, and asks how far ahead it is: held whole,
+    // it is never behind.
+    write: (text: string | Uint8Array) => {
+      body += typeof text === "string" ? text : Buffer.from(text).toString("utf8");
       return true;
     },
     end: (text?: string) => {
       body += text ?? "";
     },
+    writableLength: 0,
+    on: () => response,
+    off: () => response,
     destroyed: false,
     get socket() {
       return res.socket;

@@ -106,6 +106,29 @@ describe("cwp-emulator command", () => {
     await once(child, "exit");
   });
 
+  it("gives random API tokens at each start unless --seed is given, as --help says", async () => {
+    const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
+    /** The token a start prints, read from its lines to paste. */
+    const tokenOf = async (args: string[]) => {
+      const child = spawn(process.execPath, [bin, "--port", "0", ...args], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let token = "";
+      for await (const line of createInterface({ input: child.stdout! }))
+        if (line.startsWith("export CWP_API_TOKEN=")) {
+          token = line.slice("export CWP_API_TOKEN=".length);
+          break;
+        }
+      child.kill("SIGTERM");
+      await once(child, "exit");
+      return token;
+    };
+    const [a, b] = [await tokenOf([]), await tokenOf([])];
+    expect(a).toMatch(/\S/);
+    expect(a).not.toBe(b);
+    expect(await tokenOf(["--seed", "1"])).toBe(await tokenOf(["--seed", "1"]));
+  });
+
   it("--help prints every option with its default, each apart from its meaning, and starts nothing", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp-emulator.js", import.meta.url));
     for (const flag of ["--help", "-h"]) {

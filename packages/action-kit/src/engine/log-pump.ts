@@ -1,4 +1,4 @@
-import type { LogFollower, LogLine } from "@cwp/client";
+import { type LogFollower, type LogLine, TimeoutError } from "@cwp/client";
 import { host, say, warn } from "./host.js";
 import { redact } from "./secrets.js";
 
@@ -20,6 +20,7 @@ export class LogPump {
   #streaming: Promise<void> = Promise.resolve();
   #warned = false;
   #printed = false;
+  #wake: (() => void) | undefined;
 
   constructor(
     private readonly follower: LogFollower,
@@ -31,7 +32,15 @@ export class LogPump {
       signal: this.#stop.signal,
       onLines: (lines) => this.#print(lines),
       onError: (error) => this.#warn(error),
+      onWake: (wake) => {
+        this.#wake = wake;
+      },
     });
+  }
+
+  /** Reads now: the work's status changed, and a new stage writes lines (a build's first, cloning). */
+  wake(): void {
+    this.#wake?.();
   }
 
   /** Stops streaming, and the read under way with it. */
@@ -52,7 +61,8 @@ export class LogPump {
           this.#print(lines);
         }
       } catch (error) {
-        if (!signal.aborted) this.#warn(error);
+        // Out of time (the drain's own, or the step's deadline): the rest stay on the platform.
+        if (!signal.aborted && !(error instanceof TimeoutError)) this.#warn(error, "after the wait");
         else say(`(Stopped reading the logs after ${withinMs} ms; the rest are on the platform.)`);
       }
     }
@@ -70,8 +80,10 @@ export class LogPump {
     this.last.splice(0, Math.max(0, this.last.length - KEEP_LAST));
   }
 
-  #warn(error: unknown): void {
-    if (!this.#warned) warn(`Could not read the logs (the wait goes on): ${(error as Error).message}`);
+  /** Once per step; a read after the wait (the drain) does not say the wait goes on: it is over. */
+  #warn(error: unknown, when: "while waiting" | "after the wait" = "while waiting"): void {
+    const said = when === "while waiting" ? "(the wait goes on)" : "left after the wait";
+    if (!this.#warned) warn(`Could not read the logs ${said}: ${(error as Error).message}`);
     this.#warned = true;
   }
 }

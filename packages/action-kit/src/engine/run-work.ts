@@ -2,6 +2,7 @@ import {
   AbortedError,
   type CallOptions,
   type Conclusion,
+  ConflictError,
   type CwpClient,
   CwpError,
   createClient,
@@ -28,6 +29,7 @@ import {
   warn,
 } from "./host.js";
 import { LogPump } from "./log-pump.js";
+import { wrongIdMessage } from "./not-found.js";
 import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
 import { mask, redact } from "./secrets.js";
@@ -81,6 +83,11 @@ export interface StartedWork<T> {
    * the abort's own signal and deadline, and `urgent`: it goes out even with the budget spent.
    */
   abort?(options: CallOptions): Promise<void>;
+  /**
+   * Reads the work once: after an abort refused because the work had already concluded (409), so
+   * that the step reports what it concluded instead of "may still be running".
+   */
+  read?(options: CallOptions): Promise<T>;
 }
 
 /** What an action does with the parsed config: start its work, or settle without any. */
@@ -158,6 +165,8 @@ export async function runWork<S extends z.ZodRawShape, T>(
   let record: WorkRecord | undefined;
   let end: StepEnd | undefined;
   let workStarted = false;
+  /** The inputs as parsed, once they are: a wrong id in them is named by a 404. */
+  let parsed: Record<string, unknown> = {};
   const report: Reporter = (r) =>
     host().report({
       action: action.name,
@@ -173,6 +182,7 @@ export async function runWork<S extends z.ZodRawShape, T>(
   let deadline = Number.POSITIVE_INFINITY;
   try {
     const config = readInputs(schema, raw) as z.output<z.ZodObject<S>> & SharedConfig;
+    parsed = config;
     action.validate?.(config);
     const asked = recorder?.create(config, action.name);
     const conn = connection(config);
@@ -238,7 +248,7 @@ export async function runWork<S extends z.ZodRawShape, T>(
     }
     end = await follow(work, config, cancel, started, outputs, report, record);
   } catch (error) {
-    end = await fail(report, error, cancel.signal.aborted, workStarted);
+    end = await fail(report, error, cancel.signal.aborted, workStarted, parsed);
   } finally {
     await record?.close(
       end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." },
@@ -278,6 +288,11 @@ async function follow<T>(
     : undefined;
   pump?.start();
   let last: T | undefined = work.initial;
+  // A line from the wait's start (the terminal's heartbeat counts from it): the first poll may be
+  // minutes away when earlier runs took that long.
+  host().progress(
+    redact(`[0s] ${work.title}: ${work.initial ? work.conclude(work.initial).status : "started"}`),
+  );
   const reportAs = (outcome: Report["outcome"], status: string | undefined, message?: string) =>
     report({
       title: work.title,
@@ -288,9 +303,29 @@ async function follow<T>(
       message,
       lastLines: outcome === "success" ? undefined : pump?.last,
     });
+  /** The step ends as the work concluded, the platform having said so. */
+  const settle = async (final: T): Promise<StepEnd> => {
+    const conclusion = work.conclude(final);
+    outputs.set(work.outputs(final));
+    const message = work.message?.(final);
+    await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
+    const took = formatDuration(Date.now() - started);
+    if (conclusion.success) {
+      const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
+      say(said);
+      return { outcome: "succeeded", summary: said };
+    }
+    const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
+    failWith(said);
+    return { outcome: "failed", summary: said };
+  };
+  let expectedDurationsMs: number[] | undefined;
   try {
     const history = work.history;
-    const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+    expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+    const usual =
+      history && expectedDurationsMs && shortTimeout(history.many, expectedDurationsMs, config.timeout);
+    if (usual) warn(usual);
     // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
     record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
     const final = await work.wait({
@@ -306,26 +341,16 @@ async function follow<T>(
           ),
         );
       },
-      onStatus: (status, resource) =>
+      onStatus: (status, resource) => {
         say(
           `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
-        ),
+        );
+        pump?.wake();
+      },
     });
     // A log outage never holds a concluded step: what is left is read for 2 s at most.
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
-    const conclusion = work.conclude(final);
-    outputs.set(work.outputs(final));
-    const message = work.message?.(final);
-    await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
-    const took = formatDuration(Date.now() - started);
-    if (conclusion.success) {
-      const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
-      say(said);
-      return { outcome: "succeeded", summary: said };
-    }
-    const said = `${capitalise(work.title)} ended ${conclusion.status} after ${took}${message ? `: ${message}` : ""}.`;
-    failWith(said);
-    return { outcome: "failed", summary: said };
+    return await settle(final);
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
     const cancelled = error instanceof AbortedError && signal.aborted;
@@ -346,9 +371,21 @@ async function follow<T>(
     // The abort goes first, then the record; the logs get what time is left after them.
     pump?.stop();
     const aborted = await abortRemote(work, config, cancel);
+    if (aborted.concluded !== undefined && !cancelled) {
+      // It concluded as the deadline came (or as the reads failed): the platform's word is the step's.
+      say(
+        `The abort was refused: ${work.title} had already concluded (${work.conclude(aborted.concluded).status}).`,
+      );
+      await pump?.drain(DRAIN_WITHIN_MS);
+      return await settle(aborted.concluded);
+    }
     const check =
       lost && !aborted.stopped ? " Look at its status on the platform before starting it again." : "";
-    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}`;
+    const usual =
+      timedOut && work.history && expectedDurationsMs
+        ? shortTimeout(work.history.many, expectedDurationsMs, config.timeout)
+        : undefined;
+    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${usual ? ` ${usual}` : ""}`;
     const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
     await record?.close(end, closeWithin(cancel, started + config.timeout));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
@@ -369,21 +406,40 @@ async function abortRemote<T>(
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
-): Promise<{ said: string; stopped: boolean }> {
+): Promise<{ said: string; stopped: boolean; concluded?: T }> {
   if (!work.abort)
     return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
   if (!config["abort-on-cancel"])
     return { said: "it was left running (abort-on-cancel is false).", stopped: false };
   const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
+  const budget = () => ({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
   try {
-    await work.abort({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+    await work.abort(budget());
     return { said: "it was aborted on the platform.", stopped: true };
   } catch (error) {
+    // 409: nothing to abort, it had concluded. Read once more to know how.
+    const final =
+      error instanceof ConflictError && work.read
+        ? await work.read(budget()).catch(() => undefined)
+        : undefined;
+    if (final !== undefined && work.conclude(final).concluded)
+      return { said: "it had already concluded.", stopped: true, concluded: final };
     return {
       said: `aborting it failed (${(error as Error).message}): it may still be running.`,
       stopped: false,
     };
   }
+}
+
+/**
+ * A timeout shorter than the work usually takes, said with a value to use: the longest recent
+ * run and half as much again, in whole minutes.
+ */
+function shortTimeout(many: string, durationsMs: readonly number[], timeoutMs: number): string | undefined {
+  const usual = median(durationsMs);
+  if (usual === undefined || usual <= timeoutMs) return undefined;
+  const suggested = Math.ceil((Math.max(...durationsMs) * 1.5) / 60_000);
+  return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", `${suggested}m`)}.`;
 }
 
 /**
@@ -414,6 +470,7 @@ async function fail(
   cancelled: boolean,
   /** The work had started when this happened (a read failed while waiting on it). */
   workStarted: boolean,
+  inputs: Record<string, unknown>,
 ): Promise<StepEnd> {
   if (error instanceof InputError || error instanceof InputErrors) {
     const errors = error instanceof InputError ? [error] : error.errors;
@@ -424,9 +481,11 @@ async function fail(
   }
   // The client's messages already name the request, the status and the platform's error id.
   const reason =
-    error instanceof CwpError || error instanceof StepFailure
+    // Before the work started, a 404 is an id of the inputs; after, it is the work's own.
+    (workStarted ? undefined : wrongIdMessage(error, inputs)) ??
+    (error instanceof CwpError || error instanceof StepFailure
       ? error.message
-      : `Unexpected error: ${(error as Error)?.message ?? String(error)}`;
+      : `Unexpected error: ${(error as Error)?.message ?? String(error)}`);
   const unanswered = cancelled && error instanceof CwpError && error.outcomeUnknown;
   const message = unanswered
     ? `Cancelled ${host().cancelledBy} while the start request had no answer ${START_GRACE_MS / 1000} s later: ${reason}`

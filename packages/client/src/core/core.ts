@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
-import { UnexpectedResponseError } from "../transport/errors.js";
+import { NotTheApiError, UnexpectedResponseError } from "../transport/errors.js";
 import type {
   HttpMethod,
   QueryValue,
@@ -29,6 +29,12 @@ export interface CallOptions {
    * stops the call with nothing sent.
    */
   beforeSend?: (() => Promise<void>) | undefined;
+  /**
+   * For lists walked page by page: a walk that cannot read the whole list (a page repeated, a
+   * cursor handed out again, past MAX_PAGES) throws IncompleteListError instead of ending with a
+   * warning. For reads whose result replaces data, such as an export.
+   */
+  wholeList?: boolean | undefined;
 }
 
 /** `options` with a second signal that also stops the call (a reader's own stop). */
@@ -76,7 +82,13 @@ export class Core {
       return await this.#exchange(op, fullPath, options);
     } catch (error) {
       // A 2xx means the platform acted: a change whose answer cannot be read may still have been made.
-      if (!(error instanceof UnexpectedResponseError) || op.method === "GET") throw error;
+      // Not the API (a web page): the platform never saw the request, so it acted on nothing.
+      if (
+        !(error instanceof UnexpectedResponseError) ||
+        error instanceof NotTheApiError ||
+        op.method === "GET"
+      )
+        throw error;
       const check = op.checkHint ? `Check ${op.checkHint}` : "Check whether it took effect";
       throw new UnexpectedResponseError(
         `${error.message}. The platform accepted the request, so it may have acted on it (the outcome is unknown). ${check} before trying again.`,
@@ -141,9 +153,12 @@ export class Core {
     );
   }
 
-  /** A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client does. */
-  walk(at: string): PageWalk {
-    return new PageWalk(`GET ${at}`, this.transport.warn);
+  /**
+   * A guard for one walk over the pages of the list at `at` (see `PageWalk`), warning as the client
+   * does, or throwing when the call asks for the whole list.
+   */
+  walk(at: string, options?: CallOptions): PageWalk {
+    return new PageWalk(`GET ${at}`, this.transport.warn, options?.wholeList === true);
   }
 
   /** Validates a body or query against a strict request schema; throws before anything is sent. */

@@ -1,3 +1,5 @@
+import { IncompleteListError } from "../transport/errors.js";
+
 /**
  * Most pages a walk over one list reads before it stops with a warning: a list that never ends
  * (a cursor that leads back, a platform that ignores the page asked for) must not spend the
@@ -8,7 +10,9 @@ export const MAX_PAGES = 1_000;
 /**
  * Guards a walk over a list's pages: it ends on a cursor it was already given, on a page that
  * repeats the one before it, or past MAX_PAGES, each time with a warning naming the list. Nothing
- * read is lost: the walk stops before reading what it has read already.
+ * read is lost: the walk stops before reading what it has read already. A walk that must read the
+ * whole list (`whole`) throws an IncompleteListError instead: a listing may end with part of a
+ * list, data that replaces data may not.
  */
 export class PageWalk {
   readonly #seen = new Set<string>();
@@ -19,6 +23,7 @@ export class PageWalk {
     /** The list, for the warning: "GET /v1/projects". */
     private readonly what: string,
     private readonly warn: (message: string) => void,
+    private readonly whole = false,
   ) {}
 
   /** The cursor the walk begins at, when it has one: leading back to it is going round too. */
@@ -33,8 +38,7 @@ export class PageWalk {
   fresh(fingerprint: string): boolean {
     const repeated = this.#last === fingerprint;
     this.#last = fingerprint;
-    if (repeated)
-      this.warn(`${this.what} answered the same page twice in a row: the list was read up to there.`);
+    if (repeated) this.#cutShort("answered the same page twice in a row");
     return !repeated;
   }
 
@@ -42,16 +46,26 @@ export class PageWalk {
   goOn(next: string): boolean {
     this.#pages += 1;
     if (this.#seen.has(next)) {
-      this.warn(
-        `${this.what} handed out a cursor it had handed out before: the list was read once, up to there.`,
-      );
+      this.#cutShort("handed out a cursor it had handed out before", "once, up to there");
       return false;
     }
     if (this.#pages >= MAX_PAGES) {
-      this.warn(`${this.what} still had more after ${MAX_PAGES} pages: the list was read up to there.`);
+      this.#cutShort(`still had more after ${MAX_PAGES} pages`);
       return false;
     }
     this.#seen.add(next);
     return true;
+  }
+
+  #cutShort(why: string, read = "up to there"): void {
+    if (!this.whole) {
+      this.warn(`${this.what} ${why}: the list was read ${read}.`);
+      return;
+    }
+    const [method = "GET", path = ""] = this.what.split(" ");
+    throw new IncompleteListError(
+      `${this.what} ${why} after ${this.#pages + 1} pages: the list could not be read whole, so nothing was written from it.`,
+      { method, path },
+    );
   }
 }

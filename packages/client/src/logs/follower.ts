@@ -31,6 +31,11 @@ export interface LogStreamOptions {
   onLines(lines: LogLine[]): void;
   /** A failed read; streaming goes on. */
   onError(error: unknown): void;
+  /**
+   * Hands over a function that ends the pause between reads at once and reads now, its back-off
+   * reset: for a caller that learns lines are likely (the work's status changed).
+   */
+  onWake?(wake: () => void): void;
 }
 
 /**
@@ -74,13 +79,15 @@ export class LogFollower {
 
   /**
    * Reads on until the signal aborts, handing each batch of new lines over: every 2 s while lines
-   * come, backing off to 8 s while none do, and no more often than a quarter of what this client's
+   * come, backing off to 8 s while none do (and at once when woken, `onWake`), and no more often than a quarter of what this client's
    * share of the account's budget allows its polls (`RateLimitBudget.backgroundInterval`), so
    * streaming never costs the waits their pace or a 429.
    */
   async stream(options: LogStreamOptions): Promise<void> {
     const { clock, rateLimit } = this.#pacing;
     let interval = STREAM_INTERVAL_MS;
+    let nap = new AbortController();
+    options.onWake?.(() => nap.abort());
     while (!options.signal.aborted) {
       let fresh = 0;
       try {
@@ -93,9 +100,15 @@ export class LogFollower {
       }
       interval = fresh > 0 ? STREAM_INTERVAL_MS : Math.min(STREAM_MAX_INTERVAL_MS, interval * 1.5);
       try {
-        await clock.sleep(rateLimit ? rateLimit.backgroundInterval(interval) : interval, options.signal);
+        await clock.sleep(
+          rateLimit ? rateLimit.backgroundInterval(interval) : interval,
+          AbortSignal.any([options.signal, nap.signal]),
+        );
       } catch {
-        return;
+        if (options.signal.aborted) return;
+        // Woken: read now, and at the fast pace again.
+        nap = new AbortController();
+        interval = STREAM_INTERVAL_MS;
       }
     }
   }

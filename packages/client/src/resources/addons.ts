@@ -128,7 +128,7 @@ export class Addons {
     return iterateItems(
       (q) => this.listRestores(projectId, addonId, backupId, q, options),
       query,
-      this.core.walk(path`/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`),
+      this.core.walk(path`/v1/projects/${projectId}/addons/${addonId}/backups/${backupId}/restores`, options),
     );
   }
 

@@ -117,7 +117,7 @@ export class Billing {
         (cursor) => this.listInvoices({ ...query, cursor }, options),
         size,
         query.cursor,
-        this.core.walk("/v1/billing/invoices"),
+        this.core.walk("/v1/billing/invoices", options),
       ),
     );
   }
@@ -142,7 +142,7 @@ export class Billing {
     return drillDownPages(
       (q) => this.getInvoice(invoiceId, q, options),
       query,
-      this.core.walk(path`/v1/billing/invoices/${invoiceId}`),
+      this.core.walk(path`/v1/billing/invoices/${invoiceId}`, options),
     );
   }
 
@@ -165,7 +165,7 @@ export class Billing {
       },
       size,
       query.cursor,
-      this.core.walk("/v1/billing/usage"),
+      this.core.walk("/v1/billing/usage", options),
     );
     for await (const page of pages) yield page.response;
   }
@@ -217,7 +217,7 @@ export class Billing {
     return drillDownPages(
       (q) => this.getUsageHour(timestamp, q, options),
       query,
-      this.core.walk(path`/v1/billing/usage/${timestamp}`),
+      this.core.walk(path`/v1/billing/usage/${timestamp}`, options),
     );
   }
 

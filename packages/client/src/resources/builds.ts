@@ -90,7 +90,7 @@ export class Builds {
     return iterateItems(
       (q) => this.list(projectId, serviceId, q, options),
       query,
-      this.core.walk(path`/v1/projects/${projectId}/services/${serviceId}/build`),
+      this.core.walk(path`/v1/projects/${projectId}/services/${serviceId}/build`, options),
     );
   }
 

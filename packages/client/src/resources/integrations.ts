@@ -51,7 +51,7 @@ export class Integrations {
     return iterateItems(
       (q) => this.listRegistries(q, options),
       query,
-      this.core.walk("/v1/integrations/registries"),
+      this.core.walk("/v1/integrations/registries", options),
     );
   }
 }

@@ -91,7 +91,7 @@ export class Jobs {
     return iterateItems(
       (q) => this.listRuns(projectId, jobId, q, options),
       query,
-      this.core.walk(path`/v1/projects/${projectId}/jobs/${jobId}/runs`),
+      this.core.walk(path`/v1/projects/${projectId}/jobs/${jobId}/runs`, options),
     );
   }
 

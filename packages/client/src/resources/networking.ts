@@ -35,7 +35,7 @@ export class Networking {
     return iterateItems(
       (q) => this.listSubdomainPaths(domain, subdomain, q, options),
       query,
-      this.core.walk(path`/v1/domains/${domain}/subdomains/${subdomain}/paths`),
+      this.core.walk(path`/v1/domains/${domain}/subdomains/${subdomain}/paths`, options),
     );
   }
 }

@@ -18,7 +18,7 @@ export class Projects {
 
   /** Every project, across pages. */
   iterate(query: CursorListQuery = {}, options?: CallOptions): AsyncGenerator<Project> {
-    return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/projects"));
+    return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/projects", options));
   }
 
   async getPipeline(projectId: string, pipelineId: string, options?: CallOptions): Promise<Pipeline> {

@@ -8,7 +8,7 @@ import {
 } from "../schemas/builds.js";
 import { emptyData } from "../schemas/shared.js";
 import { parseTimestamp } from "../timestamps.js";
-import { AbortedError } from "../transport/errors.js";
+import { AbortedError, ConnectionError, TimeoutError } from "../transport/errors.js";
 import { type RestartReceipt, restartConclusion } from "../waiting/conclusions.js";
 import type { WaitOptions } from "../waiting/poll.js";
 
@@ -49,9 +49,11 @@ export class Services {
    */
   async restart(projectId: string, serviceId: string, options?: CallOptions): Promise<RestartReceipt> {
     const at = path`/v1/projects/${projectId}/services/${serviceId}/restart`;
+    // The rollout before the restart, where the platform can tell it; a platform that cannot be
+    // reached at all cannot be restarted either, and trying the restart too would double the wait.
     const before = await this.get(projectId, serviceId, { ...options, beforeSend: undefined }).catch(
       (error: unknown) => {
-        if (error instanceof AbortedError) throw error;
+        if (error instanceof AbortedError || unreached(error)) throw error;
         return undefined;
       },
     );
@@ -110,3 +112,6 @@ export class Harnesses {
     );
   }
 }
+
+/** No answer came: the connection failed or was never made, or nothing came in time. */
+const unreached = (error: unknown) => error instanceof ConnectionError || error instanceof TimeoutError;

@@ -18,6 +18,6 @@ export class Teams {
 
   /** Every team, across pages. */
   iterate(query: CursorListQuery = {}, options?: CallOptions): AsyncGenerator<Team> {
-    return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/teams"));
+    return iterateItems((q) => this.list(q, options), query, this.core.walk("/v1/teams", options));
   }
 }

@@ -66,7 +66,7 @@ export class Templates {
     return iterateItems(
       (q) => this.listRuns(templateId, q, options),
       query,
-      this.core.walk(path`/v1/templates/${templateId}/runs`),
+      this.core.walk(path`/v1/templates/${templateId}/runs`, options),
     );
   }
 

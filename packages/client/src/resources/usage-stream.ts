@@ -98,7 +98,7 @@ export async function* usageParts(
   const size = defaultUsagePageSize(query);
   const leftOut = LEFT_OUT[options.level ?? "resources"];
   let cursor = query.cursor;
-  const walk = core.walk(PATH);
+  const walk = core.walk(PATH, options);
   walk.begin(cursor);
   for (let pages = 1; ; pages++) {
     const q = core.check(usageListQuery, { ...query, ...(cursor ? { cursor } : {}) }, "GET", PATH, "query");

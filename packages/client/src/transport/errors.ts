@@ -83,6 +83,13 @@ export class ApiError extends CwpError {
 export class UnexpectedResponseError extends CwpError {
   override name = "UnexpectedResponseError";
 }
+/**
+ * The API URL answers, but not as the API: a web page (an HTML 200, a 404 page), a redirect to a
+ * login page, a 405. Nothing was started there: the platform never saw the request.
+ */
+export class NotTheApiError extends UnexpectedResponseError {
+  override name = "NotTheApiError";
+}
 /** No response: the connection failed, was refused or was reset. */
 export class ConnectionError extends CwpError {
   override name = "ConnectionError";
@@ -90,6 +97,14 @@ export class ConnectionError extends CwpError {
 /** No response in time (per-attempt timeout or the caller's deadline). */
 export class TimeoutError extends CwpError {
   override name = "TimeoutError";
+}
+/**
+ * A list read with `wholeList` that could not be read whole: it repeated a page, handed out a
+ * cursor again, or ran past the most pages a walk reads. What needs every item (an export that
+ * replaces data) stops instead of going on with part of the list.
+ */
+export class IncompleteListError extends CwpError {
+  override name = "IncompleteListError";
 }
 /** The caller's AbortSignal fired. */
 export class AbortedError extends CwpError {

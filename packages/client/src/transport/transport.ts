@@ -6,11 +6,11 @@ import { classifyNetworkError } from "./classify.js";
 import { type Clock, systemClock } from "./clock.js";
 import {
   AbortedError,
-  ApiError,
   ConnectionError,
   CwpError,
   type CwpErrorInit,
   errorClassForStatus,
+  NotTheApiError,
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
@@ -324,6 +324,13 @@ export class Transport {
     try {
       return JSON.parse(text);
     } catch {
+      // A redirect's page (a login form) is no answer: the redirect itself says what is wrong.
+      if (status >= 300 && status < 400) return undefined;
+      if (status < 400 && /html/i.test(String(headers["content-type"] ?? "")))
+        throw new NotTheApiError(
+          `${base.method} ${base.path} answered ${status} with an HTML page, not the API's JSON: ${this.#checkUrl()}`,
+          { ...base, status },
+        );
       if (status < 400) {
         throw new UnexpectedResponseError(
           `${base.method} ${base.path} answered ${status} with a body that is not JSON (${headers["content-type"] ?? "no content type"})`,
@@ -365,14 +372,20 @@ export class Transport {
   }
 
   /**
-   * A 404 that is a web page, not the API's JSON error: the URL points at a website, a proxy or
-   * the wrong path, not at the platform's API. Said as such, or the user reads "not found" as
-   * their project missing.
+   * A 404 that is a web page, not the API's JSON error, or a 405 (the API documents none): the URL
+   * points at a website, a proxy or the wrong path, not at the platform's API. Said as such, or
+   * the user reads "not found" as their project missing.
    */
   #notTheApi(response: RawResponse): string {
     const type = String(response.headers["content-type"] ?? "");
+    if (response.status === 405) return `: ${this.#checkUrl()}`;
     if (response.status !== 404 || response.body !== undefined || /json/i.test(type)) return "";
-    return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#origin} is not the API. Check the API URL`;
+    return `: the answer is ${/html/i.test(type) ? "an HTML page" : "not JSON"}, not the API's; ${this.#checkUrl()}`;
+  }
+
+  /** The one advice for an API URL that answers as something else than the API. */
+  #checkUrl(): string {
+    return `${this.#origin} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`;
   }
 
   /** What to do about a status, where the status alone does not say. */
@@ -392,8 +405,8 @@ export class Transport {
   /** A 3xx: the platform answers its API directly, so the base URL points somewhere else. */
   #redirected(response: RawResponse, base: CwpErrorInit): CwpError {
     const location = response.headers.location;
-    return new ApiError(
-      `${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): check the API's base URL (api-url), it should be the API's own address`,
+    return new NotTheApiError(
+      `${base.method} ${base.path} was redirected (${response.status}${location ? ` to ${this.#redact(String(location))}` : ""}): ${this.#checkUrl()}`,
       { ...base, status: response.status },
     );
   }

@@ -21,6 +21,10 @@ import { parseTimestamp } from "../timestamps.js";
 export interface Conclusion {
   status: string;
   concluded: boolean;
+  /**
+   * True only for work the platform said concluded, and concluded well: a SUCCESS seen on work not
+   * yet concluded (a step that timed out on it) claims nothing.
+   */
   success: boolean;
   /** False for a status the spec does not list: the wait warns once and goes on (see `pollUntilConcluded`). */
   known?: boolean;
@@ -30,10 +34,11 @@ const knows = (statuses: readonly string[], status: string) => statuses.includes
 
 export function buildConclusion(build: Build): Conclusion {
   const status = build.status ?? "UNKNOWN";
+  const concluded = build.concluded === true;
   return {
     status,
-    concluded: build.concluded === true,
-    success: build.success === true || status === "SUCCESS",
+    concluded,
+    success: concluded && (build.success === true || status === "SUCCESS"),
     known: build.status == null || knows(BUILD_STATUSES, status),
   };
 }
@@ -42,7 +47,7 @@ export function jobRunConclusion(run: JobRun): Conclusion {
   return {
     status: run.status,
     concluded: run.concluded,
-    success: run.status === "SUCCESS",
+    success: run.concluded && run.status === "SUCCESS",
     known: knows(JOB_RUN_STATUSES, run.status),
   };
 }
@@ -51,7 +56,7 @@ export function templateRunConclusion(run: TemplateRun): Conclusion {
   return {
     status: run.status,
     concluded: run.concluded,
-    success: run.status === "success",
+    success: run.concluded && run.status === "success",
     known: knows(TEMPLATE_RUN_STATUSES, run.status),
   };
 }

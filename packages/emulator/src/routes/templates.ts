@@ -54,15 +54,12 @@ export const templateRoutes: Route[] = [
           (q.concluded === undefined || r.concluded === q.concluded),
       );
     const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery);
-    // The live list carries summaries, less than a run's own read (no gitops, spec, arguments).
-    const summaries = items.map(({ id, templateId, status, concluded, createdAt, updatedAt }) => ({
-      id,
-      templateId,
-      status,
-      concluded,
-      createdAt,
-      updatedAt,
-    }));
+    // The live list carries summaries, less than a run's own read: no gitops, spec or arguments,
+    // but every member that names and places the run (the vendor's client lists by `name` and
+    // `apiVersion`).
+    const summaries = items.map(
+      ({ gitops: _gitops, spec: _spec, arguments: _arguments, ...summary }) => summary,
+    );
     return { data: { templateRuns: summaries }, pagination };
   }),
   get("/v1/templates/:templateId/runs/:runId", (ctx) => {

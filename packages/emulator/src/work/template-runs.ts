@@ -39,7 +39,9 @@ export function startTemplateRun(
         state: {
           status: outcome.status ?? (succeed ? "success" : "failure"),
           concluded: true,
-          ...(failure !== undefined ? { message: failure } : {}),
+          // Why it failed: the template's own reason (an argument it reads, missing), or the one
+          // the control plane scripted.
+          ...((failure ?? outcome.message) !== undefined ? { message: failure ?? outcome.message } : {}),
         },
         event: succeed ? "trigger:template-run:success" : "trigger:template-run:failure",
       },

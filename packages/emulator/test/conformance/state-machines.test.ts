@@ -136,6 +136,31 @@ describe("template runs (2.5, 3.4)", () => {
     expect(done.spec.response.endTime).toBeDefined();
     const concluded = await emu.api("GET", "/v1/templates/release/runs", { query: { concluded: true } });
     expect(concluded.body.data.templateRuns.map((r: { id: string }) => r.id)).toEqual([run.id]);
+    // A list item is a summary, as the platform's: no gitops, spec or arguments, but what names
+    // and places the run (the vendor's own client lists runs by name and apiVersion).
+    const [item] = concluded.body.data.templateRuns;
+    expect(item).toMatchObject({
+      id: run.id,
+      templateId: "release",
+      name: run.name,
+      apiVersion: "v1.2",
+      status: "success",
+      concluded: true,
+      createdAt: run.createdAt,
+    });
+    expect(item.updatedAt).toEqual(expect.any(String));
+    expect(item).not.toHaveProperty("gitops");
+    expect(item).not.toHaveProperty("spec");
+    expect(item).not.toHaveProperty("arguments");
+  });
+
+  it("a failure scripted with a message carries it in the run's answer", async () => {
+    const outcome = { kind: "templateRun", succeed: false, durationSeconds: 5, message: "quota exceeded" };
+    expect((await emu.control("POST", "outcomes", outcome)).status).toBe(200);
+    const run = (await emu.api("POST", "/v1/templates/release/runs", { body: { arguments: {} } })).body.data;
+    await emu.advance(10);
+    const done = (await emu.api("GET", `/v1/templates/release/runs/${run.id}`)).body.data;
+    expect(done).toMatchObject({ status: "failure", concluded: true, message: "quota exceeded" });
   });
 
   it("abort through aborting to aborted", async () => {

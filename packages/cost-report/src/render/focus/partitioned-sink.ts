@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, realpath, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { FocusParquet } from "./parquet-sink.js";
 import type { FocusCharge, FocusOwner, FocusPeriod } from "./parts.js";
 import type { FocusSink } from "./rows.js";
@@ -15,7 +15,9 @@ import type { FocusSink } from "./rows.js";
 //
 // Rows come in time order, so one period's writer is open at a time: a row of another period
 // closes it (its part is whole) and opens that period's next part. A period met again later (rows
-// out of order) gets a part of its own, never a rewrite.
+// out of order) gets a part of its own, never a rewrite. A row of a period the run was not asked
+// for (the platform may send a bucket from before the window) is left out, with a warning: it
+// would otherwise replace that period's folder with one bucket.
 
 /** `billing_period=2026-05`: the partition of a billing period starting at `start` (ms, UTC). */
 export const partitionOf = (start: number) => `billing_period=${new Date(start).toISOString().slice(0, 7)}`;
@@ -26,24 +28,38 @@ export class PartitionedFocusParquet implements FocusSink {
   #open: { partition: string; start: number | undefined; sink: FocusParquet } | undefined;
   /** Parts being closed (their last row group written, their footer, their rename). */
   #closing: Promise<void>[] = [];
+  /** Rows left out, by the partition they would have replaced: the warning's figures. */
+  readonly #outside = new Map<string, number>();
+  /** The period (start, ms) of the row before and whether it was asked for: checked on a change. */
+  #last: { start: number; asked: boolean } | undefined;
+  readonly #asked: Set<string>;
 
   private constructor(
     private readonly root: string,
     private readonly staging: string,
     /** Every billing period of the range, each of which gets a folder, empty of rows or not. */
     private readonly partitions: readonly string[],
-  ) {}
+    private readonly warn: (message: string) => void,
+  ) {
+    this.#asked = new Set(partitions);
+  }
 
-  /** The dataset at `root` (a folder), for the billing periods starting at `starts` (ms, UTC). */
-  static async open(root: string, starts: readonly number[]): Promise<PartitionedFocusParquet> {
-    // Beside the dataset, on the same file system (a rename moves it), and outside it, so that a
-    // reader of `root/**/*.parquet` never sees a part being written.
-    const staging = join(
-      dirname(root),
-      `.${root.split(/[\\/]/).pop()}-staging-${randomBytes(6).toString("hex")}`,
-    );
+  /**
+   * The dataset at `root` (a folder), for the billing periods starting at `starts` (ms, UTC);
+   * `warn` hears of rows left out.
+   */
+  static async open(
+    root: string,
+    starts: readonly number[],
+    warn: (message: string) => void,
+  ): Promise<PartitionedFocusParquet> {
+    // Beside the dataset's real folder, on its file system (a rename moves it; `root` may be a
+    // link to a mounted volume), and outside it, so that a reader of `root/**/*.parquet` never
+    // sees a part being written.
+    const real = await realFolder(root);
+    const staging = join(dirname(real), `.${basename(real)}-staging-${randomBytes(6).toString("hex")}`);
     await mkdir(staging, { recursive: true });
-    return new PartitionedFocusParquet(root, staging, starts.map(partitionOf));
+    return new PartitionedFocusParquet(real, staging, starts.map(partitionOf), warn);
   }
 
   row(
@@ -55,8 +71,16 @@ export class PartitionedFocusParquet implements FocusSink {
     quantity: number,
   ): void {
     // By the period's start, a number: its folder's name is made only when the period changes.
-    if (this.#open?.start !== period.billingStart)
-      this.#switchTo(partitionOf(period.billingStart), period.billingStart);
+    const start = period.billingStart;
+    if (this.#last?.start !== start) {
+      this.#last = { start, asked: this.#asked.has(partitionOf(start)) };
+      if (this.#last.asked && this.#open?.start !== start) this.#switchTo(partitionOf(start), start);
+    }
+    if (!this.#last.asked) {
+      const partition = partitionOf(start);
+      this.#outside.set(partition, (this.#outside.get(partition) ?? 0) + 1);
+      return;
+    }
     this.#open?.sink.row(period, charge, owner, resourceId, cost, quantity);
   }
 
@@ -68,6 +92,10 @@ export class PartitionedFocusParquet implements FocusSink {
   }
 
   async close(): Promise<void> {
+    for (const [partition, rows] of this.#outside)
+      this.warn(
+        `The platform sent ${rows} FOCUS row${rows === 1 ? "" : "s"} of ${partition.replace("billing_period=", "billing period ")}, which this run was not asked for (${this.partitions.map((p) => p.replace("billing_period=", "")).join(", ")}): left out, and that period's folder left as it was.`,
+      );
     this.#closeOpen();
     await Promise.all(this.#closing.splice(0));
     // A billing period without a row still gets its folder: one part of no rows, which replaces
@@ -111,6 +139,16 @@ export class PartitionedFocusParquet implements FocusSink {
     const open = this.#open;
     this.#open = undefined;
     if (open) this.#closing.push(open.sink.close());
+  }
+}
+
+/** The folder `root` names, through links: the dataset itself, or the folder it will be made in. */
+async function realFolder(root: string): Promise<string> {
+  try {
+    return await realpath(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return join(await realpath(dirname(root)), basename(root));
   }
 }
 
