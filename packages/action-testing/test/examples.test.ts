@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseWorldFile } from "@cwp/emulator";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -47,13 +49,15 @@ afterEach(() => {
   expect(github.violations.splice(0)).toEqual([]);
 });
 
-const run = (r: Omit<Rehearsal, "actionsDir" | "replace" | "env" | "token">) =>
+const run = (
+  r: Omit<Rehearsal, "actionsDir" | "replace" | "env" | "token"> & { scriptEnv?: Record<string, string> },
+) =>
   rehearse({
     ...r,
     secrets: { CWP_API_TOKEN: platform.tokens.org, ...r.secrets },
     actionsDir: `${root}actions`,
     replace: { "https://api.example.com": platform.url },
-    env: { GITHUB_API_URL: github.url },
+    env: { GITHUB_API_URL: github.url, ...r.scriptEnv },
     token: GITHUB_TOKEN,
   });
 const failures = (job: Awaited<ReturnType<typeof rehearse>>) =>
@@ -297,10 +301,21 @@ describe("the cost report examples", () => {
   });
 
   it("daily-focus-export.yml: this month's FOCUS dataset in its billing period's folder, handed to the upload steps, which a repository without the variables skips", async () => {
-    const job = await run({ workflow: workflow("daily-focus-export.yml"), job: "export", event: SCHEDULE });
+    // The range script runs (bash, as --run-shell runs it), and `aws` is a stand-in that says what it got.
+    const bin = await mkdtemp(join(tmpdir(), "cwp-aws-"));
+    await writeFile(join(bin, "aws"), '#!/bin/sh\necho "aws $*" >> "$AWS_CALLS"\n', { mode: 0o755 });
+    const calls = join(bin, "calls.txt");
+    const env = { PATH: `${bin}:${process.env.PATH}`, AWS_CALLS: calls };
+    const job = await run({
+      workflow: workflow("daily-focus-export.yml"),
+      job: "export",
+      event: SCHEDULE,
+      runScripts: true,
+      scriptEnv: env,
+    });
     expect(failures(job)).toEqual([]);
     expect(job.steps.map((s) => [s.id ?? s.name, s.kind])).toEqual([
-      ["range", "read"],
+      ["range", "script"],
       ["focus", "ran"],
       ["aws-actions/configure-aws-credentials@v4", "skipped"],
       ["Replace the periods' folders in S3", "skipped"],
@@ -311,19 +326,30 @@ describe("the cost report examples", () => {
     // The dataset's folder, in the runner's temp folder (gone with the job: the steps after upload it).
     expect(job.steps[1]?.result?.outputs["report-dir"]).toMatch(/cwp-usage-report$/);
     expect(job.steps[1]?.result?.stdout).toMatch(
-      /Spent [\d,.]+ USD in \d{4}-\d\d-01 to .* \(month to date\)/,
+      // Last month's first day to now: the range the script computed, as on GitHub.
+      /Spent [\d,.]+ USD in \d{4}-\d\d-01 to \d{4}-\d\d-\d\d .*\(so far\)/,
     );
-    // With a bucket named, the S3 step gets the folder the export wrote.
+    // With a bucket named, the S3 step syncs each period's folder the export wrote.
     const s3 = await run({
       workflow: workflow("daily-focus-export.yml"),
       job: "export",
       event: SCHEDULE,
       vars: { FOCUS_S3_BUCKET: "acme-finops" },
+      runScripts: true,
+      scriptEnv: env,
     });
     const sync = s3.steps.find((s) => s.name === "Replace the periods' folders in S3");
-    expect(sync?.kind).toBe("read");
-    expect(sync?.env?.REPORT_DIR).toBe(s3.steps[1]?.result?.outputs["report-dir"]);
-    expect(sync?.env?.BUCKET).toBe("acme-finops");
+    expect(sync?.kind).toBe("script");
+    const dir = s3.steps[1]?.result?.outputs["report-dir"];
+    expect(sync?.env?.REPORT_DIR).toBe(dir);
+    const synced = (await readFile(calls, "utf8")).trim().split("\n");
+    expect(synced.length).toBeGreaterThan(0);
+    for (const line of synced)
+      expect(line).toMatch(
+        new RegExp(
+          `^aws s3 sync ${dir}/focus/billing_period=\\d{4}-\\d\\d/ s3://acme-finops/focus/billing_period=\\d{4}-\\d\\d/ --delete$`,
+        ),
+      );
   });
 
   it("cost-report-on-pull-requests.yml: one comment on the pull request; a fork's pull request is skipped, not red", async () => {

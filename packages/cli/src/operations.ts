@@ -60,3 +60,10 @@ function ownMetadata(metadata: ActionMetadata | undefined, definition: AnyDefini
     outputs: Object.fromEntries(Object.entries(metadata.outputs).filter(([name]) => outputs.includes(name))),
   };
 }
+
+/**
+ * The environment variable `cwp rehearse` hands a step's inputs through (a JSON object of input
+ * names to text), as a runner hands them through INPUT_*: not on the command line, where any
+ * process on the machine can read a secret among them. A flag given too wins.
+ */
+export const REHEARSAL_INPUTS = "CWP_REHEARSAL_INPUTS";

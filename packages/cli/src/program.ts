@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import manifest from "../package.json" with { type: "json" };
 import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
-import { OPERATIONS } from "./operations.js";
+import { OPERATIONS, REHEARSAL_INPUTS } from "./operations.js";
 import { addRehearseCommand } from "./rehearse/command.js";
 import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
@@ -34,14 +34,25 @@ async function runOperation(
   process.stderr.on("error", () => {});
   const terminal = new TerminalHost({ json: flags.json === true });
   useHost(terminal);
+  const handed = inputsFromEnvironment();
   const raw = (input: string) => {
-    const value = flags[attribute(input)];
+    const value = flags[attribute(input)] ?? handed[input];
     if (value === undefined) return flagDefault(operation.metadata.inputs[input] ?? {});
     return value === true ? "true" : String(value);
   };
   await runWork(operation.definition, raw, cancel);
   terminal.finish();
   return EXIT_CODES[terminal.failure?.kind ?? "success"];
+}
+
+/** The inputs `cwp rehearse` handed through the environment (REHEARSAL_INPUTS), if any. */
+function inputsFromEnvironment(): Record<string, string> {
+  const text = process.env[REHEARSAL_INPUTS];
+  if (text === undefined) return {};
+  const value = JSON.parse(text) as unknown;
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${REHEARSAL_INPUTS} must be a JSON object of input names to text`);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
 export function program(setExitCode: (code: number) => void): Command {

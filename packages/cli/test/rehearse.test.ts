@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,8 @@ import { runCli } from "./run-cli.js";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const HEAD_SHA = "89abcdef0123456789abcdef0123456789abcdef";
 const SECRET = "cwp_rehearsal_secret_value_0042";
+/** Given to one rehearsal only (through a file), so that no other test's command line holds it. */
+const CHILD_SECRET = "cwp_child_secret_value_0077";
 
 async function payloadFile(payload: unknown): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), "cwp-rehearse-test-")), "payload.json");
@@ -108,14 +110,24 @@ const CASES: Record<string, Case> = {
     verdicts: ["✔ job report would pass"],
     printed: [/not rehearsed \(GitHub only\): comment, issue-title, issue-label/, /Spent [\d.,]+ USD/],
   },
-  "daily FOCUS export, scheduled": {
+  "daily FOCUS export, scheduled, its date script run (--run-shell)": {
     workflow: "daily-focus-export.yml",
-    args: ["--event", "schedule", "--var", "FOCUS_S3_BUCKET=acme-finops"],
+    args: ["--event", "schedule", "--run-shell"],
     verdicts: ["✔ job export would pass"],
     printed: [
+      // The range a script computes reaches our step after it.
+      /start: \d{4}-\d\d-01\n\s+end: \d{4}-\d\d-\d\d/,
       /focus-layout: partitioned/,
-      /○ Replace the periods' folders in S3/,
+      /− Replace the periods' folders in S3/,
       /− google-github-actions\/auth@v2/,
+    ],
+  },
+  "daily FOCUS export, its date script not run": {
+    workflow: "daily-focus-export.yml",
+    args: ["--event", "schedule"],
+    verdicts: ["✔ job export would pass"],
+    printed: [
+      /\? acme\/cwp\/actions\/usage-report@v1 \(not rehearsed: it reads a value unknown \(set by the run: step "Last month's first day to today \(UTC\)", which the rehearsal does not run; --run-shell runs it\)\)/,
     ],
   },
   "cost report on a pull request": {
@@ -154,12 +166,17 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     ]);
     expect(result.code).toBe(1);
     const findings = result.stdout.split("\n").filter((l) => l.startsWith("  finding:"));
-    expect(findings).toEqual([
-      '  finding: job gate, step "acme/cwp/actions/run-template@0123456789abcdef0123456789abcdef01234567": run-template has no input "templat-id"; did you mean "template-id"?',
+    expect(findings).toHaveLength(4);
+    // As GitHub names it: the unexpected input and the valid ones (then our "did you mean").
+    expect(findings[0]).toMatch(
+      /^ {2}finding: job gate, step "acme\/cwp\/actions\/run-template@0123456789abcdef0123456789abcdef01234567": Unexpected input\(s\) 'templat-id', valid inputs are \['api-token', 'api-url', .*'template-id'.*\]; did you mean 'template-id' for 'templat-id'\?$/,
+    );
+    expect(findings.slice(1, 3)).toEqual([
       '  finding: job gate, step "Run echo "$RUN"" reads steps.gate.outputs.run_id, which run-template does not set; did you mean "run-id"?',
       '  finding: job gate, step "Run echo "$RUN"" reads steps.build.outputs.image, but no step before it has the id "build"',
-      `  finding: job gate, step "Run echo "$TAG"": expression " format('v{0}', github.sha) ": no function format()`,
     ]);
+    // GitHub's own evaluator refuses what it cannot evaluate, in its words.
+    expect(findings[3]).toMatch(/^ {2}finding: job gate, step "Run echo "\$TAG"": .*JSON/);
     // The step of ours ran, as a runner runs it without the input, and failed on what is missing.
     expect(result.stdout).toMatch(/--template-id: is required/);
     expect(result.stdout).toContain("TOKEN: ***");
@@ -183,8 +200,103 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     expect(event.stderr).toContain("does not run on schedule (its on: push); rehearse it with --event push");
     const secret = await rehearse(["examples/workflows/build-on-push.yml", "--secret", SECRET]);
     expect(secret.code).toBe(2);
-    expect(secret.stderr).toContain("--secret takes NAME=VALUE");
+    expect(secret.stderr).toContain(
+      "--secret takes NAME=VALUE, or the NAME of an environment variable that holds it (no such variable is set)",
+    );
     expect(secret.stderr).not.toContain(SECRET);
     for (const r of [missing, job, event, secret]) expect(r.stdout).toBe("");
+  });
+
+  it("refuses a workflow GitHub would refuse, with GitHub's message, line and column; hostile shapes too, without a stack", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-rehearse-bad-"));
+    const steps = "    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n";
+    const cases: Array<[string, RegExp]> = [
+      [
+        `on: push\njobs:\n  a:\n    runs-on: x\n    stpes:\n      - run: echo\n`,
+        /\(Line: 5, Col: 5\): Unexpected value 'stpes'/,
+      ],
+      [`on: pushh\njobs:\n  a:\n${steps}`, /\(Line: 1, Col: 5\): Unexpected value 'pushh'/],
+      [
+        `on: push\njobs:\n  b:\n${steps}  a:\n    needs: constructor\n${steps}`,
+        /depends on unknown job 'constructor'/,
+      ],
+      [
+        `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: 5\n`,
+        /\(Line: 6, Col: 15\): job a, step 1: Expected format/,
+      ],
+      [
+        `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - if: \${{ ${"(".repeat(20_000)}true${")".repeat(20_000)} }}\n        run: echo\n`,
+        /\(Line: 6/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      const file = join(dir, "w.yml");
+      await writeFile(file, text);
+      const result = await runCli(["rehearse", file], { env: { NO_COLOR: "1" } });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stdout).toBe("");
+    }
+  });
+
+  it("a matrix and a needs output, as the README shows them", { timeout: 60_000 }, async () => {
+    const result = await rehearse(["packages/cli/test/fixtures/matrix-and-needs.yml", "--ref", "main"]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain(
+      `Rehearsing packages/cli/test/fixtures/matrix-and-needs.yml (Release main (${HEAD_SHA}))`,
+    );
+    const verdicts = result.stdout.split("\n").filter((l) => /^(✔|✘)? ?job .*(:| would)/.test(l));
+    expect(verdicts).toEqual([
+      "✔ job build (web) would pass",
+      "✔ job build (image-builder) would pass",
+      "✔ job release would pass",
+    ]);
+    expect(result.stdout).toMatch(/service-id: image-builder/);
+    expect(result.stdout).toMatch(/built: SUCCESS/);
+    expect(result.stdout).toMatch(/made up \(only a real run has them\): github\.run_id=1/);
+  });
+
+  it("puts no secret on a child's command line, whatever input it is given to; --secret NAME and --secret-file read it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-rehearse-secret-"));
+    const file = join(dir, "w.yml");
+    await writeFile(
+      file,
+      'on: push\njobs:\n  a:\n    runs-on: x\n    env:\n      CWP_API_TOKEN: ${{ secrets.CWP_API_TOKEN }}\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: release\n          arguments: \'{"key": "${{ secrets.RELEASE_KEY }}"}\'\n',
+    );
+    const dotenv = join(dir, ".env");
+    await writeFile(dotenv, `RELEASE_KEY=${CHILD_SECRET}\n`);
+    // Every process's command line while the rehearsal runs, as `ps` would show it.
+    const seen = new Set<string>();
+    const watch = setInterval(async () => {
+      for (const pid of await readdir("/proc").catch(() => []))
+        if (/^\d+$/.test(pid)) seen.add(await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => ""));
+    }, 20);
+    const result = await runCli(
+      [
+        "rehearse",
+        file,
+        "--secret-file",
+        dotenv,
+        "--secret",
+        "EXTRA",
+        "--world",
+        join(root, "examples/world.yaml"),
+      ],
+      { env: { NO_COLOR: "1", EXTRA: "another-secret-value-77" } },
+    );
+    clearInterval(watch);
+    expect(result.code, result.stdout).toBe(0);
+    expect([...seen].some((c) => c.includes("run-template"))).toBe(true);
+    expect([...seen].filter((c) => c.includes(CHILD_SECRET))).toEqual([]);
+    expect(result.stdout).not.toContain(CHILD_SECRET);
+    expect(result.stdout).toContain('"key": "***"');
+  });
+
+  it("--help shows no default of {} for a repeatable flag", async () => {
+    const result = await runCli(["rehearse", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("(default: {})");
+    expect(result.stdout).toContain("--run-shell");
   });
 });

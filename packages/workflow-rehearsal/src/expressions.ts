@@ -1,8 +1,28 @@
-// GitHub Actions expressions (`${{ }}`), as much of them as our examples use: context paths,
-// 'strings', numbers, true/false/null, == != && || ! and parentheses, and the status functions.
-// Anything else is refused: a rehearsal must never pass because an expression was not understood.
+import { createHash } from "node:crypto";
+import { globSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { data, Evaluator, Lexer, Parser } from "@actions/expressions";
+import type { FunctionDefinition } from "@actions/expressions/funcs/info";
+import { truthy } from "@actions/expressions/result";
+import {
+  isBasicExpression,
+  isBoolean,
+  isMapping,
+  isNumber,
+  isSequence,
+  isString,
+} from "@actions/workflow-parser";
+import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
+import { parse as parseYaml } from "yaml";
 
-export type Contexts = Record<string, unknown>;
+type ExpressionData = data.ExpressionData;
+
+// Expressions as GitHub evaluates them: its own lexer, parser and evaluator (@actions/expressions,
+// the implementation behind its editor support), so every function (contains, startsWith, format,
+// fromJSON, toJSON, join, ...), operator, index and object filter, coercion rule and limit is
+// GitHub's. Ours are only what a run has and a parser cannot: the contexts' values, the status
+// functions and hashFiles (files on this machine).
+
 export interface StatusFunctions {
   success(): boolean;
   failure(): boolean;
@@ -10,119 +30,228 @@ export interface StatusFunctions {
   cancelled(): boolean;
 }
 
-const STATUS_FUNCTIONS: readonly string[] = ["success", "failure", "always", "cancelled"];
-
-const TOKEN = /\s*('(?:[^']|'')*'|\d+(?:\.\d+)?|&&|\|\||==|!=|!|\(|\)|,|[A-Za-z_][\w-]*(?:\.[\w-]+)*)/y;
-
-function tokens(expression: string): string[] {
-  const out: string[] = [];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < expression.length) {
-    if (/^\s*$/.test(expression.slice(TOKEN.lastIndex))) break;
-    const at = TOKEN.lastIndex;
-    const match = TOKEN.exec(expression);
-    if (!match) throw new Error(`expression ${JSON.stringify(expression)}: cannot read at ${at}`);
-    out.push(match[1] as string);
-  }
-  return out;
+/** What an expression is evaluated in: the contexts' values, the status of the job or step, the workspace. */
+export interface Scope {
+  contexts: Record<string, unknown>;
+  status: StatusFunctions;
+  /** The folder hashFiles reads (github.workspace). */
+  workspace: string;
 }
 
-/** GitHub's loose equality: strings compared case-insensitively, null as ''. */
-const same = (a: unknown, b: unknown) => String(a ?? "").toLowerCase() === String(b ?? "").toLowerCase();
-const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== "" && v !== 0;
+/**
+ * Outputs of a step the rehearsal does not run (a `run:` script, another's action): their values
+ * are not known. Read in an expression, they make its value unknown too (`UnknownValue`), never ''.
+ */
+export class SetByScript {
+  constructor(
+    /** The step, as the log names it. */
+    readonly step: string,
+    /** A `run:` script (which --run-shell runs), or another's action. */
+    readonly script: boolean,
+  ) {}
 
-export function evaluate(expression: string, contexts: Contexts, status: StatusFunctions): unknown {
-  const list = tokens(expression);
-  let i = 0;
-  const peek = () => list[i];
-  const take = (want?: string) => {
-    const token = list[i++];
-    if (token === undefined || (want !== undefined && token !== want))
-      throw new Error(`expression ${JSON.stringify(expression)}: expected ${want ?? "more"}`);
-    return token;
+  toString(): string {
+    return this.script
+      ? `unknown (set by the run: step "${this.step}", which the rehearsal does not run; --run-shell runs it)`
+      : `unknown (set by the step "${this.step}", which the rehearsal does not run)`;
+  }
+}
+
+/** An expression read a value only a step not run sets: its value is not known here. */
+export class UnknownValue extends Error {
+  override name = "UnknownValue";
+  constructor(readonly from: SetByScript) {
+    super(from.toString());
+  }
+}
+
+/** Outputs of a `run:` step not run: any output read marks the expression unknown. */
+class ScriptOutputs extends data.Dictionary {
+  constructor(
+    private readonly from: SetByScript,
+    private readonly read: { unknown?: SetByScript },
+  ) {
+    super();
+  }
+  override get(_key: string): ExpressionData | undefined {
+    this.read.unknown ??= this.from;
+    return new data.StringData("");
+  }
+}
+
+/** A JavaScript value (JSON-like) as the evaluator's data. */
+function toData(value: unknown, read: { unknown?: SetByScript }): ExpressionData {
+  if (value instanceof SetByScript) return new ScriptOutputs(value, read);
+  if (value === null || value === undefined) return new data.Null();
+  if (typeof value === "string") return new data.StringData(value);
+  if (typeof value === "number") return new data.NumberData(value);
+  if (typeof value === "boolean") return new data.BooleanData(value);
+  if (Array.isArray(value)) {
+    const array = new data.Array();
+    for (const item of value) array.add(toData(item, read));
+    return array;
+  }
+  const dictionary = new data.Dictionary();
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    dictionary.add(key, toData(item, read));
+  return dictionary;
+}
+
+/** The evaluator's data as a JavaScript value. */
+export function fromData(value: ExpressionData): unknown {
+  switch (value.kind) {
+    case data.Kind.String:
+    case data.Kind.Number:
+    case data.Kind.Boolean:
+      return (value as data.StringData | data.NumberData | data.BooleanData).value;
+    case data.Kind.Null:
+      return null;
+    case data.Kind.Array:
+      return (value as data.Array).values().map(fromData);
+    default:
+      return Object.fromEntries((value as data.Dictionary).pairs().map((p) => [p.key, fromData(p.value)]));
+  }
+}
+
+const status = (name: keyof StatusFunctions, scope: Scope): FunctionDefinition => ({
+  name,
+  minArgs: 0,
+  maxArgs: 0,
+  call: () => new data.BooleanData(scope.status[name]()),
+});
+
+/**
+ * hashFiles as the runner computes it: the files the patterns match under the workspace (a
+ * pattern with `!` excludes), in order of their path, each file's SHA-256 hashed into one; '' when
+ * none match.
+ */
+function hashFiles(scope: Scope): FunctionDefinition {
+  return {
+    name: "hashFiles",
+    minArgs: 1,
+    maxArgs: 255,
+    call: (...args) => {
+      const patterns = args.map((a) => a.coerceString());
+      const include = patterns.filter((p) => !p.startsWith("!"));
+      const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
+      const excluded = new Set(exclude.flatMap((p) => globSync(p, { cwd: scope.workspace })));
+      const files = [...new Set(include.flatMap((p) => globSync(p, { cwd: scope.workspace })))]
+        .filter((f) => !excluded.has(f) && statSync(join(scope.workspace, f)).isFile())
+        .map((f) => relative(scope.workspace, join(scope.workspace, f)))
+        .sort();
+      if (files.length === 0) return new data.StringData("");
+      const all = createHash("sha256");
+      for (const file of files)
+        all.update(
+          createHash("sha256")
+            .update(readFileSync(join(scope.workspace, file)))
+            .digest(),
+        );
+      return new data.StringData(all.digest("hex"));
+    },
   };
-  const primary = (): unknown => {
-    const token = take();
-    if (token === "(") {
-      const value = or();
-      take(")");
-      return value;
-    }
-    if (token === "!") return !truthy(primary());
-    if (token.startsWith("'")) return token.slice(1, -1).replace(/''/g, "'");
-    if (/^\d/.test(token)) return Number(token);
-    if (token === "true" || token === "false") return token === "true";
-    if (token === "null") return null;
-    if (peek() === "(") {
-      // Only the status functions: never a member every object has (`toString()`), and none of
-      // GitHub's others (format, contains, ...), which this does not evaluate.
-      if (!STATUS_FUNCTIONS.includes(token))
-        throw new Error(`expression ${JSON.stringify(expression)}: no function ${token}()`);
-      take("(");
-      take(")");
-      return status[token as keyof StatusFunctions]();
-    }
-    const [name, ...path] = token.split(".");
-    if (!(name && Object.hasOwn(contexts, name)))
-      throw new Error(`expression ${JSON.stringify(expression)}: no context ${name}`);
-    // A property the value does not have is null, as GitHub reads it; an object's own members
-    // only, never one every object inherits (`github.event.constructor`).
-    return path.reduce<unknown>(
-      (value, key) =>
-        value !== null && typeof value === "object" && Object.hasOwn(value, key)
-          ? ((value as Record<string, unknown>)[key] ?? null)
-          : null,
-      contexts[name],
-    );
-  };
-  const compare = (): unknown => {
-    const left = primary();
-    const op = peek();
-    if (op === "==" || op === "!=") {
-      take();
-      const right = primary();
-      return op === "==" ? same(left, right) : !same(left, right);
-    }
-    return left;
-  };
-  const and = (): unknown => {
-    let value = compare();
-    while (peek() === "&&") {
-      take();
-      const right = compare();
-      value = truthy(value) ? right : value;
-    }
-    return value;
-  };
-  const or = (): unknown => {
-    let value = and();
-    while (peek() === "||") {
-      take();
-      const right = and();
-      value = truthy(value) ? value : right;
-    }
-    return value;
-  };
-  const value = or();
-  if (i !== list.length) throw new Error(`expression ${JSON.stringify(expression)}: unexpected ${list[i]}`);
+}
+
+/** One expression (without `${{ }}`), evaluated; throws GitHub's error for one it refuses. */
+export function evaluate(expression: string, scope: Scope): ExpressionData {
+  const read: { unknown?: SetByScript } = {};
+  const functions = new Map<string, FunctionDefinition>(
+    [
+      status("success", scope),
+      status("failure", scope),
+      status("always", scope),
+      status("cancelled", scope),
+      hashFiles(scope),
+    ].map((f) => [f.name.toLowerCase(), f]),
+  );
+  const { tokens } = new Lexer(expression).lex();
+  const tree = new Parser(tokens, Object.keys(scope.contexts), [...functions.values()]).parse();
+  const context = new data.Dictionary();
+  for (const [name, value] of Object.entries(scope.contexts)) context.add(name, toData(value, read));
+  const value = new Evaluator(tree, context, functions).evaluate();
+  if (read.unknown !== undefined) throw new UnknownValue(read.unknown);
   return value;
 }
 
-/** A string with `${{ }}` in it, each replaced by its value as text. */
-export function interpolate(text: string, contexts: Contexts, status: StatusFunctions): string {
-  return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expression: string) => {
-    const value = evaluate(expression, contexts, status);
-    return value === undefined || value === null ? "" : String(value);
-  });
+/** An `if:` as the parser gave it (`success() && (...)` where it names no status function): true or false. */
+export function condition(expression: string, scope: Scope): boolean {
+  return truthy(evaluate(expression, scope));
 }
 
-/** An `if:`: an expression with or without `${{ }}`, true when truthy; a status function by default. */
-export function condition(text: string | undefined, contexts: Contexts, status: StatusFunctions): boolean {
-  if (text === undefined) return status.success();
-  const bare = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(text)?.[1] ?? text;
-  // Without a status function in it, GitHub reads `if: x` as `success() && (x)`.
-  const value = evaluate(bare, contexts, status);
-  return /\b(success|failure|always|cancelled)\(\)/.test(bare)
-    ? truthy(value)
-    : status.success() && truthy(value);
+/**
+ * A block scalar (`key: |`) with expressions in it: the parser's `format(...)` keeps the lines as
+ * the file has them, indentation and all (for its editor's positions), where a run has the
+ * scalar's value. So the value is read as YAML reads it, and each `${{ }}` in it replaced by its
+ * expression's value, in order, as GitHub's runner does.
+ */
+function blockScalarText(token: TemplateToken, scope: Scope): string | undefined {
+  if (!isBasicExpression(token) || token.blockScalarHeader === undefined || token.source === undefined)
+    return undefined;
+  const expressions = token.originalExpressions ?? [];
+  const lines = token.source.split("\n");
+  const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^ */.exec(l)?.[0].length ?? 0));
+  const value = parseYaml(
+    `v: ${token.blockScalarHeader}\n${lines.map((l) => `  ${l.slice(indent)}`).join("\n")}`,
+  ) as {
+    v: string;
+  };
+  let out = "";
+  let at = 0;
+  for (const expression of expressions) {
+    const start = value.v.indexOf("${{", at);
+    if (start < 0) return undefined;
+    // The expression ends at the first `}}` outside a string literal, as the parser reads it.
+    let end = -1;
+    let inString = false;
+    for (let i = start + 3; i < value.v.length; i++) {
+      if (value.v[i] === "'") inString = !inString;
+      else if (!inString && value.v[i] === "}" && value.v[i - 1] === "}") {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end < 0) return undefined;
+    out += value.v.slice(at, start) + evaluate(expression.expression, scope).coerceString();
+    at = end;
+  }
+  return out + value.v.slice(at);
+}
+
+/**
+ * A value of the workflow (a string with `${{ }}` in it is the parser's `format(...)`), as a
+ * JavaScript value: mappings and sequences whole, an expression's value as it evaluates.
+ */
+export function tokenValue(token: TemplateToken | undefined, scope: Scope): unknown {
+  if (token === undefined) return undefined;
+  const block = blockScalarText(token, scope);
+  if (block !== undefined) return block;
+  if (isBasicExpression(token)) return fromData(evaluate(token.expression, scope));
+  if (isString(token)) return token.value;
+  if (isNumber(token) || isBoolean(token)) return token.value;
+  if (isSequence(token)) return [...token].map((item) => tokenValue(item, scope));
+  if (isMapping(token))
+    return Object.fromEntries([...token].map((pair) => [pair.key.toString(), tokenValue(pair.value, scope)]));
+  return null;
+}
+
+/** Each `${{ }}` of a plain string (an action.yml default) replaced by its value as text. */
+export function interpolate(text: string, scope: Scope): string {
+  return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expression: string) =>
+    evaluate(expression, scope).coerceString(),
+  );
+}
+
+/** A value as a runner hands it to a step (`with:`, `env:`): text, GitHub's way. */
+export function tokenText(token: TemplateToken | undefined, scope: Scope): string {
+  if (token === undefined) return "";
+  const block = blockScalarText(token, scope);
+  if (block !== undefined) return block;
+  if (isBasicExpression(token)) return evaluate(token.expression, scope).coerceString();
+  return toData(tokenValue(token, scope), {}).coerceString();
+}
+
+/** Each member of a mapping (`env:`, `with:`) as text, in order; later ones see nothing of earlier ones. */
+export function mappingText(token: TemplateToken | undefined, scope: Scope): Record<string, string> {
+  if (token === undefined || !isMapping(token)) return {};
+  return Object.fromEntries([...token].map((pair) => [pair.key.toString(), tokenText(pair.value, scope)]));
 }

@@ -1,20 +1,32 @@
+import { isBasicExpression, isMapping, isSequence } from "@actions/workflow-parser";
+import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import { type ActionShape, ourAction } from "./our-actions.js";
-import { type Job, type Step, stepName } from "./workflow.js";
+import { type Job, keysOf, ownId, type Step } from "./workflow.js";
 
 // What a runner refuses, or what would read as empty on one, found by reading the job before
-// anything runs: a `with:` key our action does not have, a step id used twice, and a read of
-// `steps.<id>.outputs.<name>` that no earlier step sets. Each finding names the job and the step.
+// anything runs: a `with:` key our action does not have (in the runner's words: "Unexpected
+// input(s)"), and a read of `steps.<id>.outputs.<name>` that no earlier step sets. Each finding
+// names the job and the step. (What GitHub refuses to start at all, its parser has refused.)
 
-/** The expressions in a step: inside `${{ }}` everywhere, and the whole of `if:`. */
-function expressionsOf(step: Step): string[] {
-  const texts = [step.name, step.run, ...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})];
-  const inside = texts.flatMap((text) =>
-    [...String(text ?? "").matchAll(/\$\{\{([\s\S]*?)\}\}/g)].map((m) => m[1] as string),
-  );
-  return step.if === undefined ? inside : [...inside, String(step.if)];
+/** Every expression in a token: inside `${{ }}` (the parser's `format(...)`), in keys and values. */
+function expressionsIn(token: TemplateToken | undefined): string[] {
+  if (token === undefined) return [];
+  if (isBasicExpression(token)) return [token.expression];
+  if (isSequence(token)) return [...token].flatMap(expressionsIn);
+  if (isMapping(token))
+    return [...token].flatMap((p) => [...expressionsIn(p.key), ...expressionsIn(p.value)]);
+  return [];
 }
 
 const STEP_READ = /\bsteps\.([A-Za-z_][\w-]*)\.outputs\.([A-Za-z_][\w-]*)/g;
+
+/** How a step is named before anything is evaluated: its name as written, else what it uses or runs. */
+export function stepLabel(step: Step, index: number): string {
+  if (step.name !== undefined) return step.name.toString();
+  if (step.uses !== undefined) return step.uses;
+  if (step.run !== undefined) return `Run ${step.run.toString().split("\n")[0]}`;
+  return `step ${index + 1}`;
+}
 
 /** Edit distance, for "did you mean": a misspelt input is usually one or two keys off. */
 function distance(a: string, b: string): number {
@@ -45,23 +57,32 @@ export function closest(name: string, names: Iterable<string>): string | undefin
   return best?.name;
 }
 
-export function jobFindings(jobName: string, job: Job, shapes: Record<string, ActionShape>): string[] {
+const quotedList = (names: readonly string[]) => `[${names.map((n) => `'${n}'`).join(", ")}]`;
+
+export function jobFindings(job: Job, shapes: Record<string, ActionShape>): string[] {
   const findings: string[] = [];
   /** Earlier steps by id: the action's name when it is ours (its outputs are known). */
   const earlier = new Map<string, string | undefined>();
   for (const [index, step] of job.steps.entries()) {
-    const where = `job ${jobName}, step "${stepName(step, index)}"`;
+    const where = `job ${job.id}, step "${stepLabel(step, index)}"`;
     const action = ourAction(step.uses);
     const shape = action === undefined ? undefined : shapes[action];
-    if (action !== undefined && shape)
-      for (const input of Object.keys(step.with ?? {}))
-        if (!Object.hasOwn(shape.inputs, input)) {
-          const meant = closest(input, Object.keys(shape.inputs));
-          findings.push(
-            `${where}: ${action} has no input "${input}"${meant ? `; did you mean "${meant}"?` : ` (its inputs: ${Object.keys(shape.inputs).join(", ")})`}`,
-          );
-        }
-    for (const expression of expressionsOf(step))
+    if (action !== undefined && shape) {
+      const valid = Object.keys(shape.inputs);
+      const unexpected = keysOf(step.with).filter((input) => !Object.hasOwn(shape.inputs, input));
+      if (unexpected.length > 0) {
+        const meant = unexpected
+          .map((input) => [input, closest(input, valid)] as const)
+          .filter(([, m]) => m !== undefined)
+          .map(([input, m]) => `'${m}' for '${input}'`);
+        findings.push(
+          `${where}: Unexpected input(s) ${unexpected.map((i) => `'${i}'`).join(", ")}, valid inputs are ${quotedList(valid)}${meant.length > 0 ? `; did you mean ${meant.join(", ")}?` : ""}`,
+        );
+      }
+    }
+    const expressions = [step.name, step.run, step.with, step.env].flatMap(expressionsIn);
+    expressions.push(step.if);
+    for (const expression of expressions)
       for (const [, id, output] of expression.matchAll(STEP_READ)) {
         if (!earlier.has(id as string)) {
           findings.push(
@@ -78,10 +99,8 @@ export function jobFindings(jobName: string, job: Job, shapes: Record<string, Ac
           );
         }
       }
-    if (step.id !== undefined) {
-      if (earlier.has(step.id)) findings.push(`${where}: the id "${step.id}" is used by an earlier step too`);
-      earlier.set(step.id, action);
-    }
+    const id = ownId(step);
+    if (id !== undefined) earlier.set(id, action);
   }
-  return findings;
+  return [...new Set(findings)];
 }

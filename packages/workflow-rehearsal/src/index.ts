@@ -1,21 +1,37 @@
-export { type Contexts, condition, evaluate, interpolate, type StatusFunctions } from "./expressions.js";
-export { closest, jobFindings } from "./findings.js";
+export { type BashScriptOptions, bashScripts, commandFilePairs } from "./bash-scripts.js";
+export { MADE_UP, type RehearsalEvent } from "./contexts.js";
+export {
+  condition,
+  evaluate,
+  type Scope,
+  SetByScript,
+  type StatusFunctions,
+  UnknownValue,
+} from "./expressions.js";
+export { type EventFacts, runsFor, type Verdict } from "./filters.js";
+export { closest, jobFindings, stepLabel } from "./findings.js";
+export { type Combination, expandMatrix } from "./matrix.js";
 export { type ActionShape, OUR_ACTIONS, ourAction } from "./our-actions.js";
 export {
   type JobRecord,
+  type JobResult,
+  needsEntry,
   type OurStep,
-  type RehearsalEvent,
   type RehearsalOptions,
   rehearseJob,
+  runName,
+  type ScriptResult,
+  type ScriptStep,
   type StepRecord,
   type StepResult,
 } from "./rehearse.js";
 export {
   type Job,
+  jobOf,
   jobOrder,
+  neededBy,
   readWorkflow,
   type Step,
-  stepName,
   triggersOf,
   type Workflow,
   WorkflowError,

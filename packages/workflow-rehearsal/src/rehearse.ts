@@ -1,22 +1,32 @@
-import { type Contexts, condition, interpolate, type StatusFunctions } from "./expressions.js";
-import { jobFindings } from "./findings.js";
+import { githubContext, type RehearsalEvent, type RunFacts, runnerContext, typedInputs } from "./contexts.js";
+import {
+  condition,
+  interpolate,
+  mappingText,
+  type Scope,
+  SetByScript,
+  type StatusFunctions,
+  tokenText,
+  tokenValue,
+  UnknownValue,
+} from "./expressions.js";
+import { jobFindings, stepLabel } from "./findings.js";
+import { type Combination, expandMatrix } from "./matrix.js";
 import { type ActionShape, ourAction } from "./our-actions.js";
-import { type Job, needsOf, stepName, type Workflow } from "./workflow.js";
+import { jobOf, literalText, ownId, type Step, type Workflow } from "./workflow.js";
 
-// One job of a workflow, run as written: its `if:`, its env, and each step in order with its own
-// `if:` (a failed step skips the rest unless a status function says otherwise). A step that uses
-// one of our actions is run by the caller (the tests run the committed bundle; `cwp rehearse` runs
-// the CLI's own engine); any other step is only read, its expressions evaluated so that a wrong
-// one fails here too, and counts as passing. What a runner would refuse is a finding, and fails
-// the job.
+// A workflow's job run as GitHub runs it, once per combination of its matrix: its `if:` with the
+// job-level status functions (success() only when every job it needs succeeded, so `always()` and
+// `failure()` run after a need that failed or was skipped), env layered from the workflow to the
+// job to the step (the most specific winning, in env:, with: and if: alike), each step with its
+// own `if:`, `continue-on-error` (outcome failure, conclusion success), the `steps` context, and
+// the job's outputs for the jobs that need it. Every expression is GitHub's (expressions.ts).
+// A step that uses one of our actions is run by the caller; a `run:` step runs only where the
+// caller runs scripts (`runScript`, `cwp rehearse --run-shell`); any other step is only read, and
+// what it would set is unknown, said so where it is read, never passed on as ''. What a runner
+// would refuse is a finding, and fails the job.
 
-export interface RehearsalEvent {
-  /** The event's name (`github.event_name`) and payload (`github.event`). */
-  name: string;
-  payload: Record<string, unknown>;
-  sha: string;
-  ref: string;
-}
+export type { RehearsalEvent };
 
 /** One of our steps, as the caller runs it. */
 export interface OurStep {
@@ -28,177 +38,418 @@ export interface OurStep {
   env: Record<string, string>;
 }
 
+/** A `run:` step, for a caller that runs scripts. */
+export interface ScriptStep {
+  name: string;
+  /** The script, its expressions evaluated. */
+  script: string;
+  env: Record<string, string>;
+  /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
+  path: string[];
+}
+
 export interface StepResult {
   code: number | null;
   outputs: Record<string, string>;
 }
 
+/** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */
+export interface ScriptResult extends StepResult {
+  env: Record<string, string>;
+  path: string[];
+}
+
 export interface RehearsalOptions<R extends StepResult> {
   workflow: Workflow;
-  /** The workflow's file, for what is said about it. */
-  file: string;
   event: RehearsalEvent;
+  /** owner/name of the repository that holds the workflow. */
   repository: string;
+  /** That repository's folder (github.workspace; hashFiles reads there). */
+  workspace: string;
+  /** runner.temp. */
+  temp?: string;
   secrets?: Record<string, string>;
   vars?: Record<string, string>;
-  /** A workflow_dispatch's inputs (`inputs`). */
+  /** A workflow_dispatch's inputs as given (typed and defaulted here). */
   inputs?: Record<string, string>;
   /** The workflow's token (`github.token`). */
   token?: string;
   /** Our actions' inputs and outputs, by name. */
   actions: Record<string, ActionShape>;
   runStep(step: OurStep): Promise<R>;
-  /** Called before a step of ours runs, with what it gets. */
+  runScript?(step: ScriptStep): Promise<ScriptResult>;
+  /** Called as each run of a job (each matrix combination) begins, with its name as GitHub shows it. */
+  onJobStart?(job: { id: string; title: string }): void;
+  /** Called before a step runs (ours, or a script), with what it gets. */
   onStepStart?(step: StepRecord<R>): void;
   /** Called with each step once it ran, was read, skipped or refused. */
   onStepEnd?(step: StepRecord<R>): void;
 }
 
 export interface StepRecord<R extends StepResult = StepResult> {
-  /** As the runner's log names it: its name, else what it uses or runs. */
+  /** As the runner's log names it: its name (evaluated), else what it uses or runs. */
   name: string;
   id?: string;
   /**
-   * What happened: ran (one of ours), read (another action or a script), skipped by its `if:`,
-   * or refused (an expression that cannot be evaluated).
+   * ran (one of ours), script (a `run:` step run), read (another action or a script not run),
+   * skipped by its `if:`, unknown (it depends on a value only a step not run sets), refused (an
+   * expression GitHub would refuse).
    */
-  kind: "ran" | "read" | "skipped" | "refused";
-  /** Our action's name, for a step of ours. */
+  kind: "ran" | "script" | "read" | "skipped" | "unknown" | "refused";
   action?: string;
+  /** What our step gave. */
   result?: R;
+  /** What a `run:` step run (--run-shell) gave. */
+  script?: ScriptResult;
   inputs?: Record<string, string>;
   /** The step's environment, its expressions evaluated (what a `run:` script would see). */
   env?: Record<string, string>;
-  /** Why it was skipped or refused. */
+  /** Why it was skipped, not known or refused. */
   reason?: string;
+  /** failure with continue-on-error: the step failed and the job goes on. */
+  continuedOnError?: boolean;
 }
 
+export type JobResult = "success" | "failure" | "skipped";
+
 export interface JobRecord<R extends StepResult = StepResult> {
+  /** The job's id. */
+  id: string;
+  /** As GitHub shows it: its name (evaluated), with the matrix's values for a matrix job. */
   job: string;
-  /** false when the job's own `if:`, or a job it needs, skipped it. */
+  matrix?: Combination;
   ran: boolean;
+  result: JobResult;
+  /** It ran and failed no step, or did not run; and has no finding. */
   success: boolean;
   steps: StepRecord<R>[];
   /** What a runner would refuse, each naming the job and the step. */
   findings: string[];
+  /** Its outputs, for the jobs that need it. */
+  outputs: Record<string, string | SetByScript>;
   /** Why it did not run. */
   reason?: string;
 }
 
-/** The job named, rehearsed; `done` holds the jobs already rehearsed (what it needs). */
+/** A job's records (one per matrix combination) as the jobs that need it see them (`needs.<id>`). */
+export function needsEntry(records: readonly JobRecord[] | undefined): {
+  result: JobResult;
+  outputs: Record<string, string | SetByScript>;
+} {
+  if (!records || records.length === 0) return { result: "skipped", outputs: {} };
+  const result = records.some((r) => r.result === "failure")
+    ? "failure"
+    : records.every((r) => r.result === "skipped")
+      ? "skipped"
+      : "success";
+  return { result, outputs: Object.assign({}, ...records.map((r) => r.outputs)) };
+}
+
+/** The facts of the run every job shares. */
+function runFacts(options: RehearsalOptions<StepResult>): RunFacts {
+  return {
+    event: options.event,
+    repository: options.repository,
+    workspace: options.workspace,
+    workflow: literalText(options.workflow.name) ?? options.workflow.file,
+    file: options.workflow.file,
+    token: options.token ?? "",
+  };
+}
+
+/** The workflow's `inputs`, typed: the event's payload carries them as text, as GitHub's does. */
+function inputsOf(options: RehearsalOptions<StepResult>): Record<string, unknown> {
+  return options.event.name === "workflow_dispatch" || options.inputs
+    ? typedInputs(options.workflow.events, options.inputs ?? {})
+    : {};
+}
+
+const ALWAYS: StatusFunctions = {
+  success: () => true,
+  failure: () => false,
+  always: () => true,
+  cancelled: () => false,
+};
+
+/** The run's name (`run-name`, else the workflow's name), evaluated as GitHub shows it. */
+export function runName(options: RehearsalOptions<StepResult>): string {
+  const token = options.workflow.runName ?? options.workflow.name;
+  if (token === undefined) return options.workflow.file;
+  const scope: Scope = {
+    contexts: {
+      github: githubContext(runFacts(options), ""),
+      inputs: inputsOf(options),
+      vars: options.vars ?? {},
+    },
+    status: ALWAYS,
+    workspace: options.workspace,
+  };
+  return tokenText(token, scope);
+}
+
+/** The job `id`, rehearsed once per combination of its matrix; `done` holds the jobs it needs. */
 export async function rehearseJob<R extends StepResult>(
   options: RehearsalOptions<R>,
-  name: string,
-  done: ReadonlyMap<string, JobRecord<R>> = new Map(),
-): Promise<JobRecord<R>> {
-  const job: Job | undefined = options.workflow.jobs[name];
-  if (!job) throw new Error(`${options.file} has no job ${name}`);
-  const findings = jobFindings(name, job, options.actions);
-  const notRan = (reason: string): JobRecord<R> => ({
-    job: name,
+  id: string,
+  done: ReadonlyMap<string, readonly JobRecord<R>[]> = new Map(),
+): Promise<JobRecord<R>[]> {
+  const job = jobOf(options.workflow, id);
+  const findings = jobFindings(job, options.actions);
+  const needs = Object.fromEntries(job.needs.map((need) => [need, needsEntry(done.get(need))]));
+  const needResults = Object.values(needs).map((n) => n.result);
+  // At the job's level, success() is every job it needs having succeeded (a skipped one has not).
+  const jobStatus: StatusFunctions = {
+    success: () => needResults.every((r) => r === "success"),
+    failure: () => needResults.some((r) => r === "failure"),
+    always: () => true,
+    cancelled: () => false,
+  };
+  const facts = runFacts(options as RehearsalOptions<StepResult>);
+  const base: Record<string, unknown> = {
+    github: githubContext(facts, id),
+    inputs: inputsOf(options as RehearsalOptions<StepResult>),
+    vars: options.vars ?? {},
+    secrets: { GITHUB_TOKEN: options.token ?? "", ...options.secrets },
+    needs,
+    runner: runnerContext(options.temp ?? options.workspace),
+    env: {},
+    job: { status: "success" },
+  };
+  const scopeOf = (contexts: Record<string, unknown>, status: StatusFunctions): Scope => ({
+    contexts,
+    status,
+    workspace: options.workspace,
+  });
+  const failedRecord = (reason: string): JobRecord<R> => ({
+    id,
+    job: id,
     ran: false,
-    success: true,
+    result: "failure",
+    success: false,
+    steps: [],
+    findings: [...findings, `job ${id}: ${reason}`],
+    outputs: {},
+  });
+  let combinations: Combination[];
+  let strategy: Record<string, unknown> = {};
+  try {
+    const value = tokenValue(job.strategy, scopeOf(base, jobStatus));
+    strategy = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+    combinations = expandMatrix(strategy.matrix);
+  } catch (error) {
+    return [failedRecord((error as Error).message)];
+  }
+  const records: JobRecord<R>[] = [];
+  for (const [index, matrix] of combinations.entries()) {
+    const contexts = {
+      ...base,
+      matrix,
+      strategy: {
+        "fail-fast": strategy["fail-fast"] ?? true,
+        "job-index": index,
+        "job-total": combinations.length,
+        "max-parallel": strategy["max-parallel"] ?? combinations.length,
+      },
+    };
+    records.push(await rehearseInstance(options, id, contexts, jobStatus, findings, matrix));
+  }
+  return records;
+}
+
+/** One run of the job (one matrix combination). */
+async function rehearseInstance<R extends StepResult>(
+  options: RehearsalOptions<R>,
+  id: string,
+  contexts: Record<string, unknown>,
+  jobStatus: StatusFunctions,
+  jobFindingsFound: readonly string[],
+  matrix: Combination,
+): Promise<JobRecord<R>> {
+  const job = jobOf(options.workflow, id);
+  const findings = [...jobFindingsFound];
+  const workspace = options.workspace;
+  const jobScope: Scope = { contexts, status: jobStatus, workspace };
+  const values = Object.values(matrix).map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)));
+  let title = values.length > 0 ? `${id} (${values.join(", ")})` : id;
+  const base = { id, job: title, ...(values.length > 0 ? { matrix } : {}), outputs: {} };
+  const notRan = (reason: string, result: JobResult = "skipped"): JobRecord<R> => ({
+    ...base,
+    job: title,
+    ran: false,
+    result,
+    success: result !== "failure" && findings.length === 0,
     steps: [],
     findings,
     reason,
   });
-  const unmet = needsOf(job).find((need) => !(done.get(need)?.ran && done.get(need)?.success));
-  if (unmet !== undefined) return notRan(`it needs ${unmet}, which did not succeed`);
-  // A finding fails the job at its end; the steps still run, as a runner runs them (an unknown
-  // input is dropped, an output no step sets reads as ''), so that everything is seen at once.
+  let env: Record<string, string>;
+  try {
+    if (job.name !== undefined) title = tokenText(job.name, jobScope);
+    options.onJobStart?.({ id, title });
+    if (!condition(job.if, jobScope)) {
+      const unmet = Object.entries(contexts.needs as Record<string, { result: string }>).filter(
+        ([, n]) => n.result !== "success",
+      );
+      return notRan(
+        unmet.length > 0 && job.if === "success()"
+          ? `it needs ${unmet.map(([n, v]) => `${n} (${v.result})`).join(", ")}, and its if: is success()`
+          : `its if: is false (${job.if})`,
+      );
+    }
+    const workflowEnv = mappingText(options.workflow.env, jobScope);
+    env = {
+      ...workflowEnv,
+      ...mappingText(job.env, { ...jobScope, contexts: { ...contexts, env: workflowEnv } }),
+    };
+  } catch (error) {
+    if (error instanceof UnknownValue) return notRan(`its if: or env: is ${error.message}`);
+    findings.push(`job ${id}: ${(error as Error).message}`);
+    return notRan((error as Error).message, "failure");
+  }
   let failed = false;
-  const status: StatusFunctions = {
+  const stepStatus: StatusFunctions = {
     success: () => !failed,
     failure: () => failed,
     always: () => true,
     cancelled: () => false,
   };
-  const steps: Record<string, { outputs: Record<string, string>; outcome: string; conclusion: string }> = {};
-  const { event } = options;
-  const contexts: Contexts = {
-    github: {
-      event: event.payload,
-      event_name: event.name,
-      sha: event.sha,
-      ref: event.ref,
-      ref_name: event.ref.replace(/^refs\/(heads|tags)\//, ""),
-      repository: options.repository,
-      repository_owner: options.repository.split("/")[0],
-      workflow: options.file,
-      job: name,
-      token: options.token ?? "",
-    },
-    secrets: options.secrets ?? {},
-    vars: options.vars ?? {},
-    inputs: options.inputs ?? {},
-    steps,
-    env: {},
-  };
-  const text = (value: unknown) => interpolate(String(value), contexts, status);
-  const values = (map: Record<string, unknown> | undefined) =>
-    Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, text(v)]));
-
-  try {
-    if (!condition(job.if, contexts, status)) return notRan(`its if: is false (${job.if})`);
-    contexts.env = { ...values(options.workflow.env), ...values(job.env) };
-  } catch (error) {
-    return {
-      job: name,
-      ran: false,
-      success: false,
-      steps: [],
-      findings: [...findings, `job ${name}: ${(error as Error).message}`],
-    };
-  }
+  const steps: Record<
+    string,
+    { outputs: Record<string, string> | SetByScript; outcome: string; conclusion: string }
+  > = {};
+  const path: string[] = [];
   const records: StepRecord<R>[] = [];
   const end = (record: StepRecord<R>) => {
     records.push(record);
     options.onStepEnd?.(record);
   };
   for (const [index, step] of job.steps.entries()) {
-    const label = stepName(step, index);
-    const named = { name: label, ...(step.id !== undefined ? { id: step.id } : {}) };
+    const scope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
+    let label = stepLabel(step, index);
+    const stepId = ownId(step);
+    const named = { name: label, ...(stepId !== undefined ? { id: stepId } : {}) };
     const action = ourAction(step.uses);
-    let record: StepRecord<R>;
+    const record: StepRecord<R> = { ...named, kind: "read" };
     try {
-      if (!condition(step.if, contexts, status)) {
-        end({ ...named, kind: "skipped", reason: step.if ?? "an earlier step failed" });
+      if (step.name !== undefined) record.name = label = tokenText(step.name, scope);
+      // A step skipped by its if: never has its env evaluated: one it would read unknown is not
+      // known then, and its if: is read with the job's env.
+      let stepEnv: Record<string, string>;
+      try {
+        stepEnv = { ...env, ...mappingText(step.env, scope) };
+      } catch (error) {
+        if (error instanceof UnknownValue && !condition(step.if, scope)) {
+          end({ ...record, kind: "skipped", reason: step.if });
+          if (stepId !== undefined)
+            steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
+          continue;
+        }
+        throw error;
+      }
+      const stepScope: Scope = { ...scope, contexts: { ...scope.contexts, env: stepEnv } };
+      if (!condition(step.if, stepScope)) {
+        end({ ...record, kind: "skipped", reason: step.if });
+        if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
         continue;
       }
-      const env = { ...(contexts.env as Record<string, string>), ...values(step.env) };
-      const inputs = values(step.with);
-      record = { ...named, kind: action ? "ran" : "read", inputs, env, ...(action ? { action } : {}) };
+      record.env = stepEnv;
       if (action) {
-        // action.yml defaults that are expressions (`${{ github.token }}`) are the runner's to evaluate.
         const defaults = Object.fromEntries(
           Object.entries(options.actions[action]?.inputs ?? {})
             .filter(([, spec]) => typeof spec.default === "string" && spec.default.includes("${{"))
-            .map(([input, spec]) => [input, text(spec.default)]),
+            .map(([input, spec]) => [input, interpolate(spec.default as string, stepScope)]),
         );
+        record.kind = "ran";
+        record.action = action;
+        record.inputs = mappingText(step.with, stepScope);
         options.onStepStart?.(record);
         record.result = await options.runStep({
           action,
           name: label,
-          inputs: { ...defaults, ...inputs },
-          env,
+          inputs: { ...defaults, ...record.inputs },
+          env: stepEnv,
         });
-      }
+      } else if (step.run !== undefined && options.runScript) {
+        record.kind = "script";
+        options.onStepStart?.(record);
+        const result = await options.runScript({
+          name: label,
+          script: tokenText(step.run, stepScope),
+          env: stepEnv,
+          path: [...path],
+        });
+        record.script = result;
+        // What the script wrote to GITHUB_ENV and GITHUB_PATH holds for the steps after it.
+        env = { ...env, ...result.env };
+        path.unshift(...result.path.reverse());
+      } else if (step.with !== undefined) record.inputs = mappingText(step.with, stepScope);
     } catch (error) {
+      if (error instanceof UnknownValue) {
+        end({ ...record, kind: "unknown", reason: error.message });
+        if (stepId !== undefined)
+          steps[stepId] = {
+            outputs: new SetByScript(label, false),
+            outcome: "success",
+            conclusion: "success",
+          };
+        continue;
+      }
       const reason = (error as Error).message;
-      findings.push(`job ${name}, step "${label}": ${reason}`);
-      end({ ...named, kind: "refused", reason });
+      findings.push(`job ${id}, step "${label}": ${reason}`);
+      end({ ...record, kind: "refused", reason });
       failed = true;
+      if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "failure", conclusion: "failure" };
       continue;
     }
+    const ran = record.result ?? record.script;
+    const ok = ran === undefined || ran.code === 0;
+    const continueOnError = !ok && continues(step, { ...scope, contexts: { ...scope.contexts, env } });
+    if (continueOnError) record.continuedOnError = true;
     end(record);
-    const ok = record.result === undefined || record.result.code === 0;
-    if (!ok) failed = true;
-    if (step.id)
-      steps[step.id] = {
-        outputs: record.result?.outputs ?? {},
+    if (!ok && !continueOnError) failed = true;
+    if (stepId !== undefined)
+      steps[stepId] = {
+        outputs: ran ? ran.outputs : new SetByScript(label, step.run !== undefined),
         outcome: ok ? "success" : "failure",
-        conclusion: ok ? "success" : "failure",
+        conclusion: ok || continueOnError ? "success" : "failure",
       };
   }
-  return { job: name, ran: true, success: !failed && findings.length === 0, steps: records, findings };
+  const outputs: Record<string, string | SetByScript> = {};
+  const outputScope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
+  for (const [name, value] of Object.entries(job.outputs === undefined ? {} : outputTokens(job.outputs)))
+    try {
+      outputs[name] = tokenText(value, outputScope);
+    } catch (error) {
+      if (error instanceof UnknownValue) outputs[name] = error.from;
+      else findings.push(`job ${id}, outputs.${name}: ${(error as Error).message}`);
+    }
+  const jobFailed = failed && !continues({ continueOnError: job.continueOnError }, { ...jobScope });
+  return {
+    ...base,
+    job: title,
+    ran: true,
+    result: failed ? "failure" : "success",
+    success: !jobFailed && findings.length === 0,
+    steps: records,
+    findings,
+    outputs,
+  };
+}
+
+/** Whether a step (or job) goes on after it fails: `continue-on-error`, a boolean or an expression. */
+function continues(step: Pick<Step, "continueOnError">, scope: Scope): boolean {
+  const value = step.continueOnError;
+  if (value === undefined) return false;
+  if (typeof value === "boolean") return value;
+  const evaluated = tokenValue(value, scope);
+  return evaluated === true || evaluated === "true";
+}
+
+/** A job's `outputs:` mapping, name by name. */
+function outputTokens(token: NonNullable<Workflow["jobs"][number]["outputs"]>) {
+  const out: Record<string, typeof token> = {};
+  if ("find" in token)
+    for (const pair of token as unknown as Iterable<{ key: { toString(): string }; value: typeof token }>)
+      out[pair.key.toString()] = pair.value;
+  return out;
 }

@@ -1,95 +1,209 @@
-import { parse as parseYaml } from "yaml";
+import {
+  convertWorkflowTemplate,
+  isMapping,
+  isSequence,
+  NoOperationTraceWriter,
+  parseWorkflow,
+} from "@actions/workflow-parser";
+import type { EventsConfig } from "@actions/workflow-parser/model/workflow-template";
+import type {
+  MappingToken,
+  ScalarToken,
+  TemplateToken,
+} from "@actions/workflow-parser/templates/tokens/index";
 
-// A workflow file as the rehearsal reads it: the parts a job's run depends on. Anything a runner
-// would refuse to start (no jobs, a job without steps) is refused here with the file and the job.
+// A workflow file read and checked by GitHub's own parser (@actions/workflow-parser, behind its
+// editor support): its schema, the contexts each key allows, ids, needs, cron, and its messages
+// with line and column. What GitHub would refuse to start is refused here, with GitHub's words.
 
 export interface Step {
-  id?: string;
-  name?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, unknown>;
+  /** The step's id; one the parser made up (`__run`, ...) for a step without one starts with `__`. */
+  id: string;
+  name: ScalarToken | undefined;
+  /** The `if:` as GitHub reads it: `success() && (...)` where it names no status function. */
+  if: string;
+  env: TemplateToken | undefined;
+  uses: string | undefined;
+  run: ScalarToken | undefined;
+  with: TemplateToken | undefined;
+  continueOnError: boolean | ScalarToken | undefined;
 }
 
 export interface Job {
-  if?: string;
-  env?: Record<string, unknown>;
-  needs?: string | string[];
+  id: string;
+  name: ScalarToken | undefined;
+  needs: string[];
+  if: string;
+  env: TemplateToken | undefined;
+  strategy: TemplateToken | undefined;
+  outputs: TemplateToken | undefined;
+  continueOnError: boolean | ScalarToken | undefined;
   steps: Step[];
 }
 
 export interface Workflow {
-  on?: unknown;
-  env?: Record<string, unknown>;
-  jobs: Record<string, Job>;
+  file: string;
+  name: TemplateToken | undefined;
+  runName: TemplateToken | undefined;
+  env: TemplateToken | undefined;
+  events: EventsConfig;
+  /** In the file's order. */
+  jobs: Job[];
 }
 
-/** A workflow file the rehearsal cannot read, or a job it does not have: bad input. */
+/** A workflow file GitHub would refuse, or a job it does not have: bad input, in GitHub's words. */
 export class WorkflowError extends Error {
   override name = "WorkflowError";
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
+const member = (token: TemplateToken | undefined, key: string): TemplateToken | undefined =>
+  token !== undefined && isMapping(token) ? token.find(key) : undefined;
 
-export function readWorkflow(text: string, file: string): Workflow {
-  let document: unknown;
-  try {
-    document = parseYaml(text);
-  } catch (error) {
-    throw new WorkflowError(`${file} is not YAML: ${(error as Error).message.split("\n")[0]}`);
-  }
-  if (!isObject(document) || !isObject(document.jobs) || Object.keys(document.jobs).length === 0)
-    throw new WorkflowError(`${file} has no jobs: a workflow names its jobs under "jobs:"`);
-  for (const [name, job] of Object.entries(document.jobs)) {
-    if (isObject(job) && typeof job.uses === "string")
+/** The workflow in `text` (its path `file`), read and checked as GitHub reads and checks it. */
+export async function readWorkflow(text: string, file: string): Promise<Workflow> {
+  const parsed = parseWorkflow({ name: file, content: text }, new NoOperationTraceWriter());
+  const refused = (messages: string[]) => {
+    if (messages.length > 0) throw new WorkflowError(messages.join("\n"));
+  };
+  refused(parsed.context.errors.getErrors().map((e) => e.message));
+  if (parsed.value === undefined) throw new WorkflowError(`${file}: not a workflow`);
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value);
+  refused([
+    ...parsed.context.errors.getErrors().map((e) => e.message),
+    ...(template.errors ?? []).map((e) => e.Message),
+  ]);
+  const root = parsed.value;
+  const jobsToken = member(root, "jobs");
+  const jobs: Job[] = template.jobs.map((job) => {
+    if (job.type === "reusableWorkflowJob")
       throw new WorkflowError(
-        `${file}: job ${name} calls the reusable workflow ${job.uses}; rehearse that workflow's own file`,
+        `${file}: job ${job.id.value} calls the reusable workflow ${job.ref.value}, which a rehearsal does not fetch; rehearse that workflow's own file`,
       );
-    if (!isObject(job) || !Array.isArray(job.steps) || !job.steps.every(isObject))
-      throw new WorkflowError(`${file}: job ${name} has no steps: a job lists its steps under "steps:"`);
-  }
-  return document as unknown as Workflow;
+    const raw = member(jobsToken, job.id.value);
+    const rawSteps = member(raw, "steps");
+    const withs =
+      rawSteps !== undefined && isSequence(rawSteps) ? [...rawSteps].map((s) => member(s, "with")) : [];
+    const rawContinue = member(raw, "continue-on-error");
+    return {
+      id: job.id.value,
+      // The name as written (the parser fills in the id where there is none).
+      name: member(raw, "name") as ScalarToken | undefined,
+      needs: (job.needs ?? []).map((n) => n.value),
+      if: job.if.expression,
+      env: job.env,
+      strategy: job.strategy,
+      outputs: job.outputs,
+      continueOnError:
+        rawContinue === undefined
+          ? undefined
+          : rawContinue.isLiteral && "value" in rawContinue && typeof rawContinue.value === "boolean"
+            ? rawContinue.value
+            : (rawContinue as ScalarToken),
+      steps: job.steps.map((step, index) => ({
+        id: step.id,
+        name: step.name,
+        if: step.if?.expression ?? "success()",
+        env: "env" in step ? step.env : undefined,
+        uses: "uses" in step ? usesOf(file, job.id.value, index, step.uses) : undefined,
+        run: "run" in step ? step.run : undefined,
+        with: withs[index],
+        continueOnError: step["continue-on-error"],
+      })),
+    };
+  });
+  refuseCycles(file, jobs);
+  return {
+    file,
+    name: member(root, "name"),
+    runName: member(root, "run-name"),
+    env: template.env,
+    events: template.events,
+    jobs,
+  };
 }
 
-/** The events the workflow runs on (`on:` as a name, a list or a map). */
-export function triggersOf(workflow: Workflow): string[] {
-  const on = workflow.on;
-  if (typeof on === "string") return [on];
-  if (Array.isArray(on)) return on.map(String);
-  return isObject(on) ? Object.keys(on) : [];
+/** What `uses:` may name, as the runner reads it: a local path, a Docker image, or owner/repo[/path]@ref. */
+const USES = /^(\.\/.*|docker:\/\/.+|[\w.-]+\/[\w.-]+(\/[^@\s]*)?@[^\s]+)$/;
+
+/** A step's `uses:`, refused as the runner refuses a reference it cannot resolve. */
+function usesOf(file: string, job: string, index: number, token: ScalarToken & { value: string }): string {
+  const uses = String(token.value);
+  if (!USES.test(uses))
+    throw new WorkflowError(
+      `${file} (Line: ${token.line ?? "?"}, Col: ${token.col ?? "?"}): job ${job}, step ${index + 1}: Expected format {org}/{repo}[/path]@ref. Actual '${uses}'`,
+    );
+  return uses;
 }
 
-/** What a job needs, as a list. */
-export const needsOf = (job: Job): string[] =>
-  job.needs === undefined ? [] : Array.isArray(job.needs) ? job.needs : [job.needs];
+/** A circle of needs, refused as GitHub refuses it (its parser leaves that to the service). */
+function refuseCycles(file: string, jobs: readonly Job[]): void {
+  const needs = new Map(jobs.map((j) => [j.id, j.needs]));
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (id: string) => {
+    state.set(id, "visiting");
+    for (const need of needs.get(id) ?? []) {
+      if (state.get(need) === "visiting")
+        throw new WorkflowError(
+          `${file}: Job '${id}' depends on job '${need}' which creates a cycle in the dependency graph.`,
+        );
+      if (!state.has(need)) visit(need);
+    }
+    state.set(id, "done");
+  };
+  for (const job of jobs) if (!state.has(job.id)) visit(job.id);
+}
+
+/** The events the workflow runs on. */
+export const triggersOf = (workflow: Workflow): string[] => Object.keys(workflow.events);
+
+/** The job named, or a WorkflowError naming the jobs there are. */
+export function jobOf(workflow: Workflow, id: string): Job {
+  const job = workflow.jobs.find((j) => j.id === id);
+  if (!job)
+    throw new WorkflowError(
+      `${workflow.file} has no job ${id}; its jobs: ${workflow.jobs.map((j) => j.id).join(", ")}`,
+    );
+  return job;
+}
 
 /**
  * The jobs in an order a runner could run them one at a time: each after the jobs it needs, else
- * as written. A need the file does not have, or a circle, is refused as a runner refuses it.
+ * as written (the parser has refused a need the file does not have, and a circle).
  */
-export function jobOrder(workflow: Workflow, file: string): string[] {
+export function jobOrder(workflow: Workflow): string[] {
   const order: string[] = [];
-  const visiting = new Set<string>();
-  const visit = (name: string, from?: string) => {
-    if (order.includes(name)) return;
-    const job = workflow.jobs[name];
-    if (!job) throw new WorkflowError(`${file}: job ${from} needs ${name}, which the file does not have`);
-    if (visiting.has(name)) throw new WorkflowError(`${file}: job ${name} needs itself, through ${from}`);
-    visiting.add(name);
-    for (const need of needsOf(job)) visit(need, name);
-    order.push(name);
+  const visit = (id: string) => {
+    if (order.includes(id)) return;
+    for (const need of jobOf(workflow, id).needs) visit(need);
+    order.push(id);
   };
-  for (const name of Object.keys(workflow.jobs)) visit(name);
+  for (const job of workflow.jobs) visit(job.id);
   return order;
 }
 
-/** How a step is named in what the rehearsal prints: as the runner's log names it. */
-export function stepName(step: Step, index: number): string {
-  if (step.name !== undefined) return String(step.name);
-  if (step.uses !== undefined) return step.uses;
-  if (step.run !== undefined) return `Run ${String(step.run).split("\n")[0]}`;
-  return `step ${index + 1}`;
+/** The jobs `id` needs, directly or through others. */
+export function neededBy(workflow: Workflow, id: string): string[] {
+  const all = new Set<string>();
+  const visit = (job: string) => {
+    for (const need of jobOf(workflow, job).needs)
+      if (!all.has(need)) {
+        all.add(need);
+        visit(need);
+      }
+  };
+  visit(id);
+  return [...all];
 }
+
+/** A step's id as a workflow names it, or undefined for one the parser made up. */
+export const ownId = (step: Step): string | undefined => (step.id.startsWith("__") ? undefined : step.id);
+
+/** The text of a token that is no expression (a `run:` script, a name without `${{ }}`). */
+export function literalText(token: TemplateToken | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  return token.isLiteral ? token.toString() : undefined;
+}
+
+/** The mapping token's keys. */
+export const keysOf = (token: TemplateToken | undefined): string[] =>
+  token !== undefined && isMapping(token) ? [...(token as MappingToken)].map((p) => p.key.toString()) : [];

@@ -1,67 +1,110 @@
 import { describe, expect, it } from "vitest";
-import { jobOrder, readWorkflow, rehearseJob, triggersOf, WorkflowError } from "../src/index.js";
+import { jobOrder, neededBy, readWorkflow, triggersOf, WorkflowError } from "../src/index.js";
 
-// The workflow as the rehearsal reads it: refused as a runner refuses it, jobs in an order their
-// needs allow, and a job after a failed one it needs not run.
+// A workflow read by GitHub's own parser: what GitHub refuses to start is refused with GitHub's
+// message, line and column ("Workflow syntax for GitHub Actions",
+// https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax).
 
-const file = "w.yml";
+const file = ".github/workflows/w.yml";
+const refusal = async (text: string) => {
+  const error = await readWorkflow(text, file).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WorkflowError);
+  return (error as Error).message;
+};
+const job = (steps: string) => `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`;
 
-describe("a workflow, read", () => {
-  it("refuses a file without jobs, a job without steps, and a reusable workflow's call, naming the job", () => {
-    expect(() => readWorkflow("on: push", file)).toThrow(
-      new WorkflowError('w.yml has no jobs: a workflow names its jobs under "jobs:"'),
+describe("a workflow GitHub refuses is refused, in GitHub's words with line and column", () => {
+  it("a misspelt key", async () => {
+    expect(await refusal(`on: push\njobs:\n  a:\n    runs-on: x\n    stpes:\n      - run: echo\n`)).toMatch(
+      /w\.yml \(Line: 5, Col: 5\): Unexpected value 'stpes'/,
     );
-    expect(() => readWorkflow("jobs:\n  a:\n    runs-on: x", file)).toThrow(/job a has no steps/);
-    expect(() => readWorkflow("jobs:\n  a:\n    uses: o/r/.github/workflows/x.yml@v1", file)).toThrow(
+  });
+
+  it("an event GitHub does not have", async () => {
+    expect(await refusal("on: pushh\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: echo\n")).toMatch(
+      /Line: 1, Col: 5\): Unexpected value 'pushh'/,
+    );
+  });
+
+  it("uses and run in one step", async () => {
+    expect(await refusal(job("      - uses: actions/checkout@v4\n        run: echo hi\n"))).toMatch(
+      /Line: 7, Col: 9\): Unexpected value 'run'/,
+    );
+  });
+
+  it("an unclosed ${{", async () => {
+    expect(await refusal(job("      - run: echo ${{ github.sha }\n"))).toMatch(
+      /Line: 6, Col: 14\): The expression is not closed/,
+    );
+  });
+
+  it("a context a key does not allow (steps in a job's if:)", async () => {
+    expect(
+      await refusal(
+        "on: push\njobs:\n  a:\n    if: steps.x.outputs.y\n    runs-on: x\n    steps:\n      - run: echo\n",
+      ),
+    ).toMatch(/Unrecognized named-value: 'steps'/);
+  });
+
+  it("a need the file does not have, a circle, and hostile shapes: needs: constructor, uses: 5", async () => {
+    const steps = "    runs-on: x\n    steps:\n      - run: echo\n";
+    expect(await refusal(`on: push\njobs:\n  b:\n${steps}  a:\n    needs: constructor\n${steps}`)).toMatch(
+      /Job 'a' depends on unknown job 'constructor'/,
+    );
+    expect(await refusal(`on: push\njobs:\n  a:\n    needs: constructor\n${steps}`)).toMatch(
+      /must contain at least one job with no dependencies/,
+    );
+    expect(
+      await refusal(
+        `on: push\njobs:\n  c:\n${steps}  a:\n    needs: b\n${steps}  b:\n    needs: a\n${steps}`,
+      ),
+    ).toMatch(/cycle/i);
+    expect(await refusal(job("      - uses: 5\n"))).toMatch(
+      /Line: 6, Col: 15\): job a, step 1: Expected format \{org\}\/\{repo\}\[\/path\]@ref. Actual .5./,
+    );
+  });
+
+  it("an expression nested 20,000 deep, or longer than GitHub allows", async () => {
+    const deep = `${"(".repeat(20_000)}true${")".repeat(20_000)}`;
+    expect(await refusal(job(`      - if: \${{ ${deep} }}\n        run: echo\n`))).toMatch(
+      /depth|nested|exceed/i,
+    );
+    const long = `'${"x".repeat(22_000)}' == 'y'`;
+    expect(await refusal(job(`      - if: \${{ ${long} }}\n        run: echo\n`))).toMatch(
+      /exceeds|length|long/i,
+    );
+  });
+
+  it("a reusable workflow's call is refused naming it", async () => {
+    expect(await refusal("on: push\njobs:\n  a:\n    uses: o/r/.github/workflows/x.yml@v1\n")).toMatch(
       /job a calls the reusable workflow o\/r\/.github\/workflows\/x.yml@v1/,
     );
-    expect(() => readWorkflow("jobs: [", file)).toThrow(/w.yml is not YAML/);
   });
+});
 
-  it("orders jobs after what they need, and refuses a need the file does not have or a circle", () => {
-    const steps = "steps: [{ run: x }]";
-    const workflow = readWorkflow(
-      `jobs:\n  c: { needs: [a, b], ${steps} }\n  b: { needs: a, ${steps} }\n  a: { ${steps} }`,
+describe("a workflow, read", () => {
+  it("orders jobs after what they need; --job takes the jobs it needs along", async () => {
+    const steps = "runs-on: x, steps: [{ run: x }]";
+    const workflow = await readWorkflow(
+      `on: push\njobs:\n  c: { needs: [a, b], ${steps} }\n  b: { needs: a, ${steps} }\n  a: { ${steps} }`,
       file,
     );
-    expect(jobOrder(workflow, file)).toEqual(["a", "b", "c"]);
-    expect(() => jobOrder(readWorkflow(`jobs:\n  a: { needs: z, ${steps} }`, file), file)).toThrow(
-      "w.yml: job a needs z, which the file does not have",
-    );
-    expect(() =>
-      jobOrder(readWorkflow(`jobs:\n  a: { needs: b, ${steps} }\n  b: { needs: a, ${steps} }`, file), file),
-    ).toThrow(/needs itself/);
+    expect(jobOrder(workflow)).toEqual(["a", "b", "c"]);
+    expect(neededBy(workflow, "c").sort()).toEqual(["a", "b"]);
   });
 
-  it("reads on: as a name, a list or a map", () => {
-    expect(triggersOf(readWorkflow("on: push\njobs: { a: { steps: [] } }", file))).toEqual(["push"]);
-    expect(triggersOf(readWorkflow("on: [push, pull_request]\njobs: { a: { steps: [] } }", file))).toEqual([
+  it("reads on: as a name, a list or a map", async () => {
+    const jobs = "jobs: { a: { runs-on: x, steps: [{ run: x }] } }";
+    expect(triggersOf(await readWorkflow(`on: push\n${jobs}`, file))).toEqual(["push"]);
+    expect(triggersOf(await readWorkflow(`on: [push, pull_request]\n${jobs}`, file))).toEqual([
       "push",
       "pull_request",
     ]);
-    expect(triggersOf(readWorkflow("on: { schedule: [] }\njobs: { a: { steps: [] } }", file))).toEqual([
-      "schedule",
-    ]);
-  });
-
-  it("does not run a job whose needed job failed", async () => {
-    const workflow = readWorkflow(
-      "jobs:\n  a: { steps: [{ run: x }] }\n  b: { needs: a, steps: [{ run: y }] }",
-      file,
-    );
-    const options = {
-      workflow,
-      file,
-      event: { name: "push", payload: {}, sha: "0".repeat(40), ref: "refs/heads/main" },
-      repository: "o/r",
-      actions: {},
-      runStep: async () => ({ code: 0, outputs: {} }),
-    };
-    const a = await rehearseJob(options, "a");
-    expect(a.success).toBe(true);
-    const failedA = { ...a, success: false };
-    const b = await rehearseJob(options, "b", new Map([["a", failedA]]));
-    expect([b.ran, b.reason]).toEqual([false, "it needs a, which did not succeed"]);
-    expect((await rehearseJob(options, "b", new Map([["a", a]]))).ran).toBe(true);
+    expect(
+      triggersOf(await readWorkflow(`on: { schedule: [{ cron: "0 1 * * *" }] }\n${jobs}`, file)),
+    ).toEqual(["schedule"]);
   });
 });

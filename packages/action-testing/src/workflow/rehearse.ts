@@ -1,7 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import {
   type ActionShape,
+  bashScripts,
   type JobRecord,
   OUR_ACTIONS,
   type RehearsalEvent,
@@ -28,6 +30,8 @@ export interface Rehearsal {
   env?: Record<string, string>;
   /** The workflow's token (`github.token`). */
   token?: string;
+  /** Run the `run:` steps with bash (as `cwp rehearse --run-shell`), with `env` too; default: read them. */
+  runScripts?: boolean;
 }
 
 export type { JobRecord };
@@ -45,8 +49,9 @@ async function shapesOf(actionsDir: string): Promise<Record<string, ActionShape>
   return Object.fromEntries(entries);
 }
 
+/** The job rehearsed (its first matrix combination, for a matrix job; the examples have none). */
 export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
-  const workflow = readWorkflow(await readFile(r.workflow, "utf8"), r.workflow);
+  const workflow = await readWorkflow(await readFile(r.workflow, "utf8"), r.workflow);
   const replaced = (map: Record<string, string>) =>
     Object.fromEntries(
       Object.entries(map).map(([k, v]) => [
@@ -54,12 +59,15 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
         Object.entries(r.replace ?? {}).reduce((t, [from, to]) => t.split(from).join(to), v),
       ]),
     );
-  return rehearseJob(
+  // One RUNNER_TEMP for the job, as a runner has it: what a step writes there, the next reads.
+  const temp = await mkdtemp(join(tmpdir(), "cwp-rehearsal-job-"));
+  const [record] = await rehearseJob(
     {
       workflow,
-      file: r.workflow,
       event: r.event,
       repository: REPOSITORY,
+      workspace: dirname(r.workflow),
+      temp,
       ...(r.secrets ? { secrets: r.secrets } : {}),
       ...(r.vars ? { vars: r.vars } : {}),
       ...(r.token !== undefined ? { token: r.token } : {}),
@@ -67,10 +75,24 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
       runStep: (step) =>
         runBundle(join(r.actionsDir, step.action), {
           inputs: replaced(step.inputs),
-          env: { ...replaced(step.env), ...r.env },
+          env: { ...replaced(step.env), ...r.env, RUNNER_TEMP: temp },
           event: r.event,
         }),
+      ...(r.runScripts
+        ? {
+            runScript: (step) =>
+              bashScripts({
+                event: r.event,
+                repository: REPOSITORY,
+                folder: temp,
+                onLine: () => {},
+                children: new Set(),
+              })({ ...step, env: { ...step.env, ...r.env } }),
+          }
+        : {}),
     },
     r.job,
   );
+  if (!record) throw new Error(`${r.workflow}: job ${r.job} has no run`);
+  return record;
 }

@@ -1,46 +1,57 @@
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type ActionShape,
-  type JobRecord,
-  jobOrder,
-  readWorkflow,
-  rehearseJob,
-  triggersOf,
-  WorkflowError,
-} from "@cwp/workflow-rehearsal";
+import { dirname, join, resolve } from "node:path";
+import { parseEnv } from "node:util";
+import type { ActionShape, JobRecord } from "@cwp/workflow-rehearsal";
 import { type Command, Option } from "commander";
 import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
+import { safeText } from "../terminal.js";
 import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
 
-// `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as written, locally, before a push. Our
-// actions' steps run on the CLI's engine against the emulator (or --api-url); other steps are
-// listed with what they would get. Exit 0 when every job that runs would pass, 1 when one would
-// fail or the workflow has a finding, 2 for bad input.
+// `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
+// read and checked by GitHub's own parser, every expression by GitHub's evaluator
+// (@cwp/workflow-rehearsal, loaded only for this command: the other commands start as they did).
+// Our actions' steps run on the CLI's engine against the emulator (or --api-url); `run:` steps
+// with --run-shell; other steps are listed with what they would get. Exit 0 when every job that
+// runs would pass, 1 when one would fail or the workflow has a finding, 2 for bad input (a
+// workflow GitHub would refuse, with its message, line and column).
 
 interface Flags {
   job?: string;
   event: string;
   eventPayload?: string;
-  input: Record<string, string>;
-  secret: Record<string, string>;
-  var: Record<string, string>;
+  input?: Record<string, string>;
+  secret?: Record<string, string>;
+  secretFile?: string;
+  var?: Record<string, string>;
   world?: string;
   apiUrl?: string;
   speed: string;
   ref?: string;
   sha?: string;
+  runShell?: boolean;
 }
 
-/** `--secret NAME=VALUE`, repeatable: each into the flag's record, refusing what is not NAME=VALUE. */
-function keyValue(flag: string, refuse: (message: string) => never) {
+/** `--input NAME=VALUE`, repeatable: each into the flag's record, refusing what is not NAME=VALUE. */
+function keyValue(flag: string, refuse: (message: string) => never, fromEnvironment = false) {
   return (value: string, previous: Record<string, string> = {}) => {
     const at = value.indexOf("=");
+    if (at < 0 && fromEnvironment) {
+      // `--secret NAME`: its value from the environment, so it is on no command line. What names
+      // no variable is not echoed: it may be a value pasted without its name.
+      const named = /^[A-Za-z_]\w*$/.test(value);
+      const fromEnv = named ? process.env[value] : undefined;
+      if (fromEnv === undefined)
+        refuse(
+          `error: --${flag} takes NAME=VALUE, or the NAME of an environment variable that holds it (${named ? "no such variable is set" : "not a name"})`,
+        );
+      return { ...previous, [value]: fromEnv as string };
+    }
     if (at <= 0) refuse(`error: --${flag} takes NAME=VALUE (got a value without a name and "=")`);
     return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
   };
@@ -58,12 +69,12 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .command("rehearse")
     .argument("<workflow-file>", "the workflow to rehearse, e.g. .github/workflows/deploy.yml")
     .description(
-      "Rehearse a workflow's jobs locally: if: conditions, env, expressions and outputs as a runner has them; our actions' steps run against the emulator (or --api-url), other steps are listed with what they would get.",
+      "Rehearse a workflow's jobs locally, as GitHub runs them: read by GitHub's own parser, if: conditions, env, expressions, matrices and outputs as a runner has them; our actions' steps run against the emulator (or --api-url), run: steps with --run-shell, other steps are listed with what they would get.",
     )
     .showHelpAfterError("Run 'cwp rehearse --help' for its flags.");
   const refuse = (message: string): never => command.error(message, { exitCode: EXIT_CODES.input });
   command
-    .option("--job <name>", "rehearse only this job (default: every job, each after those it needs)")
+    .option("--job <name>", "rehearse only this job, after the jobs it needs (default: every job)")
     .addOption(
       new Option("--event <name>", "the event the workflow runs for").choices(EVENTS).default("push"),
     )
@@ -75,19 +86,17 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
       "--input <name=value>",
       "a workflow_dispatch input (inputs.NAME); repeat for more",
       keyValue("input", refuse),
-      {},
     )
     .option(
-      "--secret <name=value>",
-      "a secret (secrets.NAME), masked in everything printed; repeat for more",
-      keyValue("secret", refuse),
-      {},
+      "--secret <name[=value]>",
+      "a secret (secrets.NAME), masked in everything printed; NAME alone takes it from the environment; repeat for more",
+      keyValue("secret", refuse, true),
     )
+    .option("--secret-file <file>", "secrets from a dotenv file (NAME=VALUE lines), as --secret")
     .option(
       "--var <name=value>",
       "a configuration variable (vars.NAME); repeat for more",
       keyValue("var", refuse),
-      {},
     )
     .option(
       "--world <file>",
@@ -100,95 +109,140 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
+    .option("--run-shell", "run the run: steps with bash, in a scratch folder (default: list them, not run)")
     .action(async (file: string, flags: Flags) => {
+      const engine = await import("@cwp/workflow-rehearsal");
       try {
-        setExitCode(await rehearseFile(file, flags));
+        setExitCode(await rehearseFile(file, flags, engine));
       } catch (error) {
-        if (!(error instanceof WorkflowError || error instanceof RehearsalInputError)) throw error;
-        process.stderr.write(`error: ${error.message}\n`);
+        if (!(error instanceof engine.WorkflowError || error instanceof RehearsalInputError)) throw error;
+        process.stderr.write(`error: ${safeLines(error.message)}\n`);
         setExitCode(EXIT_CODES.input);
       }
     });
 }
 
-async function rehearseFile(file: string, flags: Flags): Promise<number> {
+type Engine = typeof import("@cwp/workflow-rehearsal");
+
+/** GitHub's messages, one line each, inert on a terminal: the workflow's text in them acts on nothing. */
+const safeLines = (text: string) => text.split("\n").map(safeText).join("\n");
+
+async function readSecrets(flags: Flags): Promise<Record<string, string>> {
+  if (flags.secretFile === undefined) return flags.secret ?? {};
+  const text = await readFile(flags.secretFile, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new RehearsalInputError(
+      `--secret-file ${flags.secretFile}: cannot be read (${error.code ?? error.message})`,
+    );
+  });
+  const fromFile = Object.entries(parseEnv(text)).filter((e): e is [string, string] => e[1] !== undefined);
+  return { ...Object.fromEntries(fromFile), ...flags.secret };
+}
+
+async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise<number> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new RehearsalInputError(`${file}: cannot be read (${error.code ?? error.message})`);
   });
-  const workflow = readWorkflow(text, file);
-  const order = jobOrder(workflow, file);
-  const triggers = triggersOf(workflow);
+  const workflow = await engine.readWorkflow(text, file);
+  const triggers = engine.triggersOf(workflow);
   if (!triggers.includes(flags.event))
     throw new RehearsalInputError(
       `${file} does not run on ${flags.event} (its on: ${triggers.join(", ") || "nothing"}); rehearse it with --event ${triggers.find((t) => (EVENTS as readonly string[]).includes(t)) ?? "push"}`,
     );
-  if (flags.job !== undefined && !order.includes(flags.job))
-    throw new RehearsalInputError(`${file} has no job ${flags.job}; its jobs: ${order.join(", ")}`);
+  const order =
+    flags.job === undefined
+      ? engine.jobOrder(workflow)
+      : [...engine.neededBy(workflow, flags.job), flags.job];
+  const jobs = engine.jobOrder(workflow).filter((id) => order.includes(id));
   const speed = Number(flags.speed);
   if (!(Number.isFinite(speed) && speed > 0))
     throw new RehearsalInputError(`--speed must be a number above 0 (got ${JSON.stringify(flags.speed)})`);
   const over = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
-  const git = whereFromGit();
-  const where = {
-    ...git,
-    ...(flags.sha !== undefined ? { sha: flags.sha } : {}),
-    ...(flags.ref !== undefined
-      ? { ref: flags.ref.startsWith("refs/") ? flags.ref : `refs/heads/${flags.ref}` }
-      : {}),
+  const secrets = await readSecrets(flags);
+  // The repository, branch and commit of the clone that holds the workflow.
+  const where = whereFromGit(dirname(resolve(file)), { ref: flags.ref, sha: flags.sha });
+  const event = eventFor(flags.event as EventName, where, flags.input ?? {}, over);
+  const payload = event.payload as { action?: string; pull_request?: { base?: { ref?: string } } };
+  const verdict = engine.runsFor(workflow.events, {
+    name: event.name,
+    ref: event.ref,
+    baseRef: payload.pull_request?.base?.ref,
+    action: payload.action,
+    changedFiles: where.changedFiles,
+  });
+  const printer = new RehearsalPrinter(process.stdout, process.env, [
+    ...Object.values(secrets),
+    ...(process.env.CWP_API_TOKEN ? [process.env.CWP_API_TOKEN] : []),
+  ]);
+  const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
+  const children = new Set<ChildProcess>();
+  const options = {
+    workflow,
+    event,
+    repository: where.repository,
+    workspace: where.workspace,
+    temp: folder,
+    secrets,
+    vars: flags.var ?? {},
+    ...(flags.input !== undefined || event.name === "workflow_dispatch" ? { inputs: flags.input ?? {} } : {}),
+    token: secrets.GITHUB_TOKEN ?? "",
+    actions: SHAPES,
   };
-  const event = eventFor(flags.event as EventName, where, flags.input, over);
+  printer.heading(
+    `Rehearsing ${file} (${engine.runName({ ...options, runStep: async () => ({ code: 0, outputs: {} }) })}): ${event.name} of ${event.ref} at ${event.sha.slice(0, 12)}, in ${where.repository}`,
+  );
+  for (const note of verdict.notes) printer.line(`  note: ${note}`);
+  if (!verdict.runs) {
+    printer.line(`This ${event.name} would not start the workflow: nothing runs, nothing is rehearsed.`);
+    return EXIT_CODES.success;
+  }
+  printer.line(
+    `  made up (only a real run has them): ${Object.entries(engine.MADE_UP)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ")}`,
+  );
   const platform = await startRehearsalPlatform({
     ...(flags.apiUrl !== undefined ? { apiUrl: flags.apiUrl } : {}),
     ...(flags.world !== undefined ? { world: flags.world } : {}),
     speed,
   });
-  const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
-  const printer = new RehearsalPrinter(process.stdout, process.env, [
-    ...Object.values(flags.secret),
-    ...(platform.token ? [platform.token] : []),
-    ...(process.env.CWP_API_TOKEN ? [process.env.CWP_API_TOKEN] : []),
-  ]);
-  printer.heading(
-    `Rehearsing ${file}: ${event.name} of ${event.ref} at ${event.sha.slice(0, 12)}, in ${where.repository}`,
-  );
+  printer.addSecrets(platform.token ? [platform.token] : []);
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
   printer.line("");
-  const runStep = cwpStepRunner({
-    platform,
-    event,
-    repository: where.repository,
-    folder,
-    onLine: (line) => printer.stepLine(line),
-  });
-  const done = new Map<string, JobRecord<CwpStepResult>>();
+  const stop = stopper(children, () => platform.close());
+  const onLine = (line: string) => printer.stepLine(line);
+  const done = new Map<string, JobRecord<CwpStepResult>[]>();
   try {
-    for (const name of flags.job !== undefined ? [flags.job] : order) {
-      printer.heading(`job ${name}`);
-      const record = await rehearseJob(
+    for (const id of jobs) {
+      const records = await engine.rehearseJob(
         {
-          workflow,
-          file,
-          event,
-          repository: where.repository,
-          secrets: flags.secret,
-          vars: flags.var,
-          inputs: flags.input,
-          token: flags.secret.GITHUB_TOKEN ?? "",
-          actions: SHAPES,
-          runStep,
+          ...options,
+          runStep: cwpStepRunner({ platform, event, repository: where.repository, folder, onLine, children }),
+          ...(flags.runShell
+            ? {
+                runScript: engine.bashScripts({
+                  event,
+                  repository: where.repository,
+                  folder,
+                  onLine,
+                  children,
+                }),
+              }
+            : {}),
+          onJobStart: (job) => printer.heading(`job ${job.title}`),
           onStepStart: (step) => printer.stepStart(step, platform.url),
           onStepEnd: (step) => printer.stepEnd(step),
         },
-        name,
+        id,
         done,
       );
-      done.set(name, record);
-      printer.job(record);
+      done.set(id, records);
+      for (const record of records) printer.job(record);
     }
   } finally {
+    stop.dispose();
     await platform.close();
   }
-  const records = [...done.values()];
+  const records = [...done.values()].flat();
   const failed = records.filter((r) => !r.success);
   printer.line(
     failed.length === 0
@@ -196,6 +250,37 @@ async function rehearseFile(file: string, flags: Flags): Promise<number> {
       : `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`,
   );
   return failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
+}
+
+/**
+ * SIGINT or SIGTERM ends every step's process (each aborts what it started, as a cancelled step
+ * does) and then the rehearsal; a closed stdout (`| head`) ends it quietly, the same way.
+ */
+function stopper(children: Set<ChildProcess>, close: () => Promise<void>): { dispose(): void } {
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    const ending = [...children].map((child) => new Promise((resolve) => child.once("close", resolve)));
+    for (const child of children) child.kill("SIGINT");
+    await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 8000))]);
+    for (const child of children) child.kill("SIGKILL");
+    await close().catch(() => {});
+    process.exit(code);
+  };
+  const onSignal = (signal: NodeJS.Signals) => void stop(signal === "SIGINT" ? 130 : 143);
+  const onClosed = (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") void stop(0);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.stdout.on("error", onClosed);
+  return {
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
 
 async function readPayload(file: string): Promise<Record<string, unknown>> {

@@ -8,11 +8,14 @@ import type { RehearsalEvent } from "@cwp/workflow-rehearsal";
 export const EVENTS = ["push", "pull_request", "workflow_dispatch", "schedule"] as const;
 export type EventName = (typeof EVENTS)[number];
 
-/** What git says of the folder, if it is a clone: the commit, the branch, and origin's owner/name. */
-function git(args: string[]): string | undefined {
+/** What git says of the folder `dir`, if it is in a clone. */
+function git(dir: string, args: string[]): string | undefined {
   try {
     return (
-      execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined
+      execFileSync("git", ["-C", dir, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim() || undefined
     );
   } catch {
     return undefined;
@@ -21,21 +24,45 @@ function git(args: string[]): string | undefined {
 
 export interface Where {
   sha: string;
-  /** The branch, as a ref (`refs/heads/main`). */
+  /** The branch or tag, as a ref (`refs/heads/main`, `refs/tags/v1.2.0`). */
   ref: string;
   repository: string;
+  /** The clone's folder (github.workspace), or the workflow's where it is in none. */
+  workspace: string;
+  /** The files the commit changed, where git knows them. */
+  changedFiles?: string[] | undefined;
 }
 
-/** The clone's commit, branch and repository, each where git cannot tell standing in plainly. */
-export function whereFromGit(): Where {
-  const origin = git(["remote", "get-url", "origin"]);
+/**
+ * The commit, branch and repository of the clone that holds `dir` (the workflow's folder, not the
+ * one cwp was started in), each where git cannot tell standing in plainly; `ref` and `sha` as
+ * asked. A ref that names a tag (`--ref v1.2.0`) is `refs/tags/...`.
+ */
+export function whereFromGit(
+  dir: string,
+  asked: { ref?: string | undefined; sha?: string | undefined } = {},
+): Where {
+  const origin = git(dir, ["remote", "get-url", "origin"]);
   const repository = origin ? /[/:]([^/:]+\/[^/]+?)(?:\.git)?$/.exec(origin)?.[1] : undefined;
-  const branch = git(["symbolic-ref", "--short", "HEAD"]);
+  const branch = git(dir, ["symbolic-ref", "--short", "HEAD"]);
+  const sha = asked.sha ?? git(dir, ["rev-parse", "HEAD"]) ?? "0".repeat(40);
+  const changed = git(dir, ["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", sha]);
   return {
-    sha: git(["rev-parse", "HEAD"]) ?? "0".repeat(40),
-    ref: `refs/heads/${branch ?? "main"}`,
+    sha,
+    ref: asked.ref !== undefined ? refOf(dir, asked.ref) : `refs/heads/${branch ?? "main"}`,
     repository: repository ?? "local/rehearsal",
+    workspace: git(dir, ["rev-parse", "--show-toplevel"]) ?? dir,
+    changedFiles:
+      changed === undefined ? (git(dir, ["cat-file", "-t", sha]) ? [] : undefined) : changed.split("\n"),
   };
+}
+
+/** `--ref` as a full ref: a tag the clone has, or that reads as a version, is a tag; else a branch. */
+function refOf(dir: string, ref: string): string {
+  if (ref.startsWith("refs/")) return ref;
+  if (git(dir, ["rev-parse", "--verify", "--quiet", `refs/tags/${ref}`])) return `refs/tags/${ref}`;
+  if (git(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${ref}`])) return `refs/heads/${ref}`;
+  return /^v?\d+(\.\d+)*([-+].*)?$/.test(ref) ? `refs/tags/${ref}` : `refs/heads/${ref}`;
 }
 
 type Json = Record<string, unknown>;
@@ -54,7 +81,13 @@ export function eventFor(name: EventName, where: Where, inputs: Json, over: Json
   const repository = { full_name: where.repository };
   const branch = where.ref.replace(/^refs\/heads\//, "");
   const base: Record<EventName, Json> = {
-    push: { ref: where.ref, after: where.sha, head_commit: { id: where.sha }, repository },
+    push: {
+      ref: where.ref,
+      after: where.sha,
+      head_commit: { id: where.sha },
+      repository,
+      sender: { login: "rehearsal" },
+    },
     pull_request: {
       action: "opened",
       number: 1,
@@ -70,6 +103,8 @@ export function eventFor(name: EventName, where: Where, inputs: Json, over: Json
   };
   const payload = merge(base[name], over);
   const number = isObject(payload.pull_request) ? payload.pull_request.number : undefined;
+  // A pull request event's `number` is its pull request's.
+  if (name === "pull_request" && number !== undefined) payload.number = number;
   return {
     name,
     payload,

@@ -10,24 +10,31 @@ import type { CwpStepResult } from "./step-runner.js";
 
 type Stream = NodeJS.WritableStream & { isTTY?: boolean };
 
-const MARK = { ran: "▶", read: "○", skipped: "−", refused: "✘" } as const;
+const MARK = { ran: "▶", script: "▶", read: "○", skipped: "−", unknown: "?", refused: "✘" } as const;
 
 export class RehearsalPrinter {
   readonly #out: Stream;
   readonly #paint: Paint;
-  readonly #secrets: string[];
+  #secrets: string[] = [];
 
   constructor(out: Stream, env: NodeJS.ProcessEnv, secrets: Iterable<string>) {
     this.#out = out;
     this.#paint = painterFor(out, env);
+    this.addSecrets(secrets);
+  }
+
+  addSecrets(secrets: Iterable<string>): void {
     // Longest first, so that a secret containing another is hidden whole.
-    this.#secrets = [...new Set(secrets)].filter((s) => s !== "").sort((a, b) => b.length - a.length);
+    this.#secrets = [...new Set([...this.#secrets, ...secrets])]
+      .filter((s) => s !== "")
+      .sort((a, b) => b.length - a.length);
   }
 
   #mask(text: string): string {
     return this.#secrets.reduce((t, secret) => t.split(secret).join("***"), text);
   }
 
+  /** A line of the rehearsal's own; every name or value in it from the workflow is made inert first. */
   line(text: string): void {
     this.#out.write(`${this.#mask(text)}\n`);
   }
@@ -37,14 +44,20 @@ export class RehearsalPrinter {
     if (entries.length === 0) return;
     this.line(`    ${this.#paint("2", label)}`);
     for (const [name, value] of entries)
-      this.line(`      ${name}: ${safeText(this.#mask(value.replace(/\n$/, "")))}${note?.(name) ?? ""}`);
+      this.line(
+        `      ${safeText(name)}: ${safeText(this.#mask(value.replace(/\n$/, "")))}${note?.(name) ?? ""}`,
+      );
   }
 
   heading(text: string): void {
-    this.line(this.#paint("1", text));
+    this.line(this.#paint("1", safeText(text)));
   }
 
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
+    if (step.kind === "script") {
+      this.line(`${MARK.script} ${safeText(step.name)} ${this.#paint("2", "(run: with bash, --run-shell)")}`);
+      return;
+    }
     this.line(
       `${MARK.ran} ${safeText(step.name)} ${this.#paint("2", `(${step.action}, run against ${platformUrl})`)}`,
     );
@@ -60,14 +73,17 @@ export class RehearsalPrinter {
   }
 
   stepEnd(step: StepRecord<CwpStepResult>): void {
-    if (step.kind === "ran") {
-      const result = step.result;
-      if (result && result.githubOnly.length > 0)
-        this.line(`    ${this.#paint("33", "not rehearsed")} (GitHub only): ${result.githubOnly.join(", ")}`);
+    if (step.kind === "ran" || step.kind === "script") {
+      const result = step.result ?? step.script;
+      if (step.result && step.result.githubOnly.length > 0)
+        this.line(
+          `    ${this.#paint("33", "not rehearsed")} (GitHub only): ${safeText(step.result.githubOnly.join(", "))}`,
+        );
       this.#values("outputs", result?.outputs);
       const ok = result?.code === 0;
+      const failure = this.#paint("31", `✘ failure (exit code ${result?.code})`);
       this.line(
-        `    ${ok ? this.#paint("32", "✔ success") : this.#paint("31", `✘ failure (exit code ${result?.code})`)}`,
+        `    ${ok ? this.#paint("32", "✔ success") : step.continuedOnError ? `${failure}; continue-on-error: the job goes on` : failure}`,
       );
       return;
     }
@@ -79,25 +95,36 @@ export class RehearsalPrinter {
       this.#values("env", step.env);
       return;
     }
-    const why = step.kind === "skipped" ? `skipped: if: ${step.reason}` : `refused: ${step.reason}`;
+    const why =
+      step.kind === "skipped"
+        ? `skipped: if: ${step.reason}`
+        : step.kind === "unknown"
+          ? `not rehearsed: it reads a value ${step.reason}`
+          : `refused: ${step.reason}`;
     this.line(
-      `${MARK[step.kind]} ${safeText(step.name)} ${this.#paint(step.kind === "refused" ? "31" : "2", `(${safeText(why ?? "")})`)}`,
+      `${MARK[step.kind]} ${safeText(step.name)} ${this.#paint(step.kind === "refused" ? "31" : step.kind === "unknown" ? "33" : "2", `(${safeText(why ?? "")})`)}`,
     );
   }
 
   job(record: JobRecord<CwpStepResult>): void {
     if (!record.ran && record.success) {
-      this.line(`${this.#paint("2", `job ${record.job}: would not run (${safeText(record.reason ?? "")})`)}`);
+      this.line(
+        `${this.#paint("2", `job ${safeText(record.job)}: would not run (${safeText(record.reason ?? "")})`)}`,
+      );
     } else {
       const failedSteps = record.steps.filter(
-        (s) => s.kind === "refused" || (s.result && s.result.code !== 0),
+        (s) =>
+          s.kind === "refused" ||
+          (!s.continuedOnError &&
+            (s.result ?? s.script)?.code !== undefined &&
+            (s.result ?? s.script)?.code !== 0),
       );
       this.line(
         record.success
-          ? this.#paint("32", `✔ job ${record.job} would pass`)
+          ? this.#paint("32", `✔ job ${safeText(record.job)} would pass`)
           : this.#paint(
               "31",
-              `✘ job ${record.job} would fail${failedSteps.length > 0 ? `: ${failedSteps.map((s) => `"${safeText(s.name)}"`).join(", ")} failed` : ""}`,
+              `✘ job ${safeText(record.job)} would fail${failedSteps.length > 0 ? `: ${failedSteps.map((s) => `"${safeText(s.name)}"`).join(", ")} failed` : ""}`,
             ),
       );
     }

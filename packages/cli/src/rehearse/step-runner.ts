@@ -1,16 +1,17 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { OurStep, RehearsalEvent, StepResult } from "@cwp/workflow-rehearsal";
-import { OPERATIONS } from "../operations.js";
+import { OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
 import type { RehearsalPlatform } from "./platform.js";
 
 // A step of ours, run as `cwp <operation> --json` in a process of its own: the same engine as the
 // action's bundle, with the step's environment and the GITHUB_* variables a runner gives (the
-// event's file among them), in the rehearsal's folder. The token goes through CWP_API_TOKEN, never
-// the command line (other processes can read that). Its lines come back one by one as it prints
-// them; its outputs are the JSON it ends with, as a runner's outputs are text.
+// event's file among them), in the rehearsal's folder. Its inputs go through the environment
+// (CWP_REHEARSAL_INPUTS, as a runner's go through INPUT_*), the token through CWP_API_TOKEN: never
+// the command line, which any process on the machine can read. Its lines come back one by one as
+// it prints them; its outputs are the JSON it ends with, as a runner's outputs are text.
 
 /**
  * Inputs that act on GitHub (a comment on a pull request or an issue, and its token): the CLI has
@@ -31,6 +32,8 @@ export interface StepRunnerOptions {
   folder: string;
   /** Called with each line the step prints. */
   onLine(line: string): void;
+  /** The steps' processes while they run: a stop (SIGINT, SIGTERM, a closed pipe) ends them. */
+  children: Set<ChildProcess>;
 }
 
 /** A runner's output is text: numbers and booleans as written, null as not set. */
@@ -53,8 +56,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       Object.entries(step.inputs).filter(([input]) => input !== "api-url" && input !== "api-token"),
     );
     const args = [step.action, "--json"];
-    for (const [input, value] of Object.entries(rest))
-      if (flags.includes(input)) args.push(`--${input}`, value);
+    const inputs = Object.fromEntries(Object.entries(rest).filter(([input]) => flags.includes(input)));
     const githubOnly = Object.keys(rest).filter(
       // The workflow's token fills github-token by default: not something the step asked for.
       (input) => !flags.includes(input) && input !== "github-token" && rest[input] !== "",
@@ -75,12 +77,15 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       CWP_API_URL: options.platform.url,
       CWP_API_TOKEN:
         options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || process.env.CWP_API_TOKEN || ""),
+      [REHEARSAL_INPUTS]: JSON.stringify(inputs),
     };
     const child = spawn(process.execPath, [bin, ...args], {
       env,
       cwd: options.folder,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    options.children.add(child);
+    child.on("close", () => options.children.delete(child));
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk;

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import {
+  type JobRecord,
+  jobOrder,
+  type OurStep,
+  type RehearsalOptions,
+  readWorkflow,
+  rehearseJob,
+  runName,
+  type StepResult,
+} from "../src/index.js";
+
+// Whole workflows rehearsed, each verdict checked against GitHub's documented semantics (the
+// page cited by each case). Our actions' steps are run by a stand-in that records what they got.
+
+const SYNTAX = "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax";
+const CONTEXTS = "https://docs.github.com/en/actions/reference/workflows-and-actions/contexts";
+const EXPRESSIONS = "https://docs.github.com/en/actions/reference/workflows-and-actions/expressions";
+
+const SHAPES = {
+  "trigger-build": {
+    inputs: { "service-id": {}, branch: {}, "api-token": {} },
+    outputs: ["image", "status"],
+  },
+  "run-template": { inputs: { "template-id": {}, arguments: {} }, outputs: ["run-id", "status"] },
+};
+
+interface Ran {
+  step: OurStep;
+}
+
+async function rehearse(
+  text: string,
+  options: Partial<RehearsalOptions<StepResult>> & {
+    failing?: string[];
+    outputs?: Record<string, string>;
+  } = {},
+) {
+  const workflow = await readWorkflow(text, "w.yml");
+  const ran: Ran[] = [];
+  const all: RehearsalOptions<StepResult> = {
+    workflow,
+    event: { name: "push", payload: {}, sha: "a".repeat(40), ref: "refs/heads/main" },
+    repository: "acme/shop",
+    workspace: "/nonexistent",
+    actions: SHAPES,
+    runStep: async (step) => {
+      ran.push({ step });
+      const fails = options.failing?.includes(step.name) ?? false;
+      return {
+        code: fails ? 1 : 0,
+        outputs: { image: "registry.example/web:1", status: "SUCCESS", ...options.outputs },
+      };
+    },
+    ...options,
+  };
+  const done = new Map<string, JobRecord[]>();
+  for (const id of jobOrder(workflow)) done.set(id, await rehearseJob(all, id, done));
+  return { jobs: done, ran, name: runName(all) };
+}
+
+const build = (name: string, extra = "") =>
+  `      - name: ${name}\n        uses: acme/cwp/actions/trigger-build@v1\n        with:\n          service-id: web\n${extra}`;
+
+describe(`if: and the status functions (${EXPRESSIONS}#status-check-functions)`, () => {
+  it("a workflow_dispatch boolean input false is false: the step is skipped", async () => {
+    const { ran } = await rehearse(
+      `on:\n  workflow_dispatch:\n    inputs:\n      deploy: { type: boolean, default: true }\njobs:\n  a:\n    runs-on: x\n    steps:\n      - if: inputs.deploy\n${build("Deploy").replace("      - name", "        name")}`,
+      {
+        event: { name: "workflow_dispatch", payload: {}, sha: "a".repeat(40), ref: "refs/heads/main" },
+        inputs: { deploy: "false" },
+      },
+    );
+    expect(ran).toEqual([]);
+  });
+
+  it("a need that failed skips the jobs after it, but always() and failure() run; !cancelled() too", async () => {
+    const { jobs, ran } = await rehearse(
+      `on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n${build("Build")}  deploy:\n    needs: build\n    runs-on: x\n    steps:\n${build("Deploy")}  report:\n    needs: deploy\n    if: always()\n    runs-on: x\n    steps:\n${build("Report")}  alert:\n    needs: build\n    if: failure()\n    runs-on: x\n    steps:\n${build("Alert")}  tidy:\n    needs: build\n    if: \${{ !cancelled() }}\n    runs-on: x\n    steps:\n${build("Tidy")}`,
+      { failing: ["Build"] },
+    );
+    expect(jobs.get("build")?.[0]?.result).toBe("failure");
+    expect(jobs.get("deploy")?.[0]?.ran).toBe(false);
+    expect(jobs.get("deploy")?.[0]?.result).toBe("skipped");
+    // `report` needs a skipped job: always() runs it all the same.
+    expect(ran.map((r) => r.step.name)).toEqual(["Build", "Report", "Alert", "Tidy"]);
+  });
+
+  it(`continue-on-error: outcome failure, conclusion success, the job goes on (${SYNTAX}#jobsjob_idstepscontinue-on-error)`, async () => {
+    const { jobs, ran } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n${build("Flaky", "        continue-on-error: true\n        id: flaky\n")}      - name: After\n        if: steps.flaky.outcome == 'failure' && steps.flaky.conclusion == 'success'\n        uses: acme/cwp/actions/trigger-build@v1\n`,
+      { failing: ["Flaky"] },
+    );
+    expect(ran.map((r) => r.step.name)).toEqual(["Flaky", "After"]);
+    expect(jobs.get("a")?.[0]?.success).toBe(true);
+  });
+});
+
+describe(`env, layered (${CONTEXTS}#env-context)`, () => {
+  it("the step's own env wins over the job's and the workflow's, in env:, with: and if: alike", async () => {
+    const { ran } = await rehearse(
+      `on: push\nenv:\n  WHERE: workflow\n  KEEP: kept\njobs:\n  a:\n    runs-on: x\n    env:\n      WHERE: job\n    steps:\n      - name: Build\n        if: env.WHERE == 'step'\n        uses: acme/cwp/actions/trigger-build@v1\n        env:\n          WHERE: step\n        with:\n          branch: \${{ env.WHERE }}-\${{ env.KEEP }}\n`,
+    );
+    expect(ran).toHaveLength(1);
+    expect(ran[0]?.step.env).toMatchObject({ WHERE: "step", KEEP: "kept" });
+    expect(ran[0]?.step.inputs.branch).toBe("step-kept");
+  });
+});
+
+describe("values as a runner hands them to a step", () => {
+  it("a block scalar (|) with expressions is its value, lines unindented, each ${{ }} replaced", async () => {
+    const { ran } = await rehearse(
+      'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: t\n          arguments: |\n            {"ref": "${{ github.ref_name }}", "x": "${{ \'}}\' }}"}\n            second: line\n',
+    );
+    expect(ran[0]?.step.inputs.arguments).toBe('{"ref": "main", "x": "}}"}\nsecond: line\n');
+  });
+});
+
+describe(`jobs and their outputs (${SYNTAX}#jobsjob_idoutputs)`, () => {
+  it("needs.<job>.outputs carries our steps' outputs; needs.<job>.result holds", async () => {
+    const { ran } = await rehearse(
+      `on: push\njobs:\n  build:\n    runs-on: x\n    outputs:\n      image: \${{ steps.b.outputs.image }}\n    steps:\n${build("Build", "        id: b\n")}  deploy:\n    needs: build\n    if: needs.build.result == 'success'\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: deploy\n          arguments: image=\${{ needs.build.outputs.image }}\n`,
+    );
+    expect(ran.map((r) => r.step.inputs.arguments)).toEqual([undefined, "image=registry.example/web:1"]);
+  });
+
+  it(`a matrix job runs once per combination, with include, and a matrix from fromJSON (${SYNTAX}#jobsjob_idstrategymatrix)`, async () => {
+    const { jobs, ran } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    strategy:\n      matrix:\n        service: [web, api]\n        include:\n          - service: web\n            branch: main\n    name: build \${{ matrix.service }}\n    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          service-id: \${{ matrix.service }}\n          branch: \${{ matrix.branch || 'dev' }}\n  b:\n    runs-on: x\n    strategy:\n      matrix: \${{ fromJSON(vars.SITES) }}\n    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          service-id: \${{ matrix.site }}\n`,
+      { vars: { SITES: '{"site": ["eu", "us"]}' } },
+    );
+    expect(ran.map((r) => [r.step.inputs["service-id"], r.step.inputs.branch])).toEqual([
+      ["web", "main"],
+      ["api", "dev"],
+      ["eu", undefined],
+      ["us", undefined],
+    ]);
+    expect(jobs.get("a")?.map((j) => j.job)).toEqual(["build web", "build api"]);
+    expect(jobs.get("b")?.map((j) => j.job)).toEqual(["b (eu)", "b (us)"]);
+  });
+
+  it("an output only a run: step sets is unknown where it is read, never passed on as ''", async () => {
+    const { jobs, ran } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - id: v\n        run: echo "version=1.2.3" >> "$GITHUB_OUTPUT"\n      - name: Build\n        uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: release-\${{ steps.v.outputs.version }}\n`,
+    );
+    expect(ran).toEqual([]);
+    const step = jobs.get("a")?.[0]?.steps[1];
+    expect(step?.kind).toBe("unknown");
+    expect(step?.reason).toMatch(
+      /set by the run: step "Run echo "version=1.2.3" >> "\$GITHUB_OUTPUT"", which the rehearsal does not run/,
+    );
+    expect(jobs.get("a")?.[0]?.success).toBe(true);
+  });
+});
+
+describe("names and findings", () => {
+  it(`run-name and every name: are shown evaluated (${SYNTAX}#run-name)`, async () => {
+    const { name, jobs } = await rehearse(
+      `name: Deploy\nrun-name: Deploy \${{ github.ref_name }} by \${{ github.actor }}\non: push\njobs:\n  a:\n    name: Build \${{ github.ref_name }}\n    runs-on: x\n    steps:\n      - name: Step of \${{ github.repository }}\n        run: echo\n`,
+    );
+    expect(name).toBe("Deploy main by rehearsal");
+    expect(jobs.get("a")?.[0]?.job).toBe("Build main");
+    expect(jobs.get("a")?.[0]?.steps[0]?.name).toBe("Step of acme/shop");
+  });
+
+  it("an input our action does not have is named as GitHub names it: the unexpected input and the valid ones", async () => {
+    const { jobs } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          templat-id: deploy\n`,
+    );
+    expect(jobs.get("a")?.[0]?.findings).toEqual([
+      `job a, step "acme/cwp/actions/run-template@v1": Unexpected input(s) 'templat-id', valid inputs are ['template-id', 'arguments']; did you mean 'template-id' for 'templat-id'?`,
+    ]);
+    expect(jobs.get("a")?.[0]?.success).toBe(false);
+  });
+});
