@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
+    // Test files side by side, more than the two cores: the actions' contract files mostly wait
+    // (on timeouts, on the emulator's clock), so four at a time fill the time they leave.
+    maxWorkers: 4,
     // GitHub's workflow parser imports its schema JSON without an import attribute, which plain
     // Node ESM refuses: Vite transforms it instead (the CLI's bundle does the same with ncc).
     server: { deps: { inline: [/@actions\/workflow-parser/] } },

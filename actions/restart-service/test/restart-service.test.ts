@@ -1,31 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { runBundle, useTestPlatform } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
+import { SERVICE } from "./contract-spec.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
-const SERVICE = "/v1/projects/platform-web/services/web";
-
-runnerContract({
-  actionDir,
-  inputs: { "project-id": "platform-web", "service-id": "web" },
-  outcome: "restart",
-  start: { method: "POST", path: `${SERVICE}/restart` },
-  poll: SERVICE,
-  answers: {
-    unread: ["uid", "name", "status.build", "status.deployment.reason"],
-    status: "status.deployment.status",
-    readsBeforeStart: 1,
-  },
-  outputs: {
-    success: { status: "COMPLETED", "restarted-at": /^\d{4}-\d\d-\d\dT/ },
-    failure: { status: "FAILED" },
-  },
-  malformed: [
-    { inputs: { "service-id": "", "harness-id": "" }, input: "service-id" },
-    { inputs: { "harness-id": "devbox" }, input: "service-id" },
-    { inputs: { "acknowledge-active-sessions": "true" }, input: "acknowledge-active-sessions" },
-  ],
-});
 
 describe("restart-service: harnesses", () => {
   const platform = useTestPlatform();

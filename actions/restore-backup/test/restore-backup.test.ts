@@ -1,29 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { runBundle, useTestPlatform } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
+import { BACKUP } from "./contract-spec.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
-const BACKUP = "/v1/projects/platform-web/addons/db/backups/db-live-1";
-
-runnerContract({
-  actionDir,
-  inputs: { "project-id": "platform-web", "addon-id": "db", "backup-id": "db-live-1" },
-  outcome: "restore",
-  start: { method: "POST", path: `${BACKUP}/restore` },
-  poll: `${BACKUP}/restores`,
-  answers: {
-    unread: ["restores.*.restoreTimestamp", "restores.*.completedAt"],
-    status: "restores.*.status",
-  },
-  outputs: {
-    success: { "restore-id": /^rst-/, status: "completed", "backup-size": /^\d+$/, "addon-version": "" },
-    failure: { "restore-id": /^rst-/, status: "failed" },
-  },
-  malformed: [
-    { inputs: { "backup-id": "" }, input: "backup-id" },
-    { inputs: { "source-project-id": "platform-api" }, input: "source-addon-id" },
-  ],
-});
 
 describe("restore-backup: checks the backup first", () => {
   const platform = useTestPlatform();

@@ -1,42 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { runBundle, runnerContract, useTestPlatform } from "@cwp/action-testing";
+import { runBundle, useTestPlatform } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
-const ADDON = "/v1/projects/platform-web/addons/db";
-
-runnerContract({
-  actionDir,
-  inputs: { "project-id": "platform-web", "addon-id": "db", version: "17.0" },
-  outcome: "addonUpgrade",
-  start: { method: "POST", path: `${ADDON}/version`, idempotent: true },
-  poll: ADDON,
-  answers: {
-    unread: [
-      "uid",
-      "name",
-      "appId",
-      "stageId",
-      "tags",
-      "description",
-      "createdAt",
-      "cluster",
-      "spec.type",
-      "spec.pendingActions",
-    ],
-    status: "status",
-    readsBeforeStart: 1,
-  },
-  outputs: {
-    success: { "previous-version": "16.4", version: "17.0", status: "running" },
-    failure: { "previous-version": "16.4", version: "16.4", status: "failed" },
-  },
-  malformed: [
-    { inputs: { "addon-id": "" }, input: "addon-id" },
-    { inputs: { version: "" }, input: "version" },
-    { inputs: { force: "yes please" }, input: "force" },
-  ],
-});
 
 describe("upgrade-addon: reads the addon first", () => {
   const platform = useTestPlatform();

@@ -1,7 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { ContractSpec } from "./contract-spec.js";
-import { deploymentContract } from "./deployment-contract.js";
-import { oddAnswersContract } from "./odd-answers-contract.js";
+import type { TestPlatform } from "./emulated.js";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
 import { useTestPlatform } from "./use-platform.js";
 
@@ -52,7 +51,20 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   }
 }
 
-export function runnerContract(spec: ContractSpec): void {
+/** What every contract file shares: an emulator of its own, the bundle's runs, and their check. */
+export interface ContractHarness {
+  platform: TestPlatform;
+  run(inputs?: Record<string, string>, options?: RunOptions): Promise<RunResult>;
+  failureMessage(result: RunResult): string;
+}
+
+/**
+ * The emulator and runs of one contract file: each part of the contract (the runner's, odd
+ * answers, GitHub deployments) is a file of its own, so that vitest runs them side by side (they
+ * mostly wait on time). Across every run of the file, no token or secret value is in anything
+ * printed or written.
+ */
+export function contractHarness(spec: ContractSpec): ContractHarness {
   const platform = useTestPlatform();
   const runs: RunResult[] = [];
   const run = async (inputs: Record<string, string> = {}, options: RunOptions = {}) => {
@@ -63,6 +75,26 @@ export function runnerContract(spec: ContractSpec): void {
     runs.push(result);
     return result;
   };
+  beforeEach(() => platform.reset());
+  afterAll(async () => {
+    for (const result of runs)
+      expect(
+        leakedSecrets(result, [
+          platform.tokens.org,
+          platform.tokens.teamViaOrg,
+          ...(spec.secrets?.values ?? []),
+        ]),
+      ).toEqual([]);
+  });
+  return {
+    platform,
+    run,
+    failureMessage: (result) => result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "",
+  };
+}
+
+export function runnerContract(spec: ContractSpec): void {
+  const { platform, run, failureMessage } = contractHarness(spec);
   const requests = async (method: string, path: string | RegExp) =>
     (await platform.requests()).filter(
       (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
@@ -79,21 +111,6 @@ export function runnerContract(spec: ContractSpec): void {
     );
     expect(writes).toHaveLength(count);
   };
-  const failureMessage = (result: RunResult) =>
-    result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
-
-  beforeEach(() => platform.reset());
-  afterAll(async () => {
-    // Across every run of this file: no token or secret value in anything printed or written.
-    for (const result of runs)
-      expect(
-        leakedSecrets(result, [
-          platform.tokens.org,
-          platform.tokens.teamViaOrg,
-          ...(spec.secrets?.values ?? []),
-        ]),
-      ).toEqual([]);
-  });
 
   describe("runner contract", () => {
     it("succeeds, writes every output and a summary, and starts the work once", async () => {
@@ -514,7 +531,4 @@ export function runnerContract(spec: ContractSpec): void {
       });
     }
   });
-
-  oddAnswersContract(spec, { platform, run, failureMessage });
-  deploymentContract(spec, { platform, run, failureMessage });
 }

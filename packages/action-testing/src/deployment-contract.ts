@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { contractHarness } from "./contract.js";
 import type { ContractSpec } from "./contract-spec.js";
-import type { TestPlatform } from "./emulated.js";
 import { type Deployment, type DeploymentState, latestState } from "./github/objects.js";
 import { MAIN_SHA, READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github/stand-in.js";
-import { leakedSecrets, type RunOptions, type RunResult } from "./runner.js";
+import { leakedSecrets, type RunOptions } from "./runner.js";
 
 // The GitHub Deployments cases every action that starts work must pass (issue 27), run against the
 // committed bundle and a stand-in GitHub that checks each request against GitHub's own OpenAPI
@@ -39,13 +39,8 @@ function earlier(
   };
 }
 
-interface Helpers {
-  platform: TestPlatform;
-  run(inputs?: Record<string, string>, options?: RunOptions): Promise<RunResult>;
-  failureMessage(result: RunResult): string;
-}
-
-export function deploymentContract(spec: ContractSpec, { platform, run, failureMessage }: Helpers): void {
+export function deploymentContract(spec: ContractSpec): void {
+  const { platform, run, failureMessage } = contractHarness(spec);
   describe("GitHub deployment", () => {
     let github: StandIn;
     beforeAll(async () => {

@@ -1,5 +1,6 @@
-export { onlyInsideStopCommands, runnerContract } from "./contract.js";
+export { type ContractHarness, contractHarness, onlyInsideStopCommands, runnerContract } from "./contract.js";
 export type { ContractSpec } from "./contract-spec.js";
+export { deploymentContract } from "./deployment-contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
 export type { Author, Deployment, DeploymentState, DeploymentStatus } from "./github/objects.js";
@@ -17,6 +18,7 @@ export {
   WORKFLOW_BOT,
 } from "./github/stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
+export { oddAnswersContract } from "./odd-answers-contract.js";
 export { olderNodeOnPath } from "./older-node.js";
 export {
   leakedSecrets,

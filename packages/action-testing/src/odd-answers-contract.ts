@@ -1,21 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { contractHarness } from "./contract.js";
 import type { ContractSpec } from "./contract-spec.js";
-import type { TestPlatform } from "./emulated.js";
-import type { RunResult } from "./runner.js";
 
 // What a live platform may answer that the spec does not show, sent through the emulator's
 // rewrite faults into the committed bundle: fields left out or null, a status the spec does not
 // list, answers that cannot be read. The step's result must be what the work's was.
 
-interface Harness {
-  platform: TestPlatform;
-  run(inputs?: Record<string, string>): Promise<RunResult>;
-  failureMessage(result: RunResult): string;
-}
-
 const UNLISTED = "REHYDRATING";
 
-export function oddAnswersContract(spec: ContractSpec, { platform, run, failureMessage }: Harness): void {
+export function oddAnswersContract(spec: ContractSpec): void {
+  const { platform, run, failureMessage } = contractHarness(spec);
   const { unread, status, readsBeforeStart = 0 } = spec.answers;
   const data = (path: string) => `data.${path}`;
   /** Every poll answer from the start on (and the start's own answer) rewritten so. */

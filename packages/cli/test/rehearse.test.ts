@@ -299,4 +299,55 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     expect(result.stdout).not.toContain("(default: {})");
     expect(result.stdout).toContain("--run-shell");
   });
+
+  it("prints every name and value of the workflow inert; a tag's --ref is refs/tags/...; a pull request's number follows its pull request", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-rehearse-inert-"));
+    const file = join(dir, "w.yml");
+    // A job name and an env key and value with CSI, OSC and C1 controls in them.
+    await writeFile(
+      file,
+      'on: [push, pull_request]\njobs:\n  a:\n    name: "red \\e[31m \\e]0;title\\a \\u009b2J"\n    runs-on: x\n    steps:\n      - run: echo\n        env:\n          REF: ${{ github.ref }}\n          NUMBER: ${{ github.event.number }}\n          "K\\e[1m": "v\\u009d"\n',
+    );
+    const tag = await runCli(["rehearse", file, "--ref", "v1.2.0"], { env: { NO_COLOR: "1" } });
+    expect(tag.code, tag.stdout + tag.stderr).toBe(0);
+    expect(tag.stdout).toContain("REF: refs/tags/v1.2.0");
+    expect(
+      [...tag.stdout].filter((c) => (c < " " && c !== "\n") || (c >= "\u007f" && c <= "\u009f")),
+    ).toEqual([]);
+    const payload = await payloadFile({ pull_request: { number: 7 } });
+    const pr = await runCli(["rehearse", file, "--event", "pull_request", "--event-payload", payload], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(pr.code, pr.stdout + pr.stderr).toBe(0);
+    expect(pr.stdout).toContain("NUMBER: 7");
+    expect(pr.stdout).toContain("REF: refs/pull/7/merge");
+  });
+});
+
+// Alone, after the others: it looks for the steps' processes left on the machine.
+describe("cwp rehearse: stopped", () => {
+  it("on SIGINT ends every step's process, and itself", { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-rehearse-stop-"));
+    const file = join(dir, "w.yml");
+    await writeFile(
+      file,
+      "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: release\n",
+    );
+    // The emulator at 1×: the run takes its 40 s, and SIGINT comes as it starts.
+    const result = await runCli(["rehearse", file, "--speed", "1"], {
+      env: { NO_COLOR: "1" },
+      cancelWhen: (printed) => printed.includes("│ Started run"),
+    });
+    expect(result.cancelledAt).toBeDefined();
+    expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(10_000);
+    // No step of it is left running.
+    const left = [];
+    for (const pid of await readdir("/proc"))
+      if (/^\d+$/.test(pid)) {
+        const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+        if (cmdline.includes(`cwp.js\0run-template\0--json`)) left.push(cmdline);
+      }
+    expect(left).toEqual([]);
+    expect(result.stdout).toMatch(/│ .*cancelled/);
+  });
 });
