@@ -8,12 +8,24 @@ import {
   runBundle,
   type StandIn,
   startGitHubStandIn,
+  type TestPlatform,
   useTestPlatform,
 } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD } from "./contract-spec.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** A build of the service that took `seconds` and concluded: the history the next one's wait reads. */
+async function concludedBuild(platform: TestPlatform, seconds: number): Promise<void> {
+  await platform.control("POST", "outcomes", { kind: "build", durationSeconds: seconds });
+  await fetch(`${platform.url}${BUILD}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+    body: JSON.stringify({ branch: "main" }),
+  });
+  await platform.control("POST", "clock", { advanceSeconds: seconds + 1 });
+}
 
 describe("trigger-build: a newcomer's mistakes", () => {
   const platform = useTestPlatform();
@@ -37,20 +49,7 @@ describe("trigger-build: a newcomer's mistakes", () => {
   it("says a timeout shorter than the service's builds usually take, with a value from their history", async () => {
     await platform.reset();
     // Two builds of 10 minutes: the history the step reads before it waits.
-    for (let i = 0; i < 2; i++) {
-      await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 600 });
-      const started = await runBundle(actionDir, {
-        inputs: {
-          ...platform.connection(),
-          "project-id": "platform-web",
-          "service-id": "web",
-          branch: "main",
-          wait: "false",
-        },
-      });
-      expect(started.code, started.stdout).toBe(0);
-    }
-    await platform.control("POST", "clock", { advanceSeconds: 1200 });
+    for (let i = 0; i < 2; i++) await concludedBuild(platform, 600);
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
     const result = await runBundle(actionDir, {
       inputs: {
@@ -304,15 +303,7 @@ describe("trigger-build: a history with an outlier", () => {
   const platform = useTestPlatform({ speed: 1 });
 
   /** A build of service web that took `seconds` on the platform's clock, concluded successfully. */
-  async function pastBuild(seconds: number) {
-    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: seconds });
-    await fetch(`${platform.url}${BUILD}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: "main" }),
-    });
-    await platform.control("POST", "clock", { advanceSeconds: seconds + 1 });
-  }
+  const pastBuild = (seconds: number) => concludedBuild(platform, seconds);
 
   it("one build of 20 hours among builds of 3 s does not hold the next poll past a 40 s timeout", {
     timeout: 60_000,

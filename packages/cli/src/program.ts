@@ -32,7 +32,9 @@ async function runOperation(
   process.stdout.on("error", () => {});
   // The same for stderr (`cwp ... 2>&1 | head -1` closes both): never an uncaught EPIPE.
   process.stderr.on("error", () => {});
-  const terminal = new TerminalHost({ json: flags.json === true });
+  // A step `cwp rehearse` runs was given its inputs as a workflow's `with:`: named so.
+  const rehearsed = process.env[REHEARSAL_INPUTS] !== undefined;
+  const terminal = new TerminalHost({ json: flags.json === true, inputsAs: rehearsed ? "inputs" : "flags" });
   useHost(terminal);
   const handed = inputsFromEnvironment();
   const raw = (input: string) => {

@@ -50,6 +50,11 @@ export interface TerminalOptions {
   env?: NodeJS.ProcessEnv;
   /** The clock, for the heartbeat (tests give their own). */
   now?: () => number;
+  /**
+   * How inputs are named: as flags (`--template-id`, default), or as the action names them
+   * (`template-id`), for a step `cwp rehearse` runs from a workflow's `with:`.
+   */
+  inputsAs?: "flags" | "inputs";
 }
 
 export class TerminalHost implements Host {
@@ -74,6 +79,7 @@ export class TerminalHost implements Host {
   /** Outside a terminal: the wait's last status line, and the timer that repeats it after a silence. */
   #lastProgress: string | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  readonly #inputsAs: "flags" | "inputs";
 
   constructor(options: TerminalOptions) {
     this.#json = options.json;
@@ -84,6 +90,7 @@ export class TerminalHost implements Host {
     this.#paint = painterFor(this.#out, env);
     this.#live = takesEscapes(this.#out, env);
     this.#now = options.now ?? Date.now;
+    this.#inputsAs = options.inputsAs ?? "flags";
     this.#lastLineAt = this.#now();
   }
 
@@ -136,13 +143,13 @@ export class TerminalHost implements Host {
       this.#write(this.#err, `${this.#paint("31", "error:")} ${safeText(line)}`);
   }
 
-  /** Inputs are flags here. */
+  /** Inputs are flags here, or the workflow's `with:` keys for a rehearsed step. */
   inputName(input: string): string {
-    return `--${input}`;
+    return this.#inputsAs === "inputs" ? input : `--${input}`;
   }
 
   inputSetting(input: string, value: string): string {
-    return `--${input} ${value}`;
+    return this.#inputsAs === "inputs" ? `${input}: ${value}` : `--${input} ${value}`;
   }
 
   readonly cancelledBy = "by a signal (Ctrl-C or SIGTERM)";

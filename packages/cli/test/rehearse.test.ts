@@ -178,7 +178,9 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     // GitHub's own evaluator refuses what it cannot evaluate, in its words.
     expect(findings[3]).toMatch(/^ {2}finding: job gate, step "Run echo "\$TAG"": .*JSON/);
     // The step of ours ran, as a runner runs it without the input, and failed on what is missing.
-    expect(result.stdout).toMatch(/--template-id: is required/);
+    // Named as the action names it (its with: key), never as a flag of the CLI.
+    expect(result.stdout).toMatch(/│ error: template-id: is required/);
+    expect(result.stdout).not.toContain("--template-id");
     expect(result.stdout).toContain("TOKEN: ***");
     expect(result.stdout).not.toContain(SECRET);
     expect(result.stdout).toContain("✘ job gate would fail");
@@ -349,5 +351,18 @@ describe("cwp rehearse: stopped", () => {
       }
     expect(left).toEqual([]);
     expect(result.stdout).toMatch(/│ .*cancelled/);
+  });
+
+  it("a closed pipe (| head -1) ends it quietly, its steps with it", { timeout: 60_000 }, async () => {
+    const result = await runCli(
+      ["rehearse", "examples/workflows/build-on-push.yml", "--world", "examples/world.yaml"],
+      {
+        cwd: root,
+        env: { NO_COLOR: "1" },
+        closeStdoutWhen: (stdout) => stdout.includes("\n"),
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
   });
 });
