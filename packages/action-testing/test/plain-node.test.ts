@@ -1,0 +1,21 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+
+// The demo (scripts/demo.ts) and the benchmarks import this package on plain Node, not through
+// Vite: it must load there, the rehearsal engine (whose parser's schema JSON plain Node cannot
+// import) only when a rehearsal asks for it.
+
+it("loads on plain Node, as the demo and the benchmarks import it", () => {
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      'const m = await import("@cwp/action-testing"); console.log(typeof m.runBundle)',
+    ],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" },
+  );
+  expect(result.stderr).toBe("");
+  expect(result.stdout.trim()).toBe("function");
+});
