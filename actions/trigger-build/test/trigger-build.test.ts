@@ -29,17 +29,21 @@ async function concludedBuild(platform: TestPlatform, seconds: number): Promise<
 
 describe("trigger-build: a newcomer's mistakes", () => {
   const platform = useTestPlatform();
-
-  it("names the input and the value of a wrong service id", async () => {
-    await platform.reset();
-    const result = await runBundle(actionDir, {
+  /** A build of web on main, with `extra` over it. */
+  const build = (extra: Record<string, string> = {}) =>
+    runBundle(actionDir, {
       inputs: {
         ...platform.connection(),
         "project-id": "platform-web",
-        "service-id": "nope",
+        "service-id": "web",
         branch: "main",
+        ...extra,
       },
     });
+
+  it("names the input and the value of a wrong service id", async () => {
+    await platform.reset();
+    const result = await build({ "service-id": "nope" });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       '::error::Input "service-id": no service `nope` in project `platform-web` (',
@@ -51,15 +55,7 @@ describe("trigger-build: a newcomer's mistakes", () => {
     // Two builds of 10 minutes: the history the step reads before it waits.
     for (let i = 0; i < 2; i++) await concludedBuild(platform, 600);
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const result = await runBundle(actionDir, {
-      inputs: {
-        ...platform.connection(),
-        "project-id": "platform-web",
-        "service-id": "web",
-        branch: "main",
-        timeout: "3s",
-      },
-    });
+    const result = await build({ timeout: "3s" });
     expect(result.code).toBe(1);
     const advice =
       /The timeout \(3s\) is shorter than builds of service web usually take \(10m 0s, the median of the last \d+\): set timeout: \d+m\./;
@@ -76,15 +72,7 @@ describe("trigger-build: a newcomer's mistakes", () => {
     await once(site, "listening");
     const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     try {
-      const result = await runBundle(actionDir, {
-        inputs: {
-          ...platform.connection(),
-          "api-url": url,
-          "project-id": "platform-web",
-          "service-id": "web",
-          branch: "main",
-        },
-      });
+      const result = await build({ "api-url": url });
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(`${url} is not the API: check the API URL (api-url / CWP_API_URL)`);
       expect(result.stdout).not.toMatch(/outcome is unknown|may have acted/);

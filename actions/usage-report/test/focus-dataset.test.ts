@@ -7,6 +7,7 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectListGoingRound } from "./project-list-going-round.js";
 
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
 // focus.parquet against the emulator, DuckDB reads both, and the rules of FOCUS 1.2 and of 1.3 are
@@ -884,18 +885,7 @@ describe("usage-report: the FOCUS dataset partitioned by billing period (focus-l
       await platform.reset();
       const dir = await mkdtemp(join(tmpdir(), "cwp-focus-loop-"));
       const { intact } = await earlier(join(dir, "focus"));
-      const projects = Array.from({ length: 100 }, (_, i) => ({
-        id: `loop-${i}`,
-        uid: (i + 1).toString(16).padStart(24, "0"),
-        name: `Loop ${i}`,
-      }));
-      await platform.control("POST", "faults", {
-        method: "GET",
-        path: "/v1/projects",
-        status: 200,
-        body: { data: { projects }, pagination: { hasNextPage: true, cursor: "again", count: 100 } },
-        times: 100,
-      });
+      await projectListGoingRound(platform);
       const result = await write(dir, "partitioned");
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(

@@ -19,6 +19,7 @@ import {
 } from "@cwp/action-testing";
 import { PERIODS } from "@cwp/cost-report";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { projectListGoingRound } from "./project-list-going-round.js";
 
 const actionDir = fileURLToPath(new URL("..", import.meta.url));
 const platform = useTestPlatform({ speed: 0 });
@@ -590,19 +591,7 @@ describe("usage-report: inputs and the platform", () => {
 
   it("stops on a project list that goes round, naming it, without spending the hour's budget or writing a report from part of it", async () => {
     await platform.reset();
-    // Every page of the project list is the same full page, whose next cursor leads to itself.
-    const projects = Array.from({ length: 100 }, (_, i) => ({
-      id: `loop-${i}`,
-      uid: (i + 1).toString(16).padStart(24, "0"),
-      name: `Loop ${i}`,
-    }));
-    await platform.control("POST", "faults", {
-      method: "GET",
-      path: "/v1/projects",
-      status: 200,
-      body: { data: { projects }, pagination: { hasNextPage: true, cursor: "again", count: 100 } },
-      times: 100_000,
-    });
+    await projectListGoingRound(platform);
     const { result, dir } = await report({ formats: "json", "group-by": "project" });
     expect(result.code, result.stdout).toBe(1);
     const listed = (await platform.requests()).filter((r) => r.path === "/v1/projects");

@@ -1,3 +1,4 @@
+import { isMapping } from "@actions/workflow-parser";
 import { githubContext, type RehearsalEvent, type RunFacts, runnerContext, typedInputs } from "./contexts.js";
 import {
   condition,
@@ -416,13 +417,15 @@ async function rehearseInstance<R extends StepResult>(
   }
   const outputs: Record<string, string | SetByScript> = {};
   const outputScope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
-  for (const [name, value] of Object.entries(job.outputs === undefined ? {} : outputTokens(job.outputs)))
+  for (const { key, value } of job.outputs !== undefined && isMapping(job.outputs) ? job.outputs : []) {
+    const name = key.toString();
     try {
       outputs[name] = tokenText(value, outputScope);
     } catch (error) {
       if (error instanceof UnknownValue) outputs[name] = error.from;
       else findings.push(`job ${id}, outputs.${name}: ${(error as Error).message}`);
     }
+  }
   const jobFailed = failed && !continues({ continueOnError: job.continueOnError }, { ...jobScope });
   return {
     ...base,
@@ -443,13 +446,4 @@ function continues(step: Pick<Step, "continueOnError">, scope: Scope): boolean {
   if (typeof value === "boolean") return value;
   const evaluated = tokenValue(value, scope);
   return evaluated === true || evaluated === "true";
-}
-
-/** A job's `outputs:` mapping, name by name. */
-function outputTokens(token: NonNullable<Workflow["jobs"][number]["outputs"]>) {
-  const out: Record<string, typeof token> = {};
-  if ("find" in token)
-    for (const pair of token as unknown as Iterable<{ key: { toString(): string }; value: typeof token }>)
-      out[pair.key.toString()] = pair.value;
-  return out;
 }

@@ -319,13 +319,16 @@ async function follow<T>(
     failWith(said);
     return { outcome: "failed", summary: said };
   };
-  let expectedDurationsMs: number[] | undefined;
+  /** Said at the start and again at a timeout: the timeout is shorter than the work usually takes. */
+  let shortTimeoutAdvice: string | undefined;
   try {
     const history = work.history;
-    expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
-    const usual =
-      history && expectedDurationsMs && shortTimeout(history.many, expectedDurationsMs, config.timeout);
-    if (usual) warn(usual);
+    const expectedDurationsMs = history && (await recentDurations(history, () => history.read(signal)));
+    shortTimeoutAdvice =
+      history && expectedDurationsMs
+        ? shortTimeout(history.many, expectedDurationsMs, config.timeout)
+        : undefined;
+    if (shortTimeoutAdvice) warn(shortTimeoutAdvice);
     // Told in the background: GitHub being slow never holds the wait, and a cancel ends it.
     record?.started(work.title, expectedDurationsMs && median(expectedDurationsMs));
     const final = await work.wait({
@@ -381,11 +384,8 @@ async function follow<T>(
     }
     const check =
       lost && !aborted.stopped ? " Look at its status on the platform before starting it again." : "";
-    const usual =
-      timedOut && work.history && expectedDurationsMs
-        ? shortTimeout(work.history.many, expectedDurationsMs, config.timeout)
-        : undefined;
-    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${usual ? ` ${usual}` : ""}`;
+    const advice = timedOut && shortTimeoutAdvice ? ` ${shortTimeoutAdvice}` : "";
+    const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${advice}`;
     const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
     await record?.close(end, closeWithin(cancel, started + config.timeout));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
