@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Outside turbo, a package's tests build it (and what it needs) first: never a stale bundle.
+    globalSetup: [fileURLToPath(new URL("./scripts/build-first.ts", import.meta.url))],
     testTimeout: 20_000,
     // Test files side by side, more than the two cores: the actions' contract files mostly wait
     // (on timeouts, on the emulator's clock), so four at a time fill the time they leave.

@@ -1,8 +1,9 @@
 // Checks every actions/*/action.yml against GitHub's metadata syntax for actions, keeps each
 // action README's input and output tables equal to its action.yml, and checks that the example
 // workflows use the actions with inputs they have (and every required one).
-//   node scripts/action-metadata.ts          rewrite the README tables
-//   node scripts/action-metadata.ts --check  fail when a table or an action.yml is wrong (CI)
+//   pnpm action-docs     rewrite the README tables
+//   pnpm check:actions   fail when a table or an action.yml is wrong (CI)
+// (through pnpm: its scripts run on the clone's Node 24, which runs TypeScript; Node 20 does not)
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -96,9 +97,7 @@ for (const name of readdirSync("actions")) {
     problems.push(`${readmePath}: needs a usage example (uses: .../actions/${name}@...)`);
   if (updated === readme) continue;
   if (check)
-    problems.push(
-      `${readmePath}: the input/output tables differ from action.yml (run: node scripts/action-metadata.ts)`,
-    );
+    problems.push(`${readmePath}: the input/output tables differ from action.yml (run: pnpm action-docs)`);
   else writeFileSync(readmePath, updated);
 }
 // Example workflows: the structure GitHub requires, and `with:` keys each action really has.

@@ -30,4 +30,3 @@ export {
 } from "./runner.js";
 export { RunnerLog } from "./runner-log.js";
 export { useTestPlatform } from "./use-platform.js";
-export { type JobRecord, type Rehearsal, rehearse } from "./workflow/rehearse.js";

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
-// The demo (scripts/demo.ts) and the benchmarks import this package on plain Node, not through
-// Vite: it must load there, the rehearsal engine (whose parser's schema JSON plain Node cannot
-// import) only when a rehearsal asks for it.
+// The demo (examples/demo.ts) and the benchmarks import this package on plain Node, not through
+// Vite: it must load there (GitHub's workflow parser, whose schema JSON plain Node cannot import,
+// is no dependency of it: the examples' tests bring the rehearsal).
 
 it("loads on plain Node, as the demo and the benchmarks import it", () => {
   const result = spawnSync(

@@ -1,13 +1,16 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ActionShape, JobRecord, RehearsalEvent } from "@cwp/workflow-rehearsal";
-import { type RunResult, readActionYml, runBundle } from "../runner.js";
-
-// The rehearsal engine (and GitHub's workflow parser, whose schema JSON plain Node ESM cannot
-// import) loads only for a rehearsal: a script that imports this package for the rest (the demo,
-// the benchmarks) runs on plain Node.
-const engine = () => import("@cwp/workflow-rehearsal");
+import { type RunResult, readActionYml, runBundle } from "@cwp/action-testing";
+import {
+  type ActionShape,
+  bashScripts,
+  type JobRecord,
+  OUR_ACTIONS,
+  type RehearsalEvent,
+  readWorkflow,
+  rehearseJob,
+} from "@cwp/workflow-rehearsal";
 
 // The tests' rehearsal: one job of a workflow file through @cwp/workflow-rehearsal (what
 // `cwp rehearse` runs too), each step of ours running that action's committed bundle as the
@@ -37,7 +40,6 @@ const REPOSITORY = "acme/shop";
 
 /** Our actions' inputs and outputs, from their action.yml files. */
 async function shapesOf(actionsDir: string): Promise<Record<string, ActionShape>> {
-  const { OUR_ACTIONS } = await engine();
   const entries = await Promise.all(
     OUR_ACTIONS.map(async (name) => {
       const yml = await readActionYml(join(actionsDir, name));
@@ -49,7 +51,6 @@ async function shapesOf(actionsDir: string): Promise<Record<string, ActionShape>
 
 /** The job rehearsed (its first matrix combination, for a matrix job; the examples have none). */
 export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
-  const { bashScripts, readWorkflow, rehearseJob } = await engine();
   const workflow = await readWorkflow(await readFile(r.workflow, "utf8"), r.workflow);
   const replaced = (map: Record<string, string>) =>
     Object.fromEntries(

@@ -2,24 +2,23 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseWorldFile } from "@cwp/emulator";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   latestState,
   leakedSecrets,
-  type Rehearsal,
-  rehearse,
   type StandIn,
   startGitHubStandIn,
   startTestPlatform,
   type TestPlatform,
-} from "../src/index.js";
+} from "@cwp/action-testing";
+import { parseWorldFile } from "@cwp/emulator";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Rehearsal, rehearse } from "./rehearse-bundles.js";
 
 // The example workflows as written, job by job, against an emulator seeded from the world file
 // that matches them (examples/world.yaml): our steps run their committed bundles, GitHub is the
 // stand-in that checks every request against GitHub's description. Only the API URL changes.
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
+const root = fileURLToPath(new URL("../../", import.meta.url));
 const workflow = (name: string) => `${root}examples/workflows/${name}`;
 const GITHUB_TOKEN = "ghs_examples_workflow_token";
 /** A commit the stand-in knows (branch feature/checkout's head). */
