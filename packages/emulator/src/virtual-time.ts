@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { controlPlane } from "./control-client.js";
 
 interface Timer {
@@ -66,6 +67,15 @@ export class VirtualTime {
   }
 
   async #advance(): Promise<void> {
+    // Every sleep yields to the event loop, even one that moves no time: a loop that sleeps 0 ms
+    // (a wait that polls again at its deadline) would else spin on promises alone, and no timer
+    // (a test's timeout) could ever end it.
+    await nextTurn();
+    // A sleep aborted meanwhile woke its thread: time stands still until every thread sleeps again.
+    if (this.#timers.size === 0 || this.#timers.size < this.#threads) {
+      this.#moving = false;
+      return;
+    }
     const next = Math.min(...[...this.#timers].map((t) => t.at));
     if (next > this.#now) {
       await this.#advanceEmulator(next - this.#now);
