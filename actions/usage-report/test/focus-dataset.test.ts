@@ -528,7 +528,9 @@ async function checkDataset(
 }
 
 // Each report writes and reads back a hundred thousand rows: more than the default 20 s on a loaded CI machine.
-describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { timeout: 90_000 }, () => {
+// The timeouts bound a hang, nothing more: a hundred thousand rows took over 90 s on two cores
+// beside two busy loops.
+describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { timeout: 300_000 }, () => {
   it("an organisation's month by day: FOCUS 1.2 in both files, Parquet typed and in row groups, the same rows", async () => {
     const { header, json, parquet } = await focusReport({
       period: "last-30-days",
@@ -662,7 +664,7 @@ function twoWholeMonths(): { start: string; end: string; months: string[] } {
 }
 
 describe("usage-report: the FOCUS dataset partitioned by billing period (focus-layout: partitioned)", {
-  timeout: 90_000,
+  timeout: 300_000,
 }, () => {
   const range = twoWholeMonths();
   const inputs = {

@@ -23,11 +23,13 @@ export async function runCli(
     closeStdoutWhen?: (stdout: string) => boolean;
     /** The Node to run it with; default this one. */
     node?: string;
+    /** Options for that Node, before the bin (e.g. `--require` of a test's recorder). */
+    nodeOptions?: string[];
     /** The folder it runs in; default this process's. */
     cwd?: string;
   } = {},
 ): Promise<CliResult> {
-  const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeOptions ?? []), BIN, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.cwd ? { cwd: options.cwd } : {}),

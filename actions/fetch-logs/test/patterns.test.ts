@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { linePattern } from "../src/patterns.js";
+import { SLOW_PATTERN, slowLines } from "./slow-lines.js";
+
+// fail-on-regex's matching heeds a cancel and the deadline between slices of SLICE_MS (250 ms),
+// whatever the lines: measured here in one process, on the watchdog's own wall clock, so the
+// bound holds on a loaded machine (the bundle's test adds a process's start and end to it).
+
+describe("fail-on-regex's matching", () => {
+  it("ends within 1 s of a cancel made mid-matching", async () => {
+    const gate = linePattern(SLOW_PATTERN, "fail-on-regex");
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 300);
+    let abortedAt = 0;
+    cancel.signal.addEventListener("abort", () => {
+      abortedAt = performance.now();
+    });
+    const error = await gate
+      ?.firstMatch(slowLines(), { signal: cancel.signal, deadline: Date.now() + 60_000 })
+      .catch((e: Error) => e);
+    expect(String(error)).toMatch(/Cancelled while matching fail-on-regex/);
+    expect(performance.now() - abortedAt).toBeLessThan(1_000);
+  });
+
+  it("ends within 1 s of its deadline", async () => {
+    const gate = linePattern(SLOW_PATTERN, "fail-on-regex");
+    const deadline = Date.now() + 300;
+    const error = await gate
+      ?.firstMatch(slowLines(), { signal: new AbortController().signal, deadline })
+      .catch((e: Error) => e);
+    expect(String(error)).toMatch(/did not finish within timeout/);
+    expect(Date.now() - deadline).toBeLessThan(1_000);
+  });
+});
