@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 
-// The runner contract of the architecture document: `node dist/index.js` with INPUT_<NAME>
+// The runner contract (ARCHITECTURE.md, "The actions and the runner contract"): `node dist/index.js` with INPUT_<NAME>
 // variables (defaults from action.yml), the GITHUB_* files in a temporary folder, and cancellation
 // as SIGINT then SIGTERM 7.5 s later.
 

@@ -2,7 +2,7 @@ import { createClient, ServerError } from "@cwp/client";
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers.js";
 
-// The control plane of the architecture document: fixtures, reset, clock, faults, outcomes, requests.
+// The control plane (ARCHITECTURE.md, "The emulator"): fixtures, reset, clock, faults, outcomes, requests.
 
 const emu = useEmulator({ speed: 0 });
 const RUNS = "/v1/projects/platform-web/jobs/migrate/runs";
