@@ -1,15 +1,17 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type RunResult, readActionYml, runBundle } from "@cwp/action-testing";
 import {
   type ActionShape,
-  bashScripts,
   type JobRecord,
+  Masks,
   OUR_ACTIONS,
+  ProcessGroups,
   type RehearsalEvent,
   readWorkflow,
   rehearseJob,
+  scriptRunner,
 } from "@cwp/workflow-rehearsal";
 
 // The tests' rehearsal: one job of a workflow file through @cwp/workflow-rehearsal (what
@@ -60,7 +62,25 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
       ]),
     );
   // One RUNNER_TEMP for the job, as a runner has it: what a step writes there, the next reads.
+  // The scripts run there too (the examples' scripts read nothing of the repository).
   const temp = await mkdtemp(join(tmpdir(), "cwp-rehearsal-job-"));
+  const folders = {
+    workspace: temp,
+    temp,
+    home: join(temp, "home"),
+    toolCache: join(temp, "tool-cache"),
+    scripts: join(temp, ".scripts"),
+  };
+  for (const folder of [folders.home, folders.toolCache, folders.scripts]) await mkdir(folder);
+  const groups = new ProcessGroups();
+  const runScript = scriptRunner({
+    event: r.event,
+    repository: REPOSITORY,
+    folders,
+    masks: new Masks(),
+    onLine: () => {},
+    groups,
+  });
   const [record] = await rehearseJob(
     {
       workflow,
@@ -78,16 +98,10 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
           env: { ...replaced(step.env), ...r.env, RUNNER_TEMP: temp },
           event: r.event,
         }),
+      endJob: () => groups.endAll(),
       ...(r.runScripts
         ? {
-            runScript: (step) =>
-              bashScripts({
-                event: r.event,
-                repository: REPOSITORY,
-                folder: temp,
-                onLine: () => {},
-                children: new Set(),
-              })({ ...step, env: { ...step.env, ...r.env } }),
+            runScript: (step) => runScript({ ...step, env: { ...step.env, ...r.env } }),
           }
         : {}),
     },

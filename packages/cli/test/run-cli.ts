@@ -9,7 +9,7 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** When SIGINT was sent and when the process ended (epoch ms). */
+  /** When the cancel's signal was sent and when the process ended (epoch ms). */
   cancelledAt?: number;
   endedAt: number;
 }
@@ -19,6 +19,8 @@ export async function runCli(
   options: {
     env?: Record<string, string>;
     cancelWhen?: (printed: string) => boolean;
+    /** What cancelWhen sends; default SIGINT (Ctrl-C). */
+    signal?: NodeJS.Signals;
     /** Closes the reading end of stdout once this holds, as `| head -1` does after its line. */
     closeStdoutWhen?: (stdout: string) => boolean;
     /** The Node to run it with; default this one. */
@@ -40,7 +42,7 @@ export async function runCli(
   const check = () => {
     if (cancelledAt === undefined && options.cancelWhen?.(stdout + stderr)) {
       cancelledAt = Date.now();
-      child.kill("SIGINT");
+      child.kill(options.signal ?? "SIGINT");
     }
   };
   child.stdout.on("data", (chunk: Buffer) => {

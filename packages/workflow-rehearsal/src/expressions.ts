@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { globSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { globSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { data, Evaluator, Lexer, Parser } from "@actions/expressions";
 import type { FunctionDefinition } from "@actions/expressions/funcs/info";
 import { truthy } from "@actions/expressions/result";
@@ -121,9 +121,11 @@ const status = (name: keyof StatusFunctions, scope: Scope): FunctionDefinition =
 });
 
 /**
- * hashFiles as the runner computes it: the files the patterns match under the workspace (a
- * pattern with `!` excludes), in order of their path, each file's SHA-256 hashed into one; '' when
- * none match.
+ * hashFiles as the runner computes it ("Expressions", https://docs.github.com/en/actions/reference/workflows-and-actions/expressions#hashfiles):
+ * the files the patterns match under the workspace (a pattern with `!` excludes), in order of their
+ * path, each file's SHA-256 hashed into one; '' when none match. Only files under the workspace
+ * count: a pattern reaching outside it (an absolute path, `..`, a link out) matches nothing there,
+ * and nothing outside is read.
  */
 function hashFiles(scope: Scope): FunctionDefinition {
   return {
@@ -131,20 +133,33 @@ function hashFiles(scope: Scope): FunctionDefinition {
     minArgs: 1,
     maxArgs: 255,
     call: (...args) => {
+      const workspace = realpathSync(scope.workspace);
+      /** The files `pattern` matches that are inside the workspace, by their path relative to it. */
+      const matched = (pattern: string) =>
+        globSync(pattern, { cwd: workspace }).flatMap((match) => {
+          const real = (() => {
+            try {
+              return realpathSync(resolve(workspace, match));
+            } catch {
+              return undefined;
+            }
+          })();
+          const inside = real === undefined ? undefined : relative(workspace, real);
+          return inside !== undefined && inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)
+            ? [inside]
+            : [];
+        });
       const patterns = args.map((a) => a.coerceString());
-      const include = patterns.filter((p) => !p.startsWith("!"));
-      const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
-      const excluded = new Set(exclude.flatMap((p) => globSync(p, { cwd: scope.workspace })));
-      const files = [...new Set(include.flatMap((p) => globSync(p, { cwd: scope.workspace })))]
-        .filter((f) => !excluded.has(f) && statSync(join(scope.workspace, f)).isFile())
-        .map((f) => relative(scope.workspace, join(scope.workspace, f)))
+      const excluded = new Set(patterns.filter((p) => p.startsWith("!")).flatMap((p) => matched(p.slice(1))));
+      const files = [...new Set(patterns.filter((p) => !p.startsWith("!")).flatMap(matched))]
+        .filter((f) => !excluded.has(f) && statSync(join(workspace, f)).isFile())
         .sort();
       if (files.length === 0) return new data.StringData("");
       const all = createHash("sha256");
       for (const file of files)
         all.update(
           createHash("sha256")
-            .update(readFileSync(join(scope.workspace, file)))
+            .update(readFileSync(join(workspace, file)))
             .digest(),
         );
       return new data.StringData(all.digest("hex"));

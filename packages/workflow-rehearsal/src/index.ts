@@ -1,4 +1,3 @@
-export { type BashScriptOptions, bashScripts, commandFilePairs } from "./bash-scripts.js";
 export { MADE_UP, type RehearsalEvent } from "./contexts.js";
 export {
   condition,
@@ -10,7 +9,8 @@ export {
 } from "./expressions.js";
 export { type EventFacts, runsFor, type Verdict } from "./filters.js";
 export { closest, jobFindings, stepLabel } from "./findings.js";
-export { type Combination, expandMatrix } from "./matrix.js";
+export { MAX_DEPTH, MAX_VALUES } from "./hostile-yaml.js";
+export { type Combination, expandMatrix, MAX_MATRIX_JOBS } from "./matrix.js";
 export { type ActionShape, OUR_ACTIONS, ourAction } from "./our-actions.js";
 export {
   type JobRecord,
@@ -25,6 +25,7 @@ export {
   type StepRecord,
   type StepResult,
 } from "./rehearse.js";
+export * from "./runner/index.js";
 export {
   type Job,
   jobOf,

@@ -1,4 +1,5 @@
 import { isMapping } from "@actions/workflow-parser";
+import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import { githubContext, type RehearsalEvent, type RunFacts, runnerContext, typedInputs } from "./contexts.js";
 import {
   condition,
@@ -47,6 +48,8 @@ export interface ScriptStep {
   env: Record<string, string>;
   /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
   path: string[];
+  /** How long it may run: its `timeout-minutes`, within what is left of its job's. */
+  timeoutMs?: number;
 }
 
 export interface StepResult {
@@ -85,6 +88,20 @@ export interface RehearsalOptions<R extends StepResult> {
   onStepStart?(step: StepRecord<R>): void;
   /** Called with each step once it ran, was read, skipped or refused. */
   onStepEnd?(step: StepRecord<R>): void;
+  /** Called as each run of a job ends: what its steps left running ends with it, as on a runner. */
+  endJob?(): Promise<void>;
+}
+
+/** GitHub's `timeout-minutes` for a job that sets none ("Workflow syntax", jobs.<job_id>.timeout-minutes). */
+const JOB_TIMEOUT_MINUTES = 360;
+
+/** A `timeout-minutes` (a number, or an expression that gives one) in milliseconds; undefined where none is set. */
+function timeoutMs(token: TemplateToken | undefined, scope: Scope): number | undefined {
+  if (token === undefined) return undefined;
+  const value = Number(tokenValue(token, scope));
+  if (!(Number.isFinite(value) && value > 0))
+    throw new Error(`timeout-minutes must be a number of minutes above 0 (got ${tokenText(token, scope)})`);
+  return value * 60_000;
 }
 
 export interface StepRecord<R extends StepResult = StepResult> {
@@ -284,8 +301,10 @@ async function rehearseInstance<R extends StepResult>(
     reason,
   });
   let env: Record<string, string>;
+  let jobDeadline: number;
   try {
     if (job.name !== undefined) title = tokenText(job.name, jobScope);
+    jobDeadline = Date.now() + (timeoutMs(job.timeoutMinutes, jobScope) ?? JOB_TIMEOUT_MINUTES * 60_000);
     options.onJobStart?.({ id, title });
     if (!condition(job.if, jobScope)) {
       const unmet = Object.entries(contexts.needs as Record<string, { result: string }>).filter(
@@ -378,6 +397,13 @@ async function rehearseInstance<R extends StepResult>(
           script: tokenText(step.run, stepScope),
           env: stepEnv,
           path: [...path],
+          timeoutMs: Math.max(
+            0,
+            Math.min(
+              timeoutMs(step.timeoutMinutes, stepScope) ?? Number.POSITIVE_INFINITY,
+              jobDeadline - Date.now(),
+            ),
+          ),
         });
         record.script = result;
         // What the script wrote to GITHUB_ENV and GITHUB_PATH holds for the steps after it.
@@ -415,6 +441,7 @@ async function rehearseInstance<R extends StepResult>(
         conclusion: ok || continueOnError ? "success" : "failure",
       };
   }
+  await options.endJob?.();
   const outputs: Record<string, string | SetByScript> = {};
   const outputScope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
   for (const { key, value } of job.outputs !== undefined && isMapping(job.outputs) ? job.outputs : []) {

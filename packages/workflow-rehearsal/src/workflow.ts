@@ -11,6 +11,7 @@ import type {
   ScalarToken,
   TemplateToken,
 } from "@actions/workflow-parser/templates/tokens/index";
+import { hostileYaml } from "./hostile-yaml.js";
 
 // A workflow file read and checked by GitHub's own parser (@actions/workflow-parser, behind its
 // editor support): its schema, the contexts each key allows, ids, needs, cron, and its messages
@@ -27,6 +28,8 @@ export interface Step {
   run: ScalarToken | undefined;
   with: TemplateToken | undefined;
   continueOnError: boolean | ScalarToken | undefined;
+  /** `timeout-minutes`, a number or an expression. */
+  timeoutMinutes: TemplateToken | undefined;
 }
 
 export interface Job {
@@ -38,6 +41,8 @@ export interface Job {
   strategy: TemplateToken | undefined;
   outputs: TemplateToken | undefined;
   continueOnError: boolean | ScalarToken | undefined;
+  /** `timeout-minutes`, a number or an expression (GitHub's default: 360). */
+  timeoutMinutes: TemplateToken | undefined;
   steps: Step[];
 }
 
@@ -61,6 +66,8 @@ const member = (token: TemplateToken | undefined, key: string): TemplateToken | 
 
 /** The workflow in `text` (its path `file`), read and checked as GitHub reads and checks it. */
 export async function readWorkflow(text: string, file: string): Promise<Workflow> {
+  const hostile = hostileYaml(text);
+  if (hostile !== undefined) throw new WorkflowError(`${file}: not read: ${hostile}`);
   const parsed = parseWorkflow({ name: file, content: text }, new NoOperationTraceWriter());
   const refused = (messages: string[]) => {
     if (messages.length > 0) throw new WorkflowError(messages.join("\n"));
@@ -81,8 +88,7 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
       );
     const raw = member(jobsToken, job.id.value);
     const rawSteps = member(raw, "steps");
-    const withs =
-      rawSteps !== undefined && isSequence(rawSteps) ? [...rawSteps].map((s) => member(s, "with")) : [];
+    const stepsAsWritten = rawSteps !== undefined && isSequence(rawSteps) ? [...rawSteps] : [];
     const rawContinue = member(raw, "continue-on-error");
     return {
       id: job.id.value,
@@ -99,6 +105,7 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
           : rawContinue.isLiteral && "value" in rawContinue && typeof rawContinue.value === "boolean"
             ? rawContinue.value
             : (rawContinue as ScalarToken),
+      timeoutMinutes: member(raw, "timeout-minutes"),
       steps: job.steps.map((step, index) => ({
         id: step.id,
         name: step.name,
@@ -106,8 +113,9 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
         env: "env" in step ? step.env : undefined,
         uses: "uses" in step ? usesOf(file, job.id.value, index, step.uses) : undefined,
         run: "run" in step ? step.run : undefined,
-        with: withs[index],
+        with: member(stepsAsWritten[index], "with"),
         continueOnError: step["continue-on-error"],
+        timeoutMinutes: member(stepsAsWritten[index], "timeout-minutes"),
       })),
     };
   });

@@ -109,7 +109,10 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
-    .option("--run-shell", "run the run: steps with bash, in a scratch folder (default: list them, not run)")
+    .option(
+      "--run-shell",
+      "run the run: steps with bash, as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
+    )
     .action(async (file: string, flags: Flags) => {
       const engine = await import("@cwp/workflow-rehearsal");
       try {
@@ -169,18 +172,24 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     action: payload.action,
     changedFiles: where.changedFiles,
   });
-  const printer = new RehearsalPrinter(process.stdout, process.env, [
+  const masks = new engine.Masks();
+  masks.addAll([
     ...Object.values(secrets),
     ...(process.env.CWP_API_TOKEN ? [process.env.CWP_API_TOKEN] : []),
   ]);
+  const printer = new RehearsalPrinter(process.stdout, process.env, masks);
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
+  // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
+  // rehearsal's; the user's clone and home are never a step's to write.
+  const folders = flags.runShell ? await engine.prepareRunnerFolders(where.workspace, folder) : undefined;
   const children = new Set<ChildProcess>();
+  const groups = new engine.ProcessGroups();
   const options = {
     workflow,
     event,
     repository: where.repository,
-    workspace: where.workspace,
-    temp: folder,
+    workspace: folders?.workspace ?? where.workspace,
+    temp: folders?.temp ?? folder,
     secrets,
     vars: flags.var ?? {},
     ...(flags.input !== undefined || event.name === "workflow_dispatch" ? { inputs: flags.input ?? {} } : {}),
@@ -205,10 +214,21 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     ...(flags.world !== undefined ? { world: flags.world } : {}),
     speed,
   });
-  printer.addSecrets(platform.token ? [platform.token] : []);
+  masks.addAll(platform.token ? [platform.token] : []);
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
+  if (folders)
+    printer.line(
+      `  run: steps run in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}`,
+    );
   printer.line("");
-  const stop = stopper(children, () => platform.close());
+  const cleanUp = async () => {
+    await groups.endAll();
+    if (folders) await engine.removeScripts(folders);
+  };
+  const stop = stopper(children, groups, async () => {
+    await cleanUp();
+    await platform.close();
+  });
   const onLine = (line: string) => printer.stepLine(line);
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   try {
@@ -216,18 +236,29 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
       const records = await engine.rehearseJob(
         {
           ...options,
-          runStep: cwpStepRunner({ platform, event, repository: where.repository, folder, onLine, children }),
-          ...(flags.runShell
+          runStep: cwpStepRunner({
+            platform,
+            event,
+            repository: where.repository,
+            folder: folders?.workspace ?? folder,
+            temp: folders?.temp ?? folder,
+            ...(folders ? { home: folders.home } : {}),
+            onLine,
+            children,
+          }),
+          ...(folders
             ? {
-                runScript: engine.bashScripts({
+                runScript: engine.scriptRunner({
                   event,
                   repository: where.repository,
-                  folder,
+                  folders,
+                  masks,
                   onLine,
-                  children,
+                  groups,
                 }),
               }
             : {}),
+          endJob: () => groups.endAll(),
           onJobStart: (job) => printer.heading(`job ${job.title}`),
           onStepStart: (step) => printer.stepStart(step, platform.url),
           onStepEnd: (step) => printer.stepEnd(step),
@@ -240,6 +271,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     }
   } finally {
     stop.dispose();
+    await cleanUp();
     await platform.close();
   }
   const records = [...done.values()].flat();
@@ -253,18 +285,27 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
 }
 
 /**
- * SIGINT or SIGTERM ends every step's process (each aborts what it started, as a cancelled step
- * does) and then the rehearsal; a closed stdout (`| head`) ends it quietly, the same way.
+ * SIGINT or SIGTERM ends every step's process and process group (each of ours aborts what it
+ * started, as a cancelled step does) within 5 s, and then the rehearsal; a closed stdout (`| head`)
+ * ends it quietly, the same way.
  */
-function stopper(children: Set<ChildProcess>, close: () => Promise<void>): { dispose(): void } {
+function stopper(
+  children: Set<ChildProcess>,
+  groups: { endAll(): Promise<void>; killAll(): void },
+  close: () => Promise<void>,
+): { dispose(): void } {
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     const ending = [...children].map((child) => new Promise((resolve) => child.once("close", resolve)));
     for (const child of children) child.kill("SIGINT");
-    await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 8000))]);
+    await Promise.race([
+      Promise.all([...ending, groups.endAll()]),
+      new Promise((resolve) => setTimeout(resolve, 4_500)),
+    ]);
     for (const child of children) child.kill("SIGKILL");
+    groups.killAll();
     await close().catch(() => {});
     process.exit(code);
   };

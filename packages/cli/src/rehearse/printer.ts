@@ -1,4 +1,4 @@
-import type { JobRecord, StepRecord } from "@cwp/workflow-rehearsal";
+import type { JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
@@ -15,23 +15,17 @@ const MARK = { ran: "▶", script: "▶", read: "○", skipped: "−", unknown: 
 export class RehearsalPrinter {
   readonly #out: Stream;
   readonly #paint: Paint;
-  #secrets: string[] = [];
+  /** The rehearsal's masks (secrets, and what steps mask with ::add-mask::): everything printed goes through them. */
+  readonly #masks: Masks;
 
-  constructor(out: Stream, env: NodeJS.ProcessEnv, secrets: Iterable<string>) {
+  constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks) {
     this.#out = out;
     this.#paint = painterFor(out, env);
-    this.addSecrets(secrets);
-  }
-
-  addSecrets(secrets: Iterable<string>): void {
-    // Longest first, so that a secret containing another is hidden whole.
-    this.#secrets = [...new Set([...this.#secrets, ...secrets])]
-      .filter((s) => s !== "")
-      .sort((a, b) => b.length - a.length);
+    this.#masks = masks;
   }
 
   #mask(text: string): string {
-    return this.#secrets.reduce((t, secret) => t.split(secret).join("***"), text);
+    return this.#masks.apply(text);
   }
 
   /** A line of the rehearsal's own; every name or value in it from the workflow is made inert first. */

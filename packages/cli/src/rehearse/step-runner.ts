@@ -30,6 +30,10 @@ export interface StepRunnerOptions {
   repository: string;
   /** The folder the steps run in (their files land there). */
   folder: string;
+  /** Where the event's file goes (RUNNER_TEMP). */
+  temp: string;
+  /** The steps' HOME (--run-shell: the rehearsal's own); default the user's. */
+  home?: string;
   /** Called with each line the step prints. */
   onLine(line: string): void;
   /** The steps' processes while they run: a stop (SIGINT, SIGTERM, a closed pipe) ends them. */
@@ -61,11 +65,11 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       // The workflow's token fills github-token by default: not something the step asked for.
       (input) => !flags.includes(input) && input !== "github-token" && rest[input] !== "",
     );
-    const eventPath = join(options.folder, "event.json");
+    const eventPath = join(options.temp, "event.json");
     await writeFile(eventPath, JSON.stringify(options.event.payload));
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? options.folder,
+      HOME: options.home ?? process.env.HOME ?? options.folder,
       ...(process.env.NO_COLOR !== undefined ? { NO_COLOR: process.env.NO_COLOR } : {}),
       ...step.env,
       GITHUB_EVENT_NAME: options.event.name,

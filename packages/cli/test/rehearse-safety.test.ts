@@ -1,0 +1,340 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXIT_CODES } from "../src/exit-codes.js";
+import { runCli } from "./run-cli.js";
+
+// `cwp rehearse --run-shell` on the machine where a developer keeps their work and credentials:
+// scripts that attack the clone, the home and the secrets; steps that hang, linger or outlive the
+// rehearsal; matrices and files built to exhaust it. Each case cites the GitHub page whose rule it
+// holds the rehearsal to.
+
+/** A user's clone (a file committed, one not yet, one ignored) holding `workflow`, and a home with credentials. */
+async function userMachine(workflow: string) {
+  const root = await mkdtemp(join(tmpdir(), "cwp-user-"));
+  const clone = join(root, "clone");
+  const home = join(root, "home");
+  await mkdir(join(clone, ".github/workflows"), { recursive: true });
+  await mkdir(home);
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: clone, env: { ...process.env, HOME: home } });
+  git("init", "-q", "-b", "main");
+  await writeFile(join(clone, "README.md"), "committed\n");
+  await writeFile(join(clone, ".gitignore"), "ignored.txt\n");
+  await writeFile(join(clone, ".github/workflows/w.yml"), workflow);
+  git("add", ".");
+  git("-c", "user.email=dev@example.com", "-c", "user.name=dev", "commit", "-q", "-m", "first");
+  await writeFile(join(clone, "notes.txt"), "not yet committed\n");
+  await writeFile(join(clone, "ignored.txt"), "ignored\n");
+  await writeFile(join(home, ".gitconfig"), "[user]\n\tname = The Developer\n");
+  await writeFile(join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=the-developers-own\n");
+  return { clone, home, workflowFile: join(clone, ".github/workflows/w.yml") };
+}
+
+/** Every file under `folder` (`.git` too) and its bytes, to compare byte for byte. */
+async function snapshot(folder: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else files[relative(folder, path)] = (await readFile(path)).toString("base64");
+    }
+  };
+  await walk(folder);
+  return files;
+}
+
+const rehearse = (
+  machine: { clone: string; home: string; workflowFile: string },
+  args: string[] = [],
+  env = {},
+) =>
+  runCli(["rehearse", machine.workflowFile, "--run-shell", ...args], {
+    cwd: machine.clone,
+    env: { NO_COLOR: "1", HOME: machine.home, ...env },
+  });
+
+/** The processes whose command line holds `marker`, left on the machine. */
+async function processesWith(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc"))
+    if (/^\d+$/.test(pid)) {
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      if (cmdline.includes(marker)) found.push(cmdline.replace(/\0/g, " "));
+    }
+  return found;
+}
+
+const job = (steps: string, jobExtra = "") =>
+  `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n${jobExtra}    steps:\n${steps}`;
+const run = (script: string, extra = "") =>
+  `      - run: |\n${script
+    .split("\n")
+    .map((line) => `          ${line}`)
+    .join("\n")}\n${extra}`;
+
+describe("cwp rehearse --run-shell: a workspace of its own", () => {
+  // "Variables reference" (GITHUB_WORKSPACE, HOME, RUNNER_TEMP, RUNNER_TOOL_CACHE):
+  // https://docs.github.com/en/actions/reference/workflows-and-actions/variables
+  it("runs in a copy of the clone with a HOME of its own: the clone and the home are untouched byte for byte", async () => {
+    const machine = await userMachine(
+      job(
+        run(
+          [
+            'echo "ws=${{ github.workspace }} env=$GITHUB_WORKSPACE pwd=$(pwd)"',
+            'ls "$GITHUB_WORKSPACE"',
+            'rm -f "${{ github.workspace }}/notes.txt" "$GITHUB_WORKSPACE/README.md"',
+            'rm -rf "$GITHUB_WORKSPACE/.git"',
+            "git config --global user.name evil",
+            'echo "//registry.npmjs.org/:_authToken=stolen" > ~/.npmrc',
+            'echo hello > "$HOME/new-file"',
+            'echo "temp=$RUNNER_TEMP tools=$RUNNER_TOOL_CACHE home=$HOME"',
+          ].join("\n"),
+        ),
+      ),
+    );
+    const clone = await snapshot(machine.clone);
+    const home = await snapshot(machine.home);
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await snapshot(machine.clone)).toEqual(clone);
+    expect(await snapshot(machine.home)).toEqual(home);
+    // github.workspace, $GITHUB_WORKSPACE and the working folder: the same copy.
+    const [, ws, env, pwd] = /│ ws=(\S+) env=(\S+) pwd=(\S+)/.exec(result.stdout) ?? [];
+    expect(ws).toBe(env);
+    expect(pwd).toBe(env);
+    expect(ws).not.toBe(machine.clone);
+    // The copy as a checkout plus what is not committed yet: notes.txt, never ignored.txt.
+    expect(result.stdout).toMatch(/│ notes\.txt/);
+    expect(result.stdout).toMatch(/│ README\.md/);
+    expect(result.stdout).not.toMatch(/│ ignored\.txt/);
+    const [, temp, tools, scratchHome] = /│ temp=(\S+) tools=(\S+) home=(\S+)/.exec(result.stdout) ?? [];
+    for (const folder of [temp, tools, scratchHome]) expect(folder?.startsWith(machine.home)).toBe(false);
+    // What the steps wrote stays where the rehearsal says, for the user to look at.
+    expect(await readFile(join(scratchHome ?? "", "new-file"), "utf8")).toBe("hello\n");
+  });
+
+  it("leaves no script holding a secret behind", async () => {
+    const machine = await userMachine(
+      job(
+        run(
+          'echo "deploying with $TOKEN" > /dev/null',
+          "        env:\n          TOKEN: ${{ secrets.DEPLOY_TOKEN }}\n",
+        ),
+      ),
+    );
+    const result = await rehearse(machine, ["--secret", "DEPLOY_TOKEN"], {
+      DEPLOY_TOKEN: "cwp_secret_in_a_script_0123",
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const folder = /files the steps write go to (\S+)/.exec(result.stdout)?.[1] ?? "";
+    expect((await stat(folder)).isDirectory()).toBe(true);
+    const files = await snapshot(folder);
+    expect(
+      Object.entries(files).filter(([, bytes]) =>
+        Buffer.from(bytes, "base64").toString("utf8").includes("cwp_secret_in_a_script_0123"),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("cwp rehearse --run-shell: masked as the runner masks", () => {
+  // "Using secrets in GitHub Actions" (secrets are redacted from logs, a multi-line secret line by
+  // line; encodings): https://docs.github.com/en/actions/security-for-github-actions/security-guides/using-secrets-in-github-actions
+  // "Workflow commands": add-mask, stop-commands:
+  // https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
+  it("masks a multi-line secret whole and line by line, its Base64, and what ::add-mask:: registers, never showing the command", async () => {
+    const pem = "-----BEGIN KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX\n-----END KEY-----";
+    const machine = await userMachine(
+      job(
+        run(
+          [
+            'echo "$KEY"',
+            'printf %s "$KEY" | base64 -w0; echo',
+            'printf "prefix-%s" "$KEY" | base64 -w0; echo',
+            'VALUE="derived-$(echo cwp_masked_later_77)"',
+            'echo "::add-mask::$VALUE"',
+            'echo "the value is $VALUE"',
+            'echo "::stop-commands::pause123"',
+            'echo "::add-mask::shown-while-stopped"',
+            'echo "::pause123::"',
+            'echo "after shown-while-stopped"',
+          ].join("\n"),
+          "        env:\n          KEY: ${{ secrets.PEM }}\n",
+        ),
+      ),
+    );
+    const result = await rehearse(machine, ["--secret", "PEM"], { PEM: pem });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    for (const line of pem.split("\n")) expect(result.stdout).not.toContain(line);
+    expect(result.stdout).not.toContain(Buffer.from(pem).toString("base64").slice(0, 40));
+    expect(result.stdout).not.toContain(Buffer.from(`prefix-${pem}`).toString("base64").slice(12, 52));
+    expect(result.stdout).not.toContain("cwp_masked_later_77");
+    expect(result.stdout).not.toContain("::add-mask::derived");
+    expect(result.stdout).toContain("the value is ***");
+    // While commands are stopped, ::add-mask:: is text: shown, and nothing is masked by it.
+    expect(result.stdout).toContain("::add-mask::shown-while-stopped");
+    expect(result.stdout).toContain("after shown-while-stopped");
+    expect(result.stdout).not.toContain("pause123");
+  });
+});
+
+describe("cwp rehearse --run-shell: every step bounded", () => {
+  // "Workflow syntax": jobs.<job_id>.steps[*].timeout-minutes, jobs.<job_id>.timeout-minutes:
+  // https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax
+  it("fails a step at its timeout-minutes and ends its whole process tree", async () => {
+    const machine = await userMachine(
+      job(
+        `${run("sleep 41.0731 & sleep 41.0732", "        timeout-minutes: 0.03\n")}${run("echo next step ran", "        if: always()\n")}`,
+      ),
+    );
+    const began = Date.now();
+    const result = await rehearse(machine);
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stdout).toContain("The step has timed out after 0.03 minutes.");
+    expect(result.stdout).toContain("next step ran");
+    expect(Date.now() - began).toBeLessThan(30_000);
+    expect(await processesWith("41.073")).toEqual([]);
+  });
+
+  it("ends a step with its script, and what it left in the background with the job", async () => {
+    const machine = await userMachine(
+      job(`${run("sleep 42.0911 &\necho server started")}${run("echo second step")}`),
+    );
+    const began = Date.now();
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("second step");
+    expect(Date.now() - began).toBeLessThan(30_000);
+    expect(await processesWith("42.0911")).toEqual([]);
+  });
+
+  it("on SIGTERM ends every step's process group, then itself", async () => {
+    const machine = await userMachine(job(run("trap '' INT\nsleep 43.0127 &\necho waiting\nsleep 43.0128")));
+    const result = await runCli(["rehearse", machine.workflowFile, "--run-shell"], {
+      cwd: machine.clone,
+      env: { NO_COLOR: "1", HOME: machine.home },
+      cancelWhen: (printed) => printed.includes("│ waiting"),
+      signal: "SIGTERM",
+    });
+    expect(result.cancelledAt).toBeDefined();
+    // 4.5 s at most by design (SIGINT, then SIGTERM, then SIGKILL to each group); the rest of the
+    // margin is a loaded machine's.
+    expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(10_000);
+    expect(await processesWith("43.012")).toEqual([]);
+  });
+
+  // "Running variations of jobs in a workflow": "A matrix will generate a maximum of 256 jobs per
+  // workflow run." https://docs.github.com/en/actions/how-tos/write-workflows/choose-what-workflows-do/run-job-variations
+  it("refuses a matrix of more than 256 jobs before expanding it (12^6)", async () => {
+    const twelve = `[${Array.from({ length: 12 }, (_, i) => i).join(", ")}]`;
+    const vectors = ["a", "b", "c", "d", "e", "f"].map((v) => `        ${v}: ${twelve}\n`).join("");
+    const machine = await userMachine(job(run("echo never"), `    strategy:\n      matrix:\n${vectors}`));
+    const began = Date.now();
+    const result = await rehearse(machine, [], {});
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stdout).toContain(
+      "strategy.matrix would run 2985984 jobs: a matrix generates at most 256 jobs per workflow run",
+    );
+    expect(result.stdout).not.toContain("never");
+    expect(Date.now() - began).toBeLessThan(10_000);
+  });
+});
+
+describe("cwp rehearse: hostile files, refused as bad input", () => {
+  const hostile = async (text: string) => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-hostile-"));
+    const file = join(dir, "w.yml");
+    await writeFile(file, text);
+    const began = Date.now();
+    // A heap of 600 MB: a file that needed more would end the process, not pass.
+    const result = await runCli(["rehearse", file], {
+      env: { NO_COLOR: "1" },
+      nodeOptions: ["--max-old-space-size=600"],
+    });
+    return { ...result, ms: Date.now() - began };
+  };
+
+  it("an alias bomb", async () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 10; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(", ")}]`,
+      );
+    const result = await hostile(
+      `${levels.join("\n")}\non: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: echo *j\n`,
+    );
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toMatch(/not read: its YAML aliases expand it to more than 100,000 values/);
+    expect(result.ms).toBeLessThan(2_000);
+  });
+
+  it("a flow sequence 20,000 deep", async () => {
+    const result = await hostile(`on: push\njobs: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`);
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toMatch(/not read: it nests more than 64 levels deep/);
+    expect(result.stderr).not.toMatch(/Maximum call stack|RangeError/);
+    expect(result.ms).toBeLessThan(2_000);
+  });
+
+  it("a 1 MB expression", async () => {
+    const result = await hostile(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: echo \${{ ${"github.sha || ".repeat(80_000)}github.sha }}\n`,
+    );
+    expect(result.code).toBe(EXIT_CODES.input);
+    // GitHub's parser names the error by its type (the expressions package's own text is
+    // "Exceeded max expression length 21000"), with its line and column.
+    expect(result.stderr).toMatch(/\(Line: 6, Col: 14\): ErrorExceededMaxLength/);
+    expect(result.ms).toBeLessThan(2_000);
+  });
+});
+
+describe("cwp rehearse --run-shell: what a step hands on, read as the runner reads it", () => {
+  // "Workflow commands": environment files, multiline strings, and "You can't overwrite the value
+  // of the GITHUB_* and RUNNER_* ... NODE_OPTIONS": https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#environment-files
+  const handsOn = async (script: string) => {
+    const machine = await userMachine(job(`${run(script)}${run("echo the next step ran")}`));
+    return rehearse(machine);
+  };
+
+  it("fails the step on a heredoc without its closing delimiter", async () => {
+    const result = await handsOn(
+      'echo "notes<<EOF" >> "$GITHUB_OUTPUT"\necho "line one" >> "$GITHUB_OUTPUT"',
+    );
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stdout).toContain("Matching delimiter not found 'EOF'");
+    expect(result.stdout).not.toContain("│ the next step ran");
+  });
+
+  it("fails the step on a line that is neither NAME=value nor a heredoc", async () => {
+    const result = await handsOn('echo "just words" >> "$GITHUB_ENV"');
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stdout).toContain("Invalid format 'just words'");
+  });
+
+  it("refuses NODE_OPTIONS in GITHUB_ENV", async () => {
+    const result = await handsOn('echo "NODE_OPTIONS=--require /tmp/evil.js" >> "$GITHUB_ENV"');
+    expect(result.code).toBe(EXIT_CODES.failed);
+    expect(result.stdout).toContain("Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.");
+  });
+
+  // "Expressions", hashFiles: "a set of files in the repository" (under GITHUB_WORKSPACE):
+  // https://docs.github.com/en/actions/reference/workflows-and-actions/expressions#hashfiles
+  it("hashFiles reads nothing outside the workspace", async () => {
+    const machine = await userMachine(
+      job(
+        run(
+          "echo \"outside=[${{ hashFiles('/etc/passwd', '/etc/*', '../home/**') }}] inside=[${{ hashFiles('README.md') }}]\"",
+        ),
+      ),
+    );
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/│ outside=\[\] inside=\[[0-9a-f]{64}\]/);
+  });
+});

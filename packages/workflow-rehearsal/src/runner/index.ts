@@ -1,0 +1,9 @@
+// What a runner does to a `run:` step, in one place: the workspace, HOME and temporary folders it
+// runs in, its process group and timeout, the workflow commands in its output, the files it hands
+// on, and the masks on everything printed.
+export { StepOutput } from "./commands.js";
+export { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+export { Masks } from "./masks.js";
+export { ProcessGroups } from "./process-groups.js";
+export { type ScriptRunnerOptions, scriptRunner } from "./script-step.js";
+export { prepareRunnerFolders, type RunnerFolders, removeScripts } from "./workspace.js";

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { EnvFileError, expandMatrix, Masks, readEnvFile, readGithubEnv } from "../src/index.js";
+
+// The runner's rules, one by one. Environment files: "Workflow commands for GitHub Actions",
+// https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#environment-files;
+// masking: "Using secrets in GitHub Actions",
+// https://docs.github.com/en/actions/security-for-github-actions/security-guides/using-secrets-in-github-actions
+
+describe("env files, read as the runner reads them", () => {
+  it("takes NAME=value lines and heredocs up to the first line that is the delimiter", () => {
+    expect(readEnvFile("a=1\n\nb<<EOF\nx\ny=z\nEOF\nc=EOF\n")).toEqual({ a: "1", b: "x\ny=z", c: "EOF" });
+  });
+
+  it("a delimiter inside a value ends it there, as on the runner; what follows is read as lines", () => {
+    expect(() => readEnvFile("a<<END\nfirst\nEND\nsecond\nEND\n")).toThrow(
+      new EnvFileError("Invalid format 'second'"),
+    );
+  });
+
+  it("refuses a heredoc without its delimiter, a line that is neither form, and an empty name", () => {
+    expect(() => readEnvFile("a<<EOF\nvalue\n")).toThrow("Matching delimiter not found 'EOF'");
+    expect(() => readEnvFile("just words\n")).toThrow("Invalid format 'just words'");
+    expect(() => readEnvFile("=value\n")).toThrow("Invalid format '=value'. Name must not be empty");
+  });
+
+  it("refuses NODE_OPTIONS in GITHUB_ENV, in any case", () => {
+    expect(() => readGithubEnv("node_options=--require x\n")).toThrow(
+      "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
+    );
+  });
+});
+
+describe("masks", () => {
+  it("hide a secret whole, line by line, and in Base64 at any offset of a longer Base64 text", () => {
+    const secret = "-----BEGIN-----\nline two of the key\n-----END-----";
+    const masks = new Masks();
+    masks.add(secret);
+    expect(masks.apply(`x ${secret} y`)).toBe("x *** y");
+    expect(masks.apply("only line two of the key here")).toBe("only *** here");
+    for (const before of ["", "a", "ab", "abc", "abcd"])
+      for (const after of ["", "z", "zz"]) {
+        const encoded = Buffer.from(`${before}${secret}${after}`).toString("base64");
+        const shown = masks.apply(encoded);
+        expect(shown, `${before}|${after}`).toContain("***");
+        // What is left shows at most a character or two of the secret's own bytes at each end.
+        expect(shown.replace("***", "").length, `${before}|${after}`).toBeLessThanOrEqual(12);
+      }
+  });
+});
+
+describe("matrix bounds", () => {
+  // "A matrix will generate a maximum of 256 jobs per workflow run":
+  // https://docs.github.com/en/actions/how-tos/write-workflows/choose-what-workflows-do/run-job-variations
+  it("takes 256 jobs, refuses 257, and refuses 12^6 without making a combination", () => {
+    const list = (n: number) => Array.from({ length: n }, (_, i) => i);
+    expect(expandMatrix({ a: list(16), b: list(16) })).toHaveLength(256);
+    expect(() => expandMatrix({ a: list(16), b: list(16), include: [{ a: 99 }] })).toThrow(
+      "strategy.matrix would run 257 jobs",
+    );
+    const began = performance.now();
+    expect(() => expandMatrix(Object.fromEntries("abcdef".split("").map((v) => [v, list(12)])))).toThrow(
+      "strategy.matrix would run 2985984 jobs: a matrix generates at most 256 jobs per workflow run",
+    );
+    expect(performance.now() - began).toBeLessThan(1_000);
+  });
+
+  it("counts what excludes leave: 17 × 17 less a row is within 256 jobs", () => {
+    const list = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const jobs = expandMatrix({ a: list(17), b: list(16), exclude: [{ a: 0 }] });
+    expect(jobs).toHaveLength(256);
+  });
+});
