@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4337);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3250);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4337:
+/***/ 3250:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -57451,8 +57451,9 @@ class Transport {
     #parseBody(text, status, headers, base) {
         if (text === "")
             return undefined;
+        let parsed;
         try {
-            return JSON.parse(text);
+            parsed = JSON.parse(text);
         }
         catch {
             // A redirect's page (a login form) is no answer: the redirect itself says what is wrong.
@@ -57466,6 +57467,13 @@ class Transport {
             // An error page from a proxy or load balancer: the status says enough.
             return undefined;
         }
+        // "Every successful response has a top-level object `data`" (the spec, §1): JSON without it
+        // is another product's API, which acted on nothing of ours.
+        if (status >= 200 &&
+            status < 300 &&
+            (parsed === null || typeof parsed !== "object" || !("data" in parsed)))
+            throw new NotTheApiError(`${base.method} ${base.path} answered ${status} with JSON that is not the API's (no "data", which every answer of the API has): ${this.#checkUrl()}`, { ...base, status });
+        return parsed;
     }
     #httpError(response, base) {
         const body = response.body;
@@ -57642,24 +57650,29 @@ const formatSeconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 ;// CONCATENATED MODULE: ../../packages/client/dist/core/pagination.js
 
 
-/** What tells one page of a list from another, cheaply: its length and its first and last items. */
-const fingerprint = (items) => JSON.stringify([items.length, items[0], items.at(-1)]);
 /**
- * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop); and,
- * with a warning, on a cursor handed out before, a page that repeats the one before it, or after
- * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
+ * What tells one page of a list from another, cheaply: its length and its first and last items;
+ * for an empty page, the cursor it hands on (two empty pages in a row are two pages).
  */
-async function* cursorPages(fetchPage, pageSize, firstCursor, walk = new PageWalk("a list", emitCwpWarning)) {
+const fingerprint = (items, next) => JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
+/**
+ * Pages of a cursor list, first to last. A list ends only where the platform says it does:
+ * `hasNextPage: false`, or no cursor. A page shorter than asked, even an empty one, is not the end
+ * (a platform may cap or split its pages). With a warning (or, for a walk that must read the whole
+ * list, an IncompleteListError) a walk also ends on a cursor handed out before, a page that
+ * repeats the one before it, or after MAX_PAGES pages (`PageWalk`): a list that goes round never
+ * spends the account's budget.
+ */
+async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list", emitCwpWarning)) {
     let cursor = firstCursor;
     walk.begin(firstCursor);
     for (;;) {
         const page = await fetchPage(cursor);
-        if (!walk.fresh(fingerprint(page.items)))
+        const next = page.pagination.cursor;
+        if (!walk.fresh(fingerprint(page.items, next)))
             return;
         yield page;
-        const next = page.pagination.cursor;
-        if (!page.pagination.hasNextPage || !next || page.items.length < pageSize)
+        if (!page.pagination.hasNextPage || !next)
             return;
         if (!walk.goOn(next))
             return;
@@ -57671,10 +57684,9 @@ async function* cursorItems(pages) {
     for await (const page of pages)
         yield* page.items;
 }
-const DEFAULT_PAGE_SIZE = 50;
 /** Every item of a cursor list operation, across all its pages, from the query's first page on. */
 function iterateItems(list, query, walk) {
-    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.per_page ?? DEFAULT_PAGE_SIZE, query.cursor, walk));
+    return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.cursor, walk));
 }
 //# sourceMappingURL=pagination.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/schemas/addons.js
@@ -58955,10 +58967,6 @@ async function* pushToPull(produce) {
 
 
 
-// The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
-// bytes, each parsed and checked once complete, pages followed by cursor.
-/** The page size the platform uses when `perPage` is not sent. */
-const defaultUsagePageSize = (query) => query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
 const nodes = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : [];
 /**
  * What each level leaves out of a team: the array the splitter passes over (by its depth in the
@@ -58991,7 +58999,6 @@ function headPart(text) {
     };
 }
 async function* usageParts(core, query, options) {
-    const size = defaultUsagePageSize(query);
     const leftOut = LEFT_OUT[options.level ?? "resources"];
     let cursor = query.cursor;
     const walk = core.walk(PATH, options);
@@ -59037,9 +59044,12 @@ async function* usageParts(core, query, options) {
         cursor = page.pagination?.cursor ?? undefined;
         // A page equal to the one before was handed over all the same (its entries came as they were
         // read): the reader gets a warning and no third.
-        if (!walk.fresh(`${entries}:${first}`))
+        // An empty page is told from the one before by the cursor it hands on.
+        if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`))
             return;
-        if (!page.pagination?.hasNextPage || !cursor || entries < size || !walk.goOn(cursor))
+        // Only the platform's "no next page" ends the list: a page shorter than asked, even an empty
+        // one, does not (a platform may cap or split its pages).
+        if (!page.pagination?.hasNextPage || !cursor || !walk.goOn(cursor))
             return;
     }
 }
@@ -59104,14 +59114,12 @@ async function* wholeEntries(parts) {
 
 
 
-/** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
+/** The drill-down level a page counts (`pagination.unit`) and the parameter that pages it. */
 const DRILL_LEVELS = {
-    teams: { page: "teamsPage", size: "teamsPerPage" },
-    projects: { page: "projectsPage", size: "projectsPerPage" },
-    resources: { page: "resourcesPage", size: "resourcesPerPage" },
+    teams: { page: "teamsPage" },
+    projects: { page: "projectsPage" },
+    resources: { page: "resourcesPage" },
 };
-const DEFAULT_DRILL_PAGE_SIZE = 50;
-const DEFAULT_INVOICE_PAGE_SIZE = 50;
 const isDrillLevel = (unit) => typeof unit === "string" && unit in DRILL_LEVELS;
 /** How many entries a drill-down page holds at its paginated level. */
 function drillDownCount(response) {
@@ -59141,15 +59149,15 @@ async function* drillDownPages(fetch, query, walk) {
     if (!isDrillLevel(unit))
         return;
     const level = DRILL_LEVELS[unit];
-    const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
     let page = query[level.page] ?? 1;
-    while (response.pagination?.hasNextPage && drillDownCount(response) >= size) {
+    // Only the platform's "no next page" ends it: a page shorter than asked, even an empty one, does not.
+    while (response.pagination?.hasNextPage) {
         page += 1;
         if (!walk.goOn(String(page)))
             return;
         response = await fetch({ ...query, [level.page]: page });
-        // A platform that ignores the page number sends the same page again.
-        if (!walk.fresh(drillDownFingerprint(response)))
+        // A platform that ignores the page number sends the same page again (an empty page is told by its number).
+        if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))
             return;
         yield response;
     }
@@ -59172,8 +59180,7 @@ class Billing {
         return { items: res.data.invoices, pagination: res.pagination ?? LAST_PAGE };
     }
     iterateInvoices(query = {}, options) {
-        const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
-        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), size, query.cursor, this.core.walk("/v1/billing/invoices", options)));
+        return cursorItems(cursorPages((cursor) => this.listInvoices({ ...query, cursor }, options), query.cursor, this.core.walk("/v1/billing/invoices", options)));
     }
     /** One invoice with one page of its drill-down. */
     async getInvoice(invoiceId, query = {}, options) {
@@ -59192,11 +59199,10 @@ class Billing {
     }
     /** Every page of usage, following cursors (day and month without a range page backward in time). */
     async *usagePages(query = {}, options) {
-        const size = defaultUsagePageSize(query);
         const pages = cursorPages(async (cursor) => {
             const response = await this.listUsage({ ...query, cursor }, options);
             return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
-        }, size, query.cursor, this.core.walk("/v1/billing/usage", options));
+        }, query.cursor, this.core.walk("/v1/billing/usage", options));
         for await (const page of pages)
             yield page.response;
     }
@@ -60660,6 +60666,7 @@ const booleanInput = (fallback) => schemas_string().transform((s, ctx) => {
     return NEVER;
 });
 const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The longest `timeout` (and any duration input) takes. */
 const MAX_DURATION_MS = 72 * 3_600_000;
 /** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
 const durationInput = (fallback) => schemas_string().transform((s, ctx) => {
@@ -61269,7 +61276,24 @@ class Outputs {
     }
 }
 //# sourceMappingURL=outputs.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/timeout-advice.js
+
+
+/**
+ * A `timeout` to suggest for work whose recent runs took `durationsMs`: the longest of the usual
+ * runs (outliers left out, as the waits plan with: one run of 100 hours among runs of 2 minutes
+ * says nothing of the next) and half as much again, in whole minutes, at most what the input
+ * takes, written as a person writes it: `2h`, `1h30m`, `45m`.
+ */
+function suggestedTimeout(durationsMs) {
+    const longest = Math.max(...typicalDurations(durationsMs));
+    const minutes = Math.min(Math.ceil((longest * 1.5) / 60_000), MAX_DURATION_MS / 60_000);
+    const hours = Math.floor(minutes / 60);
+    return `${hours ? `${hours}h` : ""}${minutes % 60 || !hours ? `${minutes % 60}m` : ""}`;
+}
+//# sourceMappingURL=timeout-advice.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
+
 
 
 
@@ -61552,16 +61576,12 @@ async function abortRemote(work, config, cancel) {
         };
     }
 }
-/**
- * A timeout shorter than the work usually takes, said with a value to use: the longest recent
- * run and half as much again, in whole minutes.
- */
+/** A timeout shorter than the work usually takes, said with a value to use (`suggestedTimeout`). */
 function shortTimeout(many, durationsMs, timeoutMs) {
     const usual = median(durationsMs);
     if (usual === undefined || usual <= timeoutMs)
         return undefined;
-    const suggested = Math.ceil((Math.max(...durationsMs) * 1.5) / 60_000);
-    return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", `${suggested}m`)}.`;
+    return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", suggestedTimeout(durationsMs))}.`;
 }
 /**
  * How long the record's closing may take: after a cancel, what is left before the runner kills

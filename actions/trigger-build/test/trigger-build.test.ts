@@ -63,10 +63,13 @@ describe("trigger-build: a newcomer's mistakes", () => {
     expect(result.stdout).toMatch(new RegExp(`::error::.*did not conclude within 3s.*${advice.source}`));
   });
 
-  it("says an API URL answering a web page (200) is not the API, and that nothing was started", async () => {
+  it.each([
+    ["a web page (200)", "text/html", "<!doctype html><p>Welcome"],
+    ["another API's JSON (200, no data)", "application/json", '{"ok": true, "items": []}'],
+  ])("says an API URL answering %s is not the API, and that nothing was started", async (_, type, answer) => {
     const site = createServer((req, res) => {
       req.resume();
-      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>Welcome");
+      res.writeHead(200, { "content-type": type }).end(answer);
     });
     site.listen(0, "127.0.0.1");
     await once(site, "listening");

@@ -7,6 +7,7 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { arrowPruning } from "./arrow-pruning.js";
 import { projectListGoingRound } from "./project-list-going-round.js";
 
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
@@ -542,6 +543,12 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(parquet)})`,
     );
     expect(groups).toBeGreaterThan(1);
+    // Arrow, a reader other than DuckDB, skips row groups by their statistics: a filter on the
+    // first day keeps fewer than all of them (without the footer's column_orders it kept all).
+    const arrow = arrowPruning(parquet, "ChargePeriodStart");
+    expect(arrow.hasMinMax).toBe(true);
+    expect(arrow.rowGroups).toBe(groups);
+    expect(arrow.kept).toBeLessThan(arrow.rowGroups);
     // The package README's "spend by month and team", as written, on this file: the same rows in
     // any session time zone, each month's spend the file's.
     const readme = await readFile(

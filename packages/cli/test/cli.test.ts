@@ -625,17 +625,20 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     expect(await platform.requests()).toEqual([]);
   });
 
+  const PAGE = "<!doctype html><title>Acme</title><p>Welcome";
   it.each([
-    ["200 with a web page", 200, { "content-type": "text/html" }],
-    ["302 to a login page", 302, { location: "https://login.example.com/sso" }],
-    ["405", 405, { "content-type": "text/html" }],
-    ["404 with a web page", 404, { "content-type": "text/html; charset=utf-8" }],
+    ["200 with a web page", 200, { "content-type": "text/html" }, PAGE],
+    ["302 to a login page", 302, { location: "https://login.example.com/sso" }, PAGE],
+    ["405", 405, { "content-type": "text/html" }, PAGE],
+    ["404 with a web page", 404, { "content-type": "text/html; charset=utf-8" }, PAGE],
+    // Another product's JSON API: every answer of ours has "data" (the spec, §1).
+    ["200 with another API's JSON", 200, { "content-type": "application/json" }, '{"ok": true, "items": []}'],
   ] as const)(
     "says a URL that answers %s is not the API, to check the URL; nothing started, never 'outcome unknown'",
-    async (_, status, headers) => {
+    async (_, status, headers, answer) => {
       const site = createServer((req, res) => {
         req.resume();
-        res.writeHead(status, headers).end("<!doctype html><title>Acme</title><p>Welcome");
+        res.writeHead(status, headers).end(answer);
       });
       site.listen(0, "127.0.0.1");
       await once(site, "listening");
@@ -647,6 +650,13 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
           `${url} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
         );
         expect(result.stderr).not.toMatch(/outcome is unknown|may have acted/);
+        // --json says the same, and no build.
+        const json = await cwp([...build, "--json"], { env: { CWP_API_URL: url } });
+        expect(json.code).toBe(EXIT_CODES.failed);
+        expect(JSON.parse(json.stdout.trim())).toMatchObject({
+          "build-id": null,
+          error: { message: expect.stringContaining(`${url} is not the API: check the API URL`) },
+        });
       } finally {
         site.close();
       }

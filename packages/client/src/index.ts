@@ -38,4 +38,4 @@ export { VERSION } from "./version.js";
 export * from "./waiting/conclusions.js";
 export type { HistoryOptions } from "./waiting/history.js";
 export { type WaitOptions, WaitTimeoutError } from "./waiting/poll.js";
-export { PollSchedule, type PollScheduleOptions } from "./waiting/schedule.js";
+export { PollSchedule, type PollScheduleOptions, typicalDurations } from "./waiting/schedule.js";

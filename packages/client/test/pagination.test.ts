@@ -124,3 +124,88 @@ describe("billing drill-down", () => {
     expect(t.server.requests[1]?.query.get("cursor")).toBe("c2");
   });
 });
+
+// "A list ends where the platform says it ends": the spec makes `hasNextPage` required and says a
+// `cursor` is there when a next page exists; nothing else ends a list. A platform may cap its pages
+// below what was asked or split one in two: short and empty pages with a next page are followed.
+describe("a list ends only where the platform says", () => {
+  /** Pages of these sizes, each but the last saying there is a next page. */
+  const shaped = (sizes: number[]) => {
+    let n = 0;
+    const pages = sizes.map((size) => Array.from({ length: size }, () => n++));
+    return (cursor: string | null) => {
+      const at = Number(cursor ?? 0);
+      const last = at === pages.length - 1;
+      return { items: pages[at] ?? [], next: last ? undefined : String(at + 1), total: n };
+    };
+  };
+
+  it("follows short and empty pages of a cursor list to its last page", async () => {
+    const page = shaped([3, 1, 0, 0, 2, 3]);
+    t.server.on("GET", "/v1/projects", (req) => {
+      const { items, next } = page(req.query.get("cursor"));
+      return {
+        body: {
+          data: { projects: items.map(project) },
+          pagination: {
+            hasNextPage: next !== undefined,
+            count: items.length,
+            ...(next ? { cursor: next } : {}),
+          },
+        },
+      };
+    });
+    const ids: string[] = [];
+    for await (const p of t.client.projects.iterate({ per_page: 3 })) ids.push(p.id);
+    expect(ids).toEqual(Array.from({ length: 9 }, (_, i) => `project-${i}`));
+    expect(t.server.requests).toHaveLength(6);
+  });
+
+  it("follows short and empty pages of the usage stream to its last page", async () => {
+    const page = shaped([2, 0, 1, 2]);
+    t.server.on("GET", "/v1/billing/usage", (req) => {
+      const { items, next } = page(req.query.get("cursor"));
+      return {
+        body: {
+          data: {
+            currency: "USD",
+            usage: items.map((i) => ({ timestamp: 1_700_000_000 + i * 86_400, paas: {}, total: 1 })),
+          },
+          pagination: {
+            hasNextPage: next !== undefined,
+            unit: "days",
+            count: items.length,
+            ...(next ? { cursor: next } : {}),
+          },
+        },
+      };
+    });
+    const entries = [];
+    for await (const e of t.client.billing.iterateUsage({ granularity: "day", perPage: 2 })) entries.push(e);
+    expect(entries).toHaveLength(5);
+    expect(t.server.requests).toHaveLength(4);
+  });
+
+  it("follows a short drill-down page that says there is a next one", async () => {
+    const sizes = [2, 1, 0, 2];
+    t.server.on("GET", "/v1/billing/invoices/inv-1", (req) => {
+      const page = Number(req.query.get("teamsPage") ?? 1);
+      const ids = Array.from({ length: sizes[page - 1] ?? 0 }, (_, i) => `team-${page}-${i}`);
+      return {
+        body: {
+          data: {
+            id: "inv-1",
+            status: "paid",
+            total: 10,
+            paas: { teams: ids.map((id) => ({ id, price: { total: 1 }, usage: { vcpuHours: 1 } })) },
+          },
+          pagination: { hasNextPage: page < sizes.length, count: ids.length, unit: "teams" },
+        },
+      };
+    });
+    const teams = [];
+    for await (const page of t.client.billing.invoicePages("inv-1", { teamsPerPage: 2 }))
+      teams.push(...(page.data.paas.teams ?? []).map((team) => team.id));
+    expect(teams).toEqual(["team-1-0", "team-1-1", "team-2-0", "team-4-0", "team-4-1"]);
+  });
+});

@@ -109,12 +109,7 @@ export class UsageReader {
           ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
           : this.client.projects.list({ per_page: 100, cursor }, this.#call),
       );
-    for await (const page of cursorPages(
-      read,
-      100,
-      undefined,
-      this.client.pageWalk(`/v1/${list}`, this.#call),
-    ))
+    for await (const page of cursorPages(read, undefined, this.client.pageWalk(`/v1/${list}`, this.#call)))
       for (const item of page.items) names.set(item.uid, item.name ?? item.id);
   }
 
@@ -192,7 +187,6 @@ export class UsageReader {
       this.#counted(this.client.billing.listInvoices({ perPage: 100, cursor }, this.#call));
     for await (const page of cursorPages(
       read,
-      100,
       undefined,
       this.client.pageWalk("/v1/billing/invoices", this.#call),
     )) {

@@ -33,6 +33,7 @@ import { wrongIdMessage } from "./not-found.js";
 import type { OutputKind } from "./output-kinds.js";
 import { Outputs } from "./outputs.js";
 import { mask, redact } from "./secrets.js";
+import { suggestedTimeout } from "./timeout-advice.js";
 import type { Recorder, StepEnd, WorkRecord } from "./work-record.js";
 
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
@@ -431,15 +432,11 @@ async function abortRemote<T>(
   }
 }
 
-/**
- * A timeout shorter than the work usually takes, said with a value to use: the longest recent
- * run and half as much again, in whole minutes.
- */
+/** A timeout shorter than the work usually takes, said with a value to use (`suggestedTimeout`). */
 function shortTimeout(many: string, durationsMs: readonly number[], timeoutMs: number): string | undefined {
   const usual = median(durationsMs);
   if (usual === undefined || usual <= timeoutMs) return undefined;
-  const suggested = Math.ceil((Math.max(...durationsMs) * 1.5) / 60_000);
-  return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", `${suggested}m`)}.`;
+  return `The timeout (${formatDuration(timeoutMs)}) is shorter than ${many} usually take (${formatDuration(usual)}, the median of the last ${durationsMs.length}): set ${host().inputSetting("timeout", suggestedTimeout(durationsMs))}.`;
 }
 
 /**

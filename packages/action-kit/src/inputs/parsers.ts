@@ -40,7 +40,8 @@ export const booleanInput = <F extends boolean | undefined>(fallback: F) =>
   });
 
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const MAX_DURATION_MS = 72 * 3_600_000;
+/** The longest `timeout` (and any duration input) takes. */
+export const MAX_DURATION_MS = 72 * 3_600_000;
 
 /** A duration such as `90s`, `30m`, `2h` or `1h30m`, in milliseconds. */
 export const durationInput = (fallback: string) =>

@@ -7,18 +7,23 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
-/** What tells one page of a list from another, cheaply: its length and its first and last items. */
-const fingerprint = (items: readonly unknown[]) => JSON.stringify([items.length, items[0], items.at(-1)]);
+/**
+ * What tells one page of a list from another, cheaply: its length and its first and last items;
+ * for an empty page, the cursor it hands on (two empty pages in a row are two pages).
+ */
+const fingerprint = (items: readonly unknown[], next: string | null | undefined) =>
+  JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
 
 /**
- * Pages of a cursor list, first to last. Stops on `hasNextPage: false`, a missing cursor, or a page
- * shorter than the page size (a platform that forgets to say it is done still ends the loop); and,
- * with a warning, on a cursor handed out before, a page that repeats the one before it, or after
- * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
+ * Pages of a cursor list, first to last. A list ends only where the platform says it does:
+ * `hasNextPage: false`, or no cursor. A page shorter than asked, even an empty one, is not the end
+ * (a platform may cap or split its pages). With a warning (or, for a walk that must read the whole
+ * list, an IncompleteListError) a walk also ends on a cursor handed out before, a page that
+ * repeats the one before it, or after MAX_PAGES pages (`PageWalk`): a list that goes round never
+ * spends the account's budget.
  */
 export async function* cursorPages<P extends Page<unknown>>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
-  pageSize: number,
   firstCursor?: string,
   walk: PageWalk = new PageWalk("a list", emitCwpWarning),
 ): AsyncGenerator<P> {
@@ -26,10 +31,10 @@ export async function* cursorPages<P extends Page<unknown>>(
   walk.begin(firstCursor);
   for (;;) {
     const page = await fetchPage(cursor);
-    if (!walk.fresh(fingerprint(page.items))) return;
-    yield page;
     const next = page.pagination.cursor;
-    if (!page.pagination.hasNextPage || !next || page.items.length < pageSize) return;
+    if (!walk.fresh(fingerprint(page.items, next))) return;
+    yield page;
+    if (!page.pagination.hasNextPage || !next) return;
     if (!walk.goOn(next)) return;
     cursor = next;
   }
@@ -46,20 +51,11 @@ export interface CursorQuery {
   cursor?: string | undefined;
 }
 
-const DEFAULT_PAGE_SIZE = 50;
-
 /** Every item of a cursor list operation, across all its pages, from the query's first page on. */
 export function iterateItems<T, Q extends CursorQuery>(
   list: (query: Q) => Promise<Page<T>>,
   query: Q,
   walk: PageWalk,
 ): AsyncGenerator<T> {
-  return cursorItems(
-    cursorPages(
-      (cursor) => list({ ...query, cursor }),
-      query.per_page ?? DEFAULT_PAGE_SIZE,
-      query.cursor,
-      walk,
-    ),
-  );
+  return cursorItems(cursorPages((cursor) => list({ ...query, cursor }), query.cursor, walk));
 }

@@ -22,22 +22,14 @@ import {
   usageListResponse,
 } from "../schemas/billing.js";
 import { LAST_PAGE } from "../schemas/shared.js";
-import {
-  defaultUsagePageSize,
-  type StreamOptions,
-  type UsagePart,
-  usageParts,
-  wholeEntries,
-} from "./usage-stream.js";
+import { type StreamOptions, type UsagePart, usageParts, wholeEntries } from "./usage-stream.js";
 
-/** The drill-down level a page counts (`pagination.unit`) and the parameters that page it. */
+/** The drill-down level a page counts (`pagination.unit`) and the parameter that pages it. */
 const DRILL_LEVELS = {
-  teams: { page: "teamsPage", size: "teamsPerPage" },
-  projects: { page: "projectsPage", size: "projectsPerPage" },
-  resources: { page: "resourcesPage", size: "resourcesPerPage" },
+  teams: { page: "teamsPage" },
+  projects: { page: "projectsPage" },
+  resources: { page: "resourcesPage" },
 } as const;
-const DEFAULT_DRILL_PAGE_SIZE = 50;
-const DEFAULT_INVOICE_PAGE_SIZE = 50;
 
 const isDrillLevel = (unit: string | null | undefined): unit is keyof typeof DRILL_LEVELS =>
   typeof unit === "string" && unit in DRILL_LEVELS;
@@ -75,14 +67,15 @@ async function* drillDownPages<R extends DrillDownResponse>(
   const unit = response.pagination?.unit;
   if (!isDrillLevel(unit)) return;
   const level = DRILL_LEVELS[unit];
-  const size = query[level.size] ?? DEFAULT_DRILL_PAGE_SIZE;
   let page = query[level.page] ?? 1;
-  while (response.pagination?.hasNextPage && drillDownCount(response) >= size) {
+  // Only the platform's "no next page" ends it: a page shorter than asked, even an empty one, does not.
+  while (response.pagination?.hasNextPage) {
     page += 1;
     if (!walk.goOn(String(page))) return;
     response = await fetch({ ...query, [level.page]: page });
-    // A platform that ignores the page number sends the same page again.
-    if (!walk.fresh(drillDownFingerprint(response))) return;
+    // A platform that ignores the page number sends the same page again (an empty page is told by its number).
+    if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))
+      return;
     yield response;
   }
 }
@@ -111,11 +104,9 @@ export class Billing {
   }
 
   iterateInvoices(query: InvoiceListQuery = {}, options?: CallOptions): AsyncGenerator<Invoice> {
-    const size = query.perPage ?? DEFAULT_INVOICE_PAGE_SIZE;
     return cursorItems(
       cursorPages(
         (cursor) => this.listInvoices({ ...query, cursor }, options),
-        size,
         query.cursor,
         this.core.walk("/v1/billing/invoices", options),
       ),
@@ -157,13 +148,11 @@ export class Billing {
 
   /** Every page of usage, following cursors (day and month without a range page backward in time). */
   async *usagePages(query: UsageListQuery = {}, options?: CallOptions): AsyncGenerator<UsageListResponse> {
-    const size = defaultUsagePageSize(query);
     const pages = cursorPages(
       async (cursor) => {
         const response = await this.listUsage({ ...query, cursor }, options);
         return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
       },
-      size,
       query.cursor,
       this.core.walk("/v1/billing/usage", options),
     );

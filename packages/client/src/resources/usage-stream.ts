@@ -22,10 +22,6 @@ import { MAX_ANSWER_BYTES, megabytes, tooLargeError } from "../transport/answer-
 // The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
 // bytes, each parsed and checked once complete, pages followed by cursor.
 
-/** The page size the platform uses when `perPage` is not sent. */
-export const defaultUsagePageSize = (query: UsageListQuery) =>
-  query.perPage ?? (query.granularity === "month" ? 12 : query.granularity === "total" ? 1 : 50);
-
 /** What a streamed read says of each page once its entries were handed over. */
 export interface UsagePageRead {
   /** The page without its entries: currency, scope, pagination. */
@@ -95,7 +91,6 @@ export async function* usageParts(
   query: UsageListQuery,
   options: StreamOptions,
 ): AsyncGenerator<UsagePart> {
-  const size = defaultUsagePageSize(query);
   const leftOut = LEFT_OUT[options.level ?? "resources"];
   let cursor = query.cursor;
   const walk = core.walk(PATH, options);
@@ -143,8 +138,11 @@ export async function* usageParts(
     cursor = page.pagination?.cursor ?? undefined;
     // A page equal to the one before was handed over all the same (its entries came as they were
     // read): the reader gets a warning and no third.
-    if (!walk.fresh(`${entries}:${first}`)) return;
-    if (!page.pagination?.hasNextPage || !cursor || entries < size || !walk.goOn(cursor)) return;
+    // An empty page is told from the one before by the cursor it hands on.
+    if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`)) return;
+    // Only the platform's "no next page" ends the list: a page shorter than asked, even an empty
+    // one, does not (a platform may cap or split its pages).
+    if (!page.pagination?.hasNextPage || !cursor || !walk.goOn(cursor)) return;
   }
 }
 

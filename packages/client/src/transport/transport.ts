@@ -321,8 +321,9 @@ export class Transport {
 
   #parseBody(text: string, status: number, headers: IncomingHttpHeaders, base: CwpErrorInit): unknown {
     if (text === "") return undefined;
+    let parsed: unknown;
     try {
-      return JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       // A redirect's page (a login form) is no answer: the redirect itself says what is wrong.
       if (status >= 300 && status < 400) return undefined;
@@ -340,6 +341,18 @@ export class Transport {
       // An error page from a proxy or load balancer: the status says enough.
       return undefined;
     }
+    // "Every successful response has a top-level object `data`" (the spec, §1): JSON without it
+    // is another product's API, which acted on nothing of ours.
+    if (
+      status >= 200 &&
+      status < 300 &&
+      (parsed === null || typeof parsed !== "object" || !("data" in parsed))
+    )
+      throw new NotTheApiError(
+        `${base.method} ${base.path} answered ${status} with JSON that is not the API's (no "data", which every answer of the API has): ${this.#checkUrl()}`,
+        { ...base, status },
+      );
+    return parsed;
   }
 
   #httpError(response: RawResponse, base: CwpErrorInit): CwpError {

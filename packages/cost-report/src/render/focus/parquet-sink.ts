@@ -60,6 +60,14 @@ const TIMESTAMP_UTC_MILLIS: ThriftStruct = [
   ],
 ];
 
+/**
+ * The footer's column_orders (7): each column's ColumnOrder is TYPE_ORDER (1, an empty
+ * TypeDefinedOrder), the order its min_value and max_value are written in (signed for numbers,
+ * unsigned bytes for text). The format leaves those values' order undefined without it, and
+ * Arrow, parquet-java (Spark, Hive) and Trino then skip no row group by them; DuckDB did anyway.
+ */
+const COLUMN_ORDERS: ThriftStruct[] = FOCUS_COLUMNS.map(() => [[1, { struct: [] }]]);
+
 /** A column's SchemaElement fields by FOCUS type: 1 type, 6 converted type (for older readers), 10 logical type. */
 const SCHEMA_TYPES = {
   decimal: [[1, { i32: PHYSICAL.DOUBLE }]],
@@ -212,6 +220,7 @@ export class FocusParquet implements FocusSink {
       [4, { list: "struct", of: this.#rowGroups }],
       [5, { list: "struct", of: KEY_VALUES }],
       [6, { binary: CREATED_BY }],
+      [7, { list: "struct", of: COLUMN_ORDERS }],
     ]);
     const size = footer.length;
     footer.int32(size);

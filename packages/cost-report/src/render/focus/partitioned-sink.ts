@@ -57,6 +57,17 @@ export class PartitionedFocusParquet implements FocusSink {
     // link to a mounted volume), and outside it, so that a reader of `root/**/*.parquet` never
     // sees a part being written.
     const real = await realFolder(root);
+    // Said before anything is read: found only when the periods are moved into place, it cost the
+    // whole read and ended as "EEXIST ... mkdir".
+    if (
+      await stat(real).then(
+        (found) => !found.isDirectory(),
+        () => false,
+      )
+    )
+      throw new Error(
+        `${root} is a file, where the FOCUS dataset's folder goes: move it away, or write the dataset elsewhere (nothing was read or written)`,
+      );
     const staging = join(dirname(real), `.${basename(real)}-staging-${randomBytes(6).toString("hex")}`);
     await mkdir(staging, { recursive: true });
     return new PartitionedFocusParquet(real, staging, starts.map(partitionOf), warn);
