@@ -33,9 +33,13 @@ const PYARROW = fileURLToPath(new URL("../node_modules/.cache/pyarrow", import.m
 
 export function arrowPruning(path: string, column: string): ArrowPruning {
   if (!existsSync(`${PYARROW}/pyarrow`))
-    execFileSync("python3", ["-m", "pip", "install", "--quiet", "--retries", "0", "--target", PYARROW, "pyarrow"], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    execFileSync(
+      "python3",
+      ["-m", "pip", "install", "--quiet", "--retries", "0", "--target", PYARROW, "pyarrow"],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
   const out = execFileSync("python3", ["-c", SCRIPT, path, column], {
     encoding: "utf8",
     env: { ...process.env, PYTHONPATH: PYARROW },
