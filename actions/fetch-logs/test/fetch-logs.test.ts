@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -277,7 +277,9 @@ describe("fetch-logs", () => {
       print: "false",
     };
     const began = Date.now();
-    const timedOut = await runBundle(actionDir, { inputs: { ...inputs, timeout: "1s" } });
+    const timedOut = await runBundle(actionDir, {
+      inputs: { ...inputs, timeout: "1s", "output-file": file("timed-out.log") },
+    });
     expect(timedOut.code, timedOut.stdout.slice(0, 600)).toBe(1);
     expect(timedOut.stdout).toMatch(/::error::Matching fail-on-regex did not finish within timeout/);
     // The exit code and the message say the deadline ended the matching (unheeded, it would end
@@ -285,11 +287,21 @@ describe("fetch-logs", () => {
     // the deadline or a cancel); a whole step's start and end, which a loaded machine stretches,
     // get a margin here.
     expect(timedOut.endedAt - began).toBeLessThan(1000 + 5000);
-    const cancelled = await runBundle(actionDir, {
-      inputs,
-      // Into the matching, which would take 1.2-2.4 s.
-      cancelOn: new Promise((resolve) => setTimeout(resolve, 800)),
-    });
+    // Into the matching, which takes 1.2-2.4 s (more on a loaded machine): once the step has written
+    // the lines it matches to its file (it writes a page, then matches it), never at a fixed time
+    // (a loaded machine may not have started the step by then).
+    const written = lines.reduce((n, line) => n + Buffer.byteLength(line), 0);
+    const linesRead = (async () => {
+      for (;;) {
+        const size = await stat(file("slow.log")).then(
+          (s) => s.size,
+          () => 0,
+        );
+        if (size >= written) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const cancelled = await runBundle(actionDir, { inputs, cancelOn: linesRead });
     expect(cancelled.code).toBe(1);
     // 1 s on this machine when idle; the margin is a loaded machine's.
     expect(cancelled.endedAt - (cancelled.cancelledAt ?? 0)).toBeLessThan(5000);
