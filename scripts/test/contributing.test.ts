@@ -90,7 +90,10 @@ describe("CONTRIBUTING.md's commands", () => {
 });
 
 describe("the root's scripts", () => {
-  it("each run as `pnpm <name>`: none is one of pnpm's own commands, which would run instead", async () => {
+  // A pnpm start per script: a minute and more beside busy loops; the timeout bounds a hang.
+  it("each run as `pnpm <name>`: none is one of pnpm's own commands, which would run instead", {
+    timeout: 300_000,
+  }, async () => {
     // pnpm's help knows its own commands (`setup` among them, which --all does not list).
     const pnpmOwn = (name: string) =>
       !execFileSync("pnpm", ["help", name], { encoding: "utf8" }).includes("No results for");
