@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { controlPlane, startEmulator } from "@cwp/emulator";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -28,9 +28,15 @@ const run = (file: string, args: string[], options: { cwd: string; env?: NodeJS.
     ),
   });
 const clientDir = new URL("../../client/", import.meta.url).pathname;
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc", {
-  paths: [new URL("../../../", import.meta.url).pathname],
-});
+// TypeScript 7's compiler, as `npm install typescript` gives a user today (`@typescript/native`).
+const tsc = join(
+  dirname(
+    createRequire(import.meta.url).resolve("@typescript/native/package.json", {
+      paths: [new URL("../../../", import.meta.url).pathname],
+    }),
+  ),
+  "bin/tsc",
+);
 
 let project: string;
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
