@@ -3,10 +3,12 @@ import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "./control-guard.js";
 import { parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
 import { startEmulator } from "./server.js";
+import { type PageShape, pageShapes } from "./settings.js";
 
 // The command line of the emulator, shared by its own bin (cwp-emulator) and `cwp emulator`:
 //   [--host 127.0.0.1] [--port 4010] [--seed N] [--speed X] [--rate-limit N]
-//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--start-at ISO] [--world FILE]
+//   [--scale TEAMSxPROJECTSxRESOURCES] [--log-page-cap N] [--page-shape SHAPE] [--start-at ISO]
+//   [--world FILE]
 // The first line of standard output is "cwp-emulator listening on http://HOST:PORT"; then
 // `export CWP_API_URL=...` and `export CWP_API_TOKEN=...` lines, ready to paste.
 
@@ -24,6 +26,11 @@ export const EMULATOR_OPTIONS = {
   scale: { type: "string", description: "TEAMSxPROJECTSxRESOURCES, a larger organisation (e.g. 50x20x50)" },
   "start-at": { type: "string", description: "ISO 8601 time the virtual clock starts at (default now)" },
   "log-page-cap": { type: "string", description: "at most N log lines per answer, whatever lineLimit asks" },
+  "page-shape": {
+    type: "string",
+    default: "whole",
+    description: `how lists are paged: ${pageShapes.join(", ")} (pages of half what was asked, of varying length below it, or an empty page before each)`,
+  },
   world: {
     type: "string",
     description:
@@ -68,6 +75,12 @@ function number(name: string, value: string): number {
   if (!Number.isFinite(n) || n < 0)
     fail(`--${name} must be a number, 0 or more (got ${JSON.stringify(value)})`);
   return n;
+}
+
+function pageShape(value: string): PageShape {
+  const shape = pageShapes.find((s) => s === value);
+  if (!shape) fail(`--page-shape must be one of ${pageShapes.join(", ")} (got ${JSON.stringify(value)})`);
+  return shape;
 }
 
 /** The world file's description; a mistake ends the start naming the file and its path in it. */
@@ -129,6 +142,7 @@ export async function emulatorMain(args: string[]): Promise<void> {
     ...(values.seed !== undefined ? { seed: number("seed", values.seed) } : {}),
     speed: number("speed", values.speed ?? "1"),
     rateLimit: number("rate-limit", values["rate-limit"] ?? "1000"),
+    pageShape: pageShape(values["page-shape"] ?? "whole"),
     ...(values["log-page-cap"] !== undefined
       ? { logPageCap: Math.max(1, Math.floor(number("log-page-cap", values["log-page-cap"]))) }
       : {}),

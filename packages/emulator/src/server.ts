@@ -17,7 +17,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { RequestLog } from "./request-log.js";
 import { match } from "./router.js";
 import { routes } from "./routes/index.js";
-import type { Settings } from "./settings.js";
+import type { PageShape, Settings } from "./settings.js";
 import { Outcomes } from "./work/outcomes.js";
 
 export interface EmulatorOptions {
@@ -35,6 +35,8 @@ export interface EmulatorOptions {
   startAt?: number;
   /** The most log lines one answer holds, below what `lineLimit` asks (see `Settings`). */
   logPageCap?: number;
+  /** How lists are paged (settings.ts); "whole" unless said. */
+  pageShape?: PageShape;
   /** How many requests the request log keeps, the last ones (default 10,000). */
   requestLogSize?: number;
   /** Names besides this machine's the control plane answers to (e.g. a container's name). */
@@ -90,7 +92,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // platform's is: otherwise its first year-long read pays for it.
   if (options.scale) ledgerOf(world).warm(clock.now());
   const log = new RequestLog(options.requestLogSize);
-  const initialSettings: Settings = { logPageCap: options.logPageCap };
+  const initialSettings: Settings = {
+    logPageCap: options.logPageCap,
+    pageShape: options.pageShape ?? "whole",
+  };
   /** Counts resets: a request answered after a reset is not in the new world's log. */
   let generation = 0;
   const settings: Settings = { ...initialSettings };

@@ -42,8 +42,16 @@ export class PageWalk {
     return !repeated;
   }
 
-  /** Whether to read the page `next` names (a cursor or a page number), after one more page was read. */
-  goOn(next: string): boolean {
+  /**
+   * Whether to read the page `next` names (a cursor or a page number), after one more page was
+   * read. The one place the client decides where a list ends: only where the platform says so
+   * (spec 2.1: `hasNextPage` is required, and a cursor is there when a next page exists), so
+   * `hasNextPage` not true, or no `next`, ends it. A page shorter than asked, even an empty one,
+   * does not: a platform may cap or split its pages. The walk's own limits end it too, each with
+   * its warning or error: a cursor handed out before, MAX_PAGES pages.
+   */
+  goOn(hasNextPage: boolean | null | undefined, next: string | null | undefined): next is string {
+    if (hasNextPage !== true || !next) return false;
     this.#pages += 1;
     if (this.#seen.has(next)) {
       this.#cutShort("handed out a cursor it had handed out before", "once, up to there");

@@ -15,12 +15,10 @@ const fingerprint = (items: readonly unknown[], next: string | null | undefined)
   JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
 
 /**
- * Pages of a cursor list, first to last. A list ends only where the platform says it does:
- * `hasNextPage: false`, or no cursor. A page shorter than asked, even an empty one, is not the end
- * (a platform may cap or split its pages). With a warning (or, for a walk that must read the whole
- * list, an IncompleteListError) a walk also ends on a cursor handed out before, a page that
- * repeats the one before it, or after MAX_PAGES pages (`PageWalk`): a list that goes round never
- * spends the account's budget.
+ * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`).
+ * With a warning (or, for a walk that must read the whole list, an IncompleteListError) a walk
+ * also ends on a cursor handed out before, a page that repeats the one before it, or after
+ * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
  */
 export async function* cursorPages<P extends Page<unknown>>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
@@ -34,8 +32,7 @@ export async function* cursorPages<P extends Page<unknown>>(
     const next = page.pagination.cursor;
     if (!walk.fresh(fingerprint(page.items, next))) return;
     yield page;
-    if (!page.pagination.hasNextPage || !next) return;
-    if (!walk.goOn(next)) return;
+    if (!walk.goOn(page.pagination.hasNextPage, next)) return;
     cursor = next;
   }
 }

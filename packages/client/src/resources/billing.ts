@@ -68,10 +68,9 @@ async function* drillDownPages<R extends DrillDownResponse>(
   if (!isDrillLevel(unit)) return;
   const level = DRILL_LEVELS[unit];
   let page = query[level.page] ?? 1;
-  // Only the platform's "no next page" ends it: a page shorter than asked, even an empty one, does not.
-  while (response.pagination?.hasNextPage) {
+  // Only the platform's "no next page" ends it (`PageWalk.goOn`).
+  while (walk.goOn(response.pagination?.hasNextPage, String(page + 1))) {
     page += 1;
-    if (!walk.goOn(String(page))) return;
     response = await fetch({ ...query, [level.page]: page });
     // A platform that ignores the page number sends the same page again (an empty page is told by its number).
     if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))

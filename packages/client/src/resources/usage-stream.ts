@@ -140,9 +140,8 @@ export async function* usageParts(
     // read): the reader gets a warning and no third.
     // An empty page is told from the one before by the cursor it hands on.
     if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`)) return;
-    // Only the platform's "no next page" ends the list: a page shorter than asked, even an empty
-    // one, does not (a platform may cap or split its pages).
-    if (!page.pagination?.hasNextPage || !cursor || !walk.goOn(cursor)) return;
+    // Only the platform's "no next page" ends the list (`PageWalk.goOn`).
+    if (!walk.goOn(page.pagination?.hasNextPage, cursor)) return;
   }
 }
 

@@ -1,5 +1,7 @@
 import { ApiFailure, RawJson, StreamedArray } from "../http.js";
+import { numberedPage } from "../paginate.js";
 import type { DrillDownQuery, ResourceType } from "../rules/billing.js";
+import type { PageShape } from "../settings.js";
 import { JsonBytes } from "./json-bytes.js";
 import { type Amounts, add, type Ledger, type Meter, zero } from "./ledger.js";
 import { cents, priced, priceMicros } from "./money.js";
@@ -213,18 +215,15 @@ export function drillDown(
   level: Level,
   q: DrillDownQuery,
   f: Filters,
+  shape: PageShape,
 ) {
   const pageParam = { teams: q.teamsPage, projects: q.projectsPage, resources: q.resourcesPage }[level] ?? 1;
   const size =
     { teams: q.teamsPerPage, projects: q.projectsPerPage, resources: q.resourcesPerPage }[level] ?? 50;
   const byTeam = groupBy(filtered, (m) => m.teamUid);
   const page = <T>(all: T[]) => {
-    const offset = (pageParam - 1) * size;
-    const items = all.slice(offset, offset + size);
-    return {
-      items,
-      pagination: { hasNextPage: offset + size < all.length, count: items.length, unit: level },
-    };
+    const { items, hasNextPage } = numberedPage(all, pageParam, size, shape);
+    return { items, pagination: { hasNextPage, count: items.length, unit: level } };
   };
   if (level === "teams") {
     const { items, pagination } = page([...byTeam]);

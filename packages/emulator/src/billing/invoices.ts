@@ -1,6 +1,7 @@
 import { ApiFailure } from "../http.js";
-import { decodeCursor, encodeCursor } from "../paginate.js";
+import { cursorPage } from "../paginate.js";
 import type { DrillDownQuery, InvoiceListQuery } from "../rules/billing.js";
+import type { PageShape } from "../settings.js";
 import { customerCategories, Sums, scopeMeters } from "./breakdown.js";
 import { HOUR_MS, type Ledger } from "./ledger.js";
 import { cents, priced, priceMicros } from "./money.js";
@@ -96,14 +97,19 @@ function invoiceFields(ledger: Ledger, scope: BillingScope, inv: InvoiceMonth) {
   };
 }
 
-export function invoiceList(ledger: Ledger, scope: BillingScope, q: InvoiceListQuery, now: number) {
+export function invoiceList(
+  ledger: Ledger,
+  scope: BillingScope,
+  q: InvoiceListQuery,
+  now: number,
+  shape: PageShape,
+) {
   const all = months(ledger, scope.customer, now)
     .filter((i) => i.status !== "draft")
     .reverse();
   const size = q.perPage ?? 50;
-  const offset = q.cursor ? decodeCursor(q.cursor) : 0;
-  const page = all.slice(offset, offset + size);
-  const hasNextPage = offset + size < all.length;
+  const { start, end, pagination } = cursorPage(all.length, q.cursor, size, shape);
+  const page = all.slice(start, end);
   return {
     data: {
       invoices: page.map((inv) => {
@@ -112,11 +118,7 @@ export function invoiceList(ledger: Ledger, scope: BillingScope, q: InvoiceListQ
         return { ...fields, ...(customer ? { ...customer.categories, byoc } : {}) };
       }),
     },
-    pagination: {
-      hasNextPage,
-      count: page.length,
-      ...(hasNextPage ? { cursor: encodeCursor(offset + size) } : {}),
-    },
+    pagination,
   };
 }
 
@@ -127,11 +129,12 @@ export function invoiceDetail(
   invoiceId: string,
   q: DrillDownQuery,
   now: number,
+  shape: PageShape,
 ) {
   const inv = months(ledger, scope.customer, now).find((i) => i.id === invoiceId);
   if (!inv) throw new ApiFailure(404, `invoice ${invoiceId} not found`);
   const { fields, customer } = invoiceFields(ledger, scope, inv);
-  const { paas, pagination } = drilledPaas(ledger, scope, q, inv.fromHour, inv.usageToHour);
+  const { paas, pagination } = drilledPaas(ledger, scope, q, inv.fromHour, inv.usageToHour, shape);
   return { data: { ...fields, paas, ...(customer ? customer.categories : {}) }, pagination };
 }
 

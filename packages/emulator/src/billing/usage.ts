@@ -1,6 +1,7 @@
 import { ApiFailure, StreamedArray } from "../http.js";
-import { decodeCursor, encodeCursor } from "../paginate.js";
+import { cursorPage } from "../paginate.js";
 import type { DrillDownQuery, UsageListQuery } from "../rules/billing.js";
+import type { PageShape } from "../settings.js";
 import {
   applyFilters,
   customerCategories,
@@ -70,7 +71,13 @@ function* lazyMap<T, U>(items: readonly T[], map: (item: T) => U): Generator<U> 
   for (const item of items) yield map(item);
 }
 
-export function usageList(ledger: Ledger, scope: BillingScope, q: UsageListQuery, now: number) {
+export function usageList(
+  ledger: Ledger,
+  scope: BillingScope,
+  q: UsageListQuery,
+  now: number,
+  shape: PageShape,
+) {
   refuseTeamFilter(scope, q.teamId);
   const granularity = q.granularity ?? "hour";
   const filtered = applyFilters(scopeMeters(ledger, scope), q);
@@ -82,9 +89,8 @@ export function usageList(ledger: Ledger, scope: BillingScope, q: UsageListQuery
   const all = buckets(granularity, fromHour, toHour);
   if (q.startTime === undefined) all.reverse();
   const size = q.perPage ?? (granularity === "month" ? 12 : granularity === "total" ? 1 : 50);
-  const offset = q.cursor ? decodeCursor(q.cursor) : 0;
-  const page = all.slice(offset, offset + size);
-  const hasNextPage = offset + size < all.length;
+  const { start, end, pagination } = cursorPage(all.length, q.cursor, size, shape);
+  const page = all.slice(start, end);
   return {
     data: {
       currency: scope.currency,
@@ -94,10 +100,8 @@ export function usageList(ledger: Ledger, scope: BillingScope, q: UsageListQuery
       usage: new StreamedArray(lazyMap(page, (b) => entry(ledger, scope, filtered, b, granularity, q))),
     },
     pagination: {
-      hasNextPage,
-      count: page.length,
+      ...pagination,
       unit: { hour: "hours", day: "days", month: "months", total: "total" }[granularity],
-      ...(hasNextPage ? { cursor: encodeCursor(offset + size) } : {}),
     },
   };
 }
@@ -109,13 +113,14 @@ export function drilledPaas(
   q: DrillDownQuery,
   from: number,
   to: number,
+  shape: PageShape,
 ) {
   refuseTeamFilter(scope, q.teamId);
   const meters = scopeMeters(ledger, scope);
   const filtered = applyFilters(meters, q);
   const sums = new Sums(ledger, from, to);
   const scopeAmounts = sums.total(meters);
-  const { teams, pagination } = drillDown(sums, filtered, drillLevel(scope, q), q, q);
+  const { teams, pagination } = drillDown(sums, filtered, drillLevel(scope, q), q, q, shape);
   return { paasMicros: priceMicros(scopeAmounts), paas: { ...priced(scopeAmounts), teams }, pagination };
 }
 
@@ -125,6 +130,7 @@ export function usageHour(
   timestamp: string,
   q: DrillDownQuery,
   now: number,
+  shape: PageShape,
 ) {
   if (!/^\d+$/.test(timestamp))
     throw new ApiFailure(400, "invalid path parameter timestamp", {
@@ -134,7 +140,7 @@ export function usageHour(
   const hour = seconds / 3600;
   if (!Number.isInteger(hour) || hour < ledger.historyStartHour || hour >= currentHour(now))
     throw new ApiFailure(404, `no billing hour at ${timestamp}: use a timestamp from the usage list`);
-  const { paasMicros, paas, pagination } = drilledPaas(ledger, scope, q, hour, hour + 1);
+  const { paasMicros, paas, pagination } = drilledPaas(ledger, scope, q, hour, hour + 1, shape);
   const customer = scope.teamScoped
     ? undefined
     : customerCategories(ledger, scope.customer, hour, hour + 1, true);

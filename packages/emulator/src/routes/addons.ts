@@ -147,7 +147,12 @@ export const addonRoutes: Route[] = [
           (r.target.projectId === addon.projectId && r.target.addonId === addon.id)),
     );
     if (restores.length === 0) backupOf(addon, backupId);
-    const { items, pagination } = newestFirst(restores, (r) => restoreView(r, ctx.now), ctx.query);
+    const { items, pagination } = newestFirst(
+      restores,
+      (r) => restoreView(r, ctx.now),
+      ctx.query,
+      ctx.settings.pageShape,
+    );
     return { data: { restores: items }, pagination };
   }),
 ];

@@ -19,7 +19,13 @@ function billingScope(ctx: Context): BillingScope {
 
 export const billingRoutes: Route[] = [
   get("/v1/billing/invoices", (ctx) =>
-    invoiceList(ledgerOf(ctx.world), billingScope(ctx), checkQuery(invoiceListQuery, ctx.query), ctx.now),
+    invoiceList(
+      ledgerOf(ctx.world),
+      billingScope(ctx),
+      checkQuery(invoiceListQuery, ctx.query),
+      ctx.now,
+      ctx.settings.pageShape,
+    ),
   ),
   get("/v1/billing/invoices/:invoiceId", (ctx) =>
     invoiceDetail(
@@ -28,10 +34,17 @@ export const billingRoutes: Route[] = [
       ctx.params.invoiceId ?? "",
       checkQuery(drillDownQuery, ctx.query),
       ctx.now,
+      ctx.settings.pageShape,
     ),
   ),
   get("/v1/billing/usage", (ctx) =>
-    usageList(ledgerOf(ctx.world), billingScope(ctx), checkQuery(usageListQuery, ctx.query), ctx.now),
+    usageList(
+      ledgerOf(ctx.world),
+      billingScope(ctx),
+      checkQuery(usageListQuery, ctx.query),
+      ctx.now,
+      ctx.settings.pageShape,
+    ),
   ),
   get("/v1/billing/usage/:timestamp", (ctx) =>
     usageHour(
@@ -40,6 +53,7 @@ export const billingRoutes: Route[] = [
       ctx.params.timestamp ?? "",
       checkQuery(drillDownQuery, ctx.query),
       ctx.now,
+      ctx.settings.pageShape,
     ),
   ),
   get("/v1/billing/credit-balance", (ctx) => creditBalance(ledgerOf(ctx.world), billingScope(ctx), ctx.now)),

@@ -71,7 +71,7 @@ export const integrationRoutes: Route[] = [
     return { data: notificationView(notification) };
   }),
   get("/v1/integrations/registries", (ctx) => {
-    const { items, pagination } = paginate(registries(ctx.world.seededAt), ctx.query);
+    const { items, pagination } = paginate(registries(ctx.world.seededAt), ctx.query, ctx.settings.pageShape);
     return { data: { credentials: items }, pagination };
   }),
 ];

@@ -77,6 +77,7 @@ export const jobRoutes: Route[] = [
       ctx.world.jobRuns.filter((r) => r.projectId === j.projectId && r.jobId === j.id),
       (r) => jobRunView(r, ctx.now),
       ctx.query,
+      ctx.settings.pageShape,
     );
     return { data: { runs: items }, pagination };
   }),

@@ -13,7 +13,7 @@ export const networkingRoutes: Route[] = [
     if (!domain) throw new ApiFailure(404, `domain ${ctx.params.domain} not found`);
     const subdomain = domain.subdomains.find((s) => s.name === name);
     if (!subdomain) throw new ApiFailure(404, `subdomain ${name} of ${domain.domain} not found`);
-    const { items, pagination } = paginate(subdomain.paths, ctx.query);
+    const { items, pagination } = paginate(subdomain.paths, ctx.query, ctx.settings.pageShape);
     return { data: { paths: items }, pagination };
   }),
 ];

@@ -11,6 +11,7 @@ export const projectRoutes: Route[] = [
     const { items, pagination } = paginate(
       teams.map(({ id, uid, name }) => ({ id, uid, name })),
       ctx.query,
+      ctx.settings.pageShape,
     );
     return { data: { teams: items }, pagination };
   }),
@@ -20,6 +21,7 @@ export const projectRoutes: Route[] = [
     const { items, pagination } = paginate(
       projects.map(({ id, uid, name, description }) => ({ id, uid, name, description })),
       ctx.query,
+      ctx.settings.pageShape,
     );
     return { data: { projects: items }, pagination };
   }),

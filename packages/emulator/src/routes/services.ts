@@ -88,6 +88,7 @@ export const serviceRoutes: Route[] = [
       ctx.world.builds.filter((b) => b.projectId === s.projectId && b.serviceId === s.id),
       (b) => buildView(b, ctx.now),
       ctx.query,
+      ctx.settings.pageShape,
     );
     return { data: { builds: items }, pagination };
   }),

@@ -53,7 +53,7 @@ export const templateRoutes: Route[] = [
           (q.status === undefined || r.status === q.status) &&
           (q.concluded === undefined || r.concluded === q.concluded),
       );
-    const { items, pagination } = paginate(runs, ctx.query, templateRunListQuery);
+    const { items, pagination } = paginate(runs, ctx.query, ctx.settings.pageShape, templateRunListQuery);
     // The live list carries summaries, less than a run's own read: no gitops, spec or arguments,
     // but every member that names and places the run (the vendor's client lists by `name` and
     // `apiVersion`).
