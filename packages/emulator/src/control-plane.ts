@@ -27,6 +27,16 @@ export interface ControlState {
   settle(): Promise<void>;
 }
 
+// Made once: a virtual clock moves through this request at every sleep, and making a zod schema
+// (its parser compiled) per request was a tenth of a waiting benchmark's CPU time.
+const clockAdvance = z.strictObject({
+  // At most ten years at a time: time stays a date a client can read.
+  advanceSeconds: z
+    .number()
+    .min(0)
+    .max(10 * 366 * 86_400),
+});
+
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
   if (!result.success)
@@ -88,16 +98,7 @@ export async function controlPlane(
     case "GET /_emulator/clock":
       return { now: new Date(state.clock.now()).toISOString() };
     case "POST /_emulator/clock": {
-      const { advanceSeconds } = parse(
-        // At most ten years at a time: time stays a date a client can read.
-        z.strictObject({
-          advanceSeconds: z
-            .number()
-            .min(0)
-            .max(10 * 366 * 86_400),
-        }),
-        await readJsonBody(req),
-      );
+      const { advanceSeconds } = parse(clockAdvance, await readJsonBody(req));
       state.clock.advance(advanceSeconds);
       await state.settle();
       return { now: new Date(state.clock.now()).toISOString() };
