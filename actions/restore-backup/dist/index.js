@@ -56384,8 +56384,17 @@ class PageWalk {
             this.#cutShort("answered the same page twice in a row");
         return !repeated;
     }
-    /** Whether to read the page `next` names (a cursor or a page number), after one more page was read. */
-    goOn(next) {
+    /**
+     * Whether to read the page `next` names (a cursor or a page number), after one more page was
+     * read. The one place the client decides where a list ends: only where the platform says so
+     * (spec 2.1: `hasNextPage` is required, and a cursor is there when a next page exists), so
+     * `hasNextPage` not true, or no `next`, ends it. A page shorter than asked, even an empty one,
+     * does not: a platform may cap or split its pages. The walk's own limits end it too, each with
+     * its warning or error: a cursor handed out before, MAX_PAGES pages.
+     */
+    goOn(hasNextPage, next) {
+        if (hasNextPage !== true || !next)
+            return false;
         this.#pages += 1;
         if (this.#seen.has(next)) {
             this.#cutShort("handed out a cursor it had handed out before", "once, up to there");
@@ -57656,12 +57665,10 @@ const formatSeconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
  */
 const fingerprint = (items, next) => JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
 /**
- * Pages of a cursor list, first to last. A list ends only where the platform says it does:
- * `hasNextPage: false`, or no cursor. A page shorter than asked, even an empty one, is not the end
- * (a platform may cap or split its pages). With a warning (or, for a walk that must read the whole
- * list, an IncompleteListError) a walk also ends on a cursor handed out before, a page that
- * repeats the one before it, or after MAX_PAGES pages (`PageWalk`): a list that goes round never
- * spends the account's budget.
+ * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`).
+ * With a warning (or, for a walk that must read the whole list, an IncompleteListError) a walk
+ * also ends on a cursor handed out before, a page that repeats the one before it, or after
+ * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
  */
 async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list", emitCwpWarning)) {
     let cursor = firstCursor;
@@ -57672,9 +57679,7 @@ async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list"
         if (!walk.fresh(fingerprint(page.items, next)))
             return;
         yield page;
-        if (!page.pagination.hasNextPage || !next)
-            return;
-        if (!walk.goOn(next))
+        if (!walk.goOn(page.pagination.hasNextPage, next))
             return;
         cursor = next;
     }
@@ -59047,9 +59052,8 @@ async function* usageParts(core, query, options) {
         // An empty page is told from the one before by the cursor it hands on.
         if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`))
             return;
-        // Only the platform's "no next page" ends the list: a page shorter than asked, even an empty
-        // one, does not (a platform may cap or split its pages).
-        if (!page.pagination?.hasNextPage || !cursor || !walk.goOn(cursor))
+        // Only the platform's "no next page" ends the list (`PageWalk.goOn`).
+        if (!walk.goOn(page.pagination?.hasNextPage, cursor))
             return;
     }
 }
@@ -59150,11 +59154,9 @@ async function* drillDownPages(fetch, query, walk) {
         return;
     const level = DRILL_LEVELS[unit];
     let page = query[level.page] ?? 1;
-    // Only the platform's "no next page" ends it: a page shorter than asked, even an empty one, does not.
-    while (response.pagination?.hasNextPage) {
+    // Only the platform's "no next page" ends it (`PageWalk.goOn`).
+    while (walk.goOn(response.pagination?.hasNextPage, String(page + 1))) {
         page += 1;
-        if (!walk.goOn(String(page)))
-            return;
         response = await fetch({ ...query, [level.page]: page });
         // A platform that ignores the page number sends the same page again (an empty page is told by its number).
         if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))
