@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { runBundle } from "@cwp/action-testing";
+import { type ArrowPruning, arrowPruning, runBundle } from "@cwp/action-testing";
 import { controlPlane } from "@cwp/emulator";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -35,6 +35,49 @@ export interface Measured {
   files: number;
   wallSeconds: number;
   peakMb: number;
+  /** Parquet only: what Arrow reads for a query on one day, and on one ServiceName. */
+  pruned?: { oneDay: Pruned; oneService: Pruned };
+}
+
+/** What a filtered query reads of the Parquet data, beside all of it: row groups and their bytes. */
+export interface Pruned {
+  filter: string;
+  rowGroups: number;
+  keptRowGroups: number;
+  bytes: number;
+  keptBytes: number;
+  /** keptBytes / bytes. */
+  share: number;
+}
+
+/** The last day of the last whole month: inside a year's period, at a month's edge. */
+function lastWholeDay(now = Date.now()): { from: string; to: string } {
+  const today = new Date(now);
+  const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1);
+  return { from: new Date(end - 86_400_000).toISOString(), to: new Date(end).toISOString() };
+}
+
+/** What Arrow (which honours the footer's column order) reads for the two filters. */
+function prunedBy(path: string): { oneDay: Pruned; oneService: Pruned } {
+  const pruned = (filter: string, p: ArrowPruning): Pruned => ({
+    filter,
+    rowGroups: p.rowGroups,
+    keptRowGroups: p.kept,
+    bytes: p.bytes,
+    keptBytes: p.keptBytes,
+    share: Number((p.keptBytes / p.bytes).toFixed(4)),
+  });
+  const day = lastWholeDay();
+  return {
+    oneDay: pruned(
+      `ChargePeriodStart in [${day.from}, ${day.to})`,
+      arrowPruning(path, { column: "ChargePeriodStart", ...day }),
+    ),
+    oneService: pruned(
+      "ServiceName = the first row group's least",
+      arrowPruning(path, { column: "ServiceName" }),
+    ),
+  };
 }
 
 /** Peak resident memory of a process: Linux keeps its high-water mark in /proc/<pid>/status. */
@@ -110,6 +153,7 @@ export async function measureLayouts(cell: {
         files,
         wallSeconds: Number(wallSeconds.toFixed(2)),
         peakMb: Math.round(peak / 1024),
+        ...(layout.formats === "focus-parquet" ? { pruned: prunedBy(join(out, layout.written)) } : {}),
       });
       await rm(out, { recursive: true, force: true });
     }

@@ -2,12 +2,11 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, stat, symlink } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { arrowPruning, leakedSecrets, runBundle, useTestPlatform } from "@cwp/action-testing";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { arrowPruning } from "./arrow-pruning.js";
 import { projectListGoingRound } from "./project-list-going-round.js";
 
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
@@ -545,7 +544,7 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
     expect(groups).toBeGreaterThan(1);
     // Arrow, a reader other than DuckDB, skips row groups by their statistics: a filter on the
     // first day keeps fewer than all of them (without the footer's column_orders it kept all).
-    const arrow = arrowPruning(parquet, "ChargePeriodStart");
+    const arrow = arrowPruning(parquet, { column: "ChargePeriodStart" });
     expect(arrow.hasMinMax).toBe(true);
     expect(arrow.rowGroups).toBe(groups);
     expect(arrow.kept).toBeLessThan(arrow.rowGroups);
