@@ -6,19 +6,13 @@ import {
   RequestValidationError,
 } from "@cwp/client";
 import { describe, expect, it } from "vitest";
-import { useEmulatedClient } from "./emulated-client.js";
+import { collect, useEmulatedClient } from "./emulated-client.js";
 
 // Every area of the client against the emulator: what a call returns parses, what it sends is
 // what the platform takes, and its errors come back typed.
 
 const e = useEmulatedClient();
 const P = "platform-web";
-
-const collect = async <T>(items: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-};
 
 describe("teams and projects", () => {
   it("iterates every project over small cursor pages, and the team twin narrows them", async () => {

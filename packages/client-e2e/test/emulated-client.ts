@@ -70,3 +70,10 @@ export function useEmulatedClient(options: Omit<EmulatorOptions, "speed" | "port
     run: (body) => state.time.thread(body),
   };
 }
+
+/** Every item of an async list, in order. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

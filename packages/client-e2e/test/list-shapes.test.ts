@@ -1,6 +1,6 @@
 import type { CwpClient } from "@cwp/client";
 import { describe, expect, it } from "vitest";
-import { useEmulatedClient } from "./emulated-client.js";
+import { collect, useEmulatedClient } from "./emulated-client.js";
 
 // The list contract: a list ends only where the platform says it ends (spec 2.1: `hasNextPage` is
 // required; `cursor` is there when a next page exists). Every list the client walks is read whole
@@ -11,12 +11,6 @@ import { useEmulatedClient } from "./emulated-client.js";
 
 const e = useEmulatedClient();
 const P = "platform-web";
-
-const collect = async <T>(items: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-};
 
 /** A list as the client walks it, read to its end: what it held, in order. */
 type Read = (c: CwpClient) => Promise<unknown[]>;
