@@ -2,7 +2,7 @@
 // requests our waiter spends on a build and how late it notices the conclusion, beside
 // fixed-interval polling; the same with the service's recent build durations as history; and ten
 // waits with log streaming sharing one account's 1000-request hour. Deterministic: `main.ts`
-// prints them, `targets.test.ts` asserts their targets in CI.
+// prints them, `test/wait-efficiency*.test.ts` assert their targets in CI.
 import { type CwpClient, createClient, type LogLine, type WaitOptions } from "@cwp/client";
 import { controlPlane, startEmulator, virtualTimeOf } from "@cwp/emulator";
 
