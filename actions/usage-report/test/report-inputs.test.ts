@@ -1,0 +1,283 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { projectListGoingRound } from "./project-list-going-round.js";
+import { platform, report } from "./report-harness.js";
+
+// usage-report: inputs, the platform, and the platform's text as text (report-harness.ts runs the step).
+
+describe("usage-report: inputs and the platform", () => {
+  for (const [inputs, input] of [
+    [{ period: "yesterday" }, "period"],
+    [{ granularity: "week" }, "granularity"],
+    [{ "team-uid": "abc" }, "team-uid"],
+    [{ "project-uid": "XYZ" }, "project-uid"],
+    [{ "resource-type": "robot" }, "resource-type"],
+    [{ "group-by": "colour" }, "group-by"],
+    [{ top: "0" }, "top"],
+    [{ budget: "-5" }, "budget"],
+    [{ formats: "pdf" }, "formats"],
+    [{ comment: "slack" }, "comment"],
+    [{ "output-dir": "/dev/null/reports" }, "output-dir"],
+    [{ start: "2026-01-01" }, "end"],
+    [{ start: "2026-02-30", end: "2026-03-01" }, "start"],
+    [{ start: "2026-03-02", end: "2026-03-01" }, "end"],
+    [{ start: "2099-01-01", end: "2099-01-31" }, "start"],
+  ] as const) {
+    it(`refuses a malformed ${input} before any request`, async () => {
+      await platform.reset();
+      const { result } = await report(inputs);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`Input "${input}"`);
+      expect(await platform.requests()).toEqual([]);
+    });
+  }
+
+  it("refuses an output-dir the system will not make, instead of hanging there", async () => {
+    await platform.reset();
+    // /proc answers "no such parent" for ever: a recursive mkdir that retries never ends.
+    const { result } = await report({ "output-dir": "/proc/cwp-reports/2026" }, { killAfterMs: 10_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error::Input "output-dir": cannot be written (ENOENT): /proc/cwp-reports/2026',
+    );
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("stops on a project list that goes round, naming it, without spending the hour's budget or writing a report from part of it", async () => {
+    await platform.reset();
+    await projectListGoingRound(platform);
+    const { result, dir } = await report({ formats: "json", "group-by": "project" });
+    expect(result.code, result.stdout).toBe(1);
+    const listed = (await platform.requests()).filter((r) => r.path === "/v1/projects");
+    expect(listed.length).toBeLessThanOrEqual(6);
+    // The files a run writes replace an earlier run's: only a complete read writes them.
+    expect(result.stdout).toMatch(
+      /::error::GET \/v1\/\S*projects (answered the same page twice|handed out a cursor).*could not be read whole, so nothing was written/,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("uses the team twin with team-id", async () => {
+    await platform.reset();
+    const { result } = await report(
+      { "team-id": "platform", formats: "json" },
+      {},
+      platform.tokens.teamViaOrg,
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(
+      (await platform.requests()).every(
+        (r) => r.path.startsWith("/v1/teams/platform/") || r.path === "/v1/teams",
+      ),
+    ).toBe(true);
+  });
+
+  it("ends at its timeout when the usage list trickles in, instead of minutes later", async () => {
+    await platform.reset();
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/billing/usage",
+      status: 200,
+      body: { data: { usage: [] }, pad: "x".repeat(2000) },
+      trickleMs: 20,
+      times: 100,
+    });
+    const begun = Date.now();
+    const { result } = await report({ formats: "json", timeout: "5s" });
+    expect(result.code).toBe(1);
+    expect(result.endedAt - begun).toBeLessThan(9000);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/usage/);
+  });
+
+  // Slow answers that a step which waits for them cannot hide on any machine: ended before one of
+  // them is given up, not waited for; ended before two is read side by side. The rest of each
+  // bound is a loaded machine's start and end of a step.
+  const SLOW_MS = 6_000;
+
+  it("stops every other read as soon as one fails, and leaves no half files", async () => {
+    await platform.reset();
+    // The totals and the trend take seconds to answer; the credit balance, read beside the
+    // trend, is refused at once.
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/credit-balance", status: 403, times: 1 },
+      { method: "GET", path: "/v1/billing/usage", delayMs: SLOW_MS, times: 3 },
+    ]);
+    const begun = Date.now();
+    const { result, dir } = await report({ timeout: "60s" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/credit-balance failed with 403/);
+    // The totals first (one slow answer), then the trend's request given up, not waited for (a
+    // second one).
+    expect(result.endedAt - begun).toBeLessThan(2 * SLOW_MS);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("stops the usage reads as soon as the names are refused", async () => {
+    await platform.reset();
+    // The totals and the trend take seconds to answer; the project names, read beside them, are
+    // refused at once.
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/projects", status: 403, times: 1 },
+      { method: "GET", path: "/v1/billing/usage", delayMs: SLOW_MS, times: 3 },
+    ]);
+    const begun = Date.now();
+    const { result, dir } = await report({ timeout: "60s" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/::error::GET \/v1\/projects failed with 403/);
+    // The usage reads were given up, not waited for.
+    expect(result.endedAt - begun).toBeLessThan(SLOW_MS);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("reads the trend beside the totals: a slow usage list costs its wait once", async () => {
+    await platform.reset();
+    // Both periods' totals and the trend: each answers after SLOW_MS.
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/usage", delayMs: SLOW_MS, times: 3 },
+    ]);
+    const begun = Date.now();
+    const { result } = await report({ formats: "json" });
+    expect(result.code, result.stdout).toBe(0);
+    // Read one after the other, they would take twice as long at least.
+    expect(result.endedAt - begun).toBeLessThan(2 * SLOW_MS);
+  });
+
+  it("reads through 429s and 5xx", async () => {
+    await platform.reset();
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/billing/usage", status: 503, times: 1 },
+      {
+        method: "GET",
+        path: "/v1/billing/usage",
+        status: 429,
+        headers: { "x-ratelimit-reset": "1" },
+        times: 1,
+      },
+    ]);
+    const { result } = await report({ formats: "json" });
+    expect(result.code, result.stdout).toBe(0);
+  });
+});
+
+describe("usage-report: the platform's text is shown as text", () => {
+  const HOSTILE_NAME = "@org/admins <img src=x onerror=alert(1)> see https://evil.example #12 \u202egnp.exe";
+  const HOSTILE_CURRENCY = "<b>USD</b>";
+
+  it("names and currencies come out with no HTML, link, mention, issue reference or reordering", async () => {
+    await platform.reset();
+    const auth = { authorization: `Bearer ${platform.tokens.org}` };
+    const projects = (await (
+      await fetch(`${platform.url}/v1/projects?per_page=100`, { headers: auth })
+    ).json()) as {
+      data: { projects: Array<{ name?: string }> };
+    };
+    for (const project of projects.data.projects) project.name = HOSTILE_NAME;
+    const credit = (await (
+      await fetch(`${platform.url}/v1/billing/credit-balance`, { headers: auth })
+    ).json()) as {
+      data: { currency: string };
+    };
+    credit.data.currency = HOSTILE_CURRENCY;
+    await platform.control("POST", "faults", [
+      { method: "GET", path: "/v1/projects", status: 200, body: projects },
+      { method: "GET", path: "/v1/billing/credit-balance", status: 200, body: credit },
+    ]);
+    const { result } = await report({ period: "last-month", "group-by": "project", formats: "markdown" });
+    expect(result.code, result.stdout).toBe(0);
+    const shown = result.summary;
+    expect(shown).toContain("### Credit balance");
+    for (const live of ["<img", "<b>", "@org/", "https://", "#12", "\u202e"])
+      expect(shown).not.toContain(live);
+    // Still there to read, each made inert.
+    expect(shown).toContain("@\u2060org/admins &lt;img src=x onerror=alert(1)&gt;");
+    expect(shown).toContain("https:\u2060//evil.example");
+    expect(shown).toContain("&lt;b&gt;USD&lt;/b&gt;");
+  });
+});
+
+describe("usage-report: hostile platform data in the exports", () => {
+  /** The emulator's usage page, changed by `edit`, answered to every usage request. */
+  async function hostileUsage(edit: (page: UsagePage) => void) {
+    const auth = { authorization: `Bearer ${platform.tokens.org}` };
+    const page = (await (
+      await fetch(`${platform.url}/v1/billing/usage?granularity=day&perPage=3`, { headers: auth })
+    ).json()) as UsagePage;
+    edit(page);
+    page.pagination = { hasNextPage: false };
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/billing/usage",
+      status: 200,
+      body: page,
+      times: 1000,
+    });
+  }
+
+  it("a resource type named like an object member is a type like any other, and no control character is written raw", async () => {
+    await platform.reset();
+    await hostileUsage((page) => {
+      // Resources that cost something, so that each has FOCUS rows.
+      const resources = page.data.usage
+        .flatMap((e) => e.paas.teams.flatMap((t) => t.projects.flatMap((p) => p.resources)))
+        .filter((r) => r.price.total > 0);
+      ["constructor", "__proto__", "toString"].forEach((type, i) => {
+        const resource = resources[i];
+        if (!resource) return;
+        resource.resourceType = type;
+        const item = resource.items[0];
+        if (item) item.id = `id\u0000with\u0007controls\nand a break`;
+      });
+    });
+    const { result, dir } = await report({
+      period: "month-to-date",
+      "group-by": "resource-type",
+      formats: "csv,focus,focus-parquet",
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const focus = await readFile(join(dir, "focus.csv"), "utf8");
+    expect(focus).not.toContain("function Object");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be written.
+    expect(focus.replace(/\n/g, "")).not.toMatch(/[\x00-\x1f\x7f]/);
+    for (const type of ["constructor", "__proto__", "toString"])
+      expect(focus).toMatch(new RegExp(`PaaS ${type}: [^,]*,Other,`));
+    expect((await readFile(join(dir, "focus.parquet"))).subarray(0, 4).toString()).toBe("PAR1");
+  });
+
+  it("a usage window that is not a time is named, for every format, never an unexpected error", async () => {
+    for (const formats of ["markdown", "csv,focus"]) {
+      await platform.reset();
+      await hostileUsage((page) => {
+        const entry = page.data.usage[0];
+        if (entry) entry.window = { start: "the day after tomorrow", end: entry.window.end };
+      });
+      const { result } = await report({ period: "month-to-date", formats });
+      expect(result.code, formats).toBe(1);
+      const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
+      expect(error, formats).toContain(
+        'usage entry 1 has a window.start that is not a time ("the day after tomorrow")',
+      );
+      expect(error, formats).not.toContain("Unexpected error");
+    }
+  });
+});
+
+interface UsagePage {
+  data: {
+    usage: Array<{
+      window: { start: string; end: string };
+      paas: {
+        teams: Array<{
+          projects: Array<{
+            resources: Array<{
+              resourceType: string;
+              price: { total: number };
+              items: Array<{ id: string }>;
+            }>;
+          }>;
+        }>;
+      };
+    }>;
+  };
+  pagination?: unknown;
+}
