@@ -63,6 +63,14 @@ describe(`GitHub's expressions (${DOCS})`, () => {
     expect(value("0x10 == 16")).toBe(true);
   });
 
+  it("#literals: every doubled single quote in a string is one quote (patches/@actions__expressions@0.3.61.md)", () => {
+    // "Escape literal single-quotes using a single quote": GitHub's runner unescapes each one;
+    // @actions/expressions 0.3.61 alone unescaped only the first.
+    expect(value("'it''s'")).toBe("it's");
+    expect(value("'''push'' or ''pull_request'''")).toBe("'push' or 'pull_request'");
+    expect(value("format('{0}''s {1}''s', 'a', 'b')")).toBe("a's b's");
+  });
+
   it("a property a value does not have is null, also one named like a JavaScript object's member", () => {
     expect(value("github.event.missing")).toBeNull();
     expect(value("github.event.constructor")).toBeNull();
