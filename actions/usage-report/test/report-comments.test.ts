@@ -7,28 +7,19 @@ import {
   PERSON,
   PERSONAL_TOKEN,
   READ_ONLY_TOKEN,
-  type StandIn,
   startForwardProxy,
-  startGitHubStandIn,
+  useGitHubStandIn,
   WORKFLOW_BOT,
 } from "@cwp/action-testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GITHUB_TOKEN, platform, report } from "./report-harness.js";
 
 // usage-report: its pull-request and issue comments (report-harness.ts runs the step).
 
 describe("usage-report: comments", () => {
-  let github: StandIn;
-  beforeAll(async () => {
-    github = await startGitHubStandIn(GITHUB_TOKEN);
-  });
-  afterAll(() => github.close());
   // Every request the report made is one GitHub would take.
-  afterEach(() => {
-    github.heal();
-    expect(github.violations.splice(0)).toEqual([]);
-  });
-  const env = () => ({ GITHUB_API_URL: github.url });
+  const github = useGitHubStandIn(GITHUB_TOKEN);
+  const env = () => ({ GITHUB_API_URL: github().url });
 
   it("creates one sticky comment on the pull request, then updates it in place", async () => {
     await platform.reset();
@@ -37,10 +28,10 @@ describe("usage-report: comments", () => {
       const { result } = await report({ comment: "pr" }, { env: env(), event });
       expect(result.code, result.stdout).toBe(0);
     }
-    expect(github.comments.filter((c) => c.issue === 12)).toHaveLength(1);
-    expect(github.calls.filter((c) => c.startsWith("POST"))).toHaveLength(1);
-    expect(github.calls.filter((c) => c.startsWith("PATCH"))).toHaveLength(1);
-    expect(github.comments[0]?.body).toContain("Cloud Workload Platform costs");
+    expect(github().comments.filter((c) => c.issue === 12)).toHaveLength(1);
+    expect(github().calls.filter((c) => c.startsWith("POST"))).toHaveLength(1);
+    expect(github().calls.filter((c) => c.startsWith("PATCH"))).toHaveLength(1);
+    expect(github().comments[0]?.body).toContain("Cloud Workload Platform costs");
   });
 
   it("one comment and one issue whatever GitHub answered their creation: a 502 after it made them, a 502 before", async () => {
@@ -49,16 +40,16 @@ describe("usage-report: comments", () => {
     const schedule = { name: "schedule", payload: {} };
     const issue = { comment: "issue", "issue-title": "Lost answers", "issue-label": "costs" };
     for (const after of [true, false]) {
-      github.comments.splice(0);
-      github.issues.splice(0);
-      github.fail({ operationId: "issues/create-comment", status: 502, after });
-      github.fail({ operationId: "issues/create", status: 502, after });
+      github().comments.splice(0);
+      github().issues.splice(0);
+      github().fail({ operationId: "issues/create-comment", status: 502, after });
+      github().fail({ operationId: "issues/create", status: 502, after });
       const commented = await report({ comment: "pr" }, { env: env(), event: pr });
       expect(commented.result.code, commented.result.stdout).toBe(0);
       const filed = await report(issue, { env: env(), event: schedule });
       expect(filed.result.code, filed.result.stdout).toBe(0);
-      expect(github.comments.filter((c) => c.issue === 31)).toHaveLength(1);
-      expect(github.issues.filter((i) => i.title === "Lost answers")).toHaveLength(1);
+      expect(github().comments.filter((c) => c.issue === 31)).toHaveLength(1);
+      expect(github().issues.filter((i) => i.title === "Lost answers")).toHaveLength(1);
     }
   });
 
@@ -66,8 +57,8 @@ describe("usage-report: comments", () => {
     await platform.reset();
     const mallory = { login: "mallory", type: "User" as const };
     const planted = "<!-- cwp-usage-report -->\nplanted by someone else";
-    github.comments.push({ id: 9001, issue: 21, body: planted, user: mallory });
-    github.issues.push({ number: 9002, title: "Costs", body: planted, labels: ["costs"], user: mallory });
+    github().comments.push({ id: 9001, issue: 21, body: planted, user: mallory });
+    github().issues.push({ number: 9002, title: "Costs", body: planted, labels: ["costs"], user: mallory });
     const pr = { name: "pull_request", payload: { number: 21, pull_request: { number: 21 } } };
     const schedule = { name: "schedule", payload: {} };
     for (let i = 0; i < 2; i += 1) {
@@ -75,14 +66,14 @@ describe("usage-report: comments", () => {
       const issue = { comment: "issue", "issue-title": "Costs", "issue-label": "costs" };
       expect((await report(issue, { env: env(), event: schedule })).result.code).toBe(0);
     }
-    expect(github.comments.find((c) => c.id === 9001)?.body).toBe(planted);
-    expect(github.issues.find((i) => i.number === 9002)?.body).toBe(planted);
+    expect(github().comments.find((c) => c.id === 9001)?.body).toBe(planted);
+    expect(github().issues.find((i) => i.number === 9002)?.body).toBe(planted);
     // One of our own each, created once and then updated in place.
-    expect(github.comments.filter((c) => c.issue === 21 && c.user.login === WORKFLOW_BOT.login)).toHaveLength(
-      1,
-    );
     expect(
-      github.issues.filter((i) => i.title === "Costs" && i.user.login === WORKFLOW_BOT.login),
+      github().comments.filter((c) => c.issue === 21 && c.user.login === WORKFLOW_BOT.login),
+    ).toHaveLength(1);
+    expect(
+      github().issues.filter((i) => i.title === "Costs" && i.user.login === WORKFLOW_BOT.login),
     ).toHaveLength(1);
   });
 
@@ -94,23 +85,23 @@ describe("usage-report: comments", () => {
       [41, APP_TOKEN, APP_BOT],
       [42, PERSONAL_TOKEN, PERSON],
     ] as const) {
-      github.comments.push({ id: 9100 + number, issue: number, body: planted, user: mallory });
+      github().comments.push({ id: 9100 + number, issue: number, body: planted, user: mallory });
       const event = { name: "pull_request", payload: { number, pull_request: { number } } };
       for (let i = 0; i < 2; i += 1) {
         const { result } = await report({ comment: "pr", "github-token": token }, { env: env(), event });
         expect(result.code, result.stdout).toBe(0);
         expect(leakedSecrets(result, [token])).toEqual([]);
       }
-      const mine = github.comments.filter((c) => c.issue === number && c.user.login === author.login);
+      const mine = github().comments.filter((c) => c.issue === number && c.user.login === author.login);
       expect(mine, author.login).toHaveLength(1);
-      expect(github.comments.find((c) => c.id === 9100 + number)?.body).toBe(planted);
+      expect(github().comments.find((c) => c.id === 9100 + number)?.body).toBe(planted);
     }
   });
 
   it("says a rate limit on /user as a rate limit, and creates nothing", async () => {
     await platform.reset();
-    const before = github.comments.length;
-    github.fail({
+    const before = github().comments.length;
+    github().fail({
       operationId: "users/get-authenticated",
       status: 403,
       message: "API rate limit exceeded for user ID 1.",
@@ -125,30 +116,30 @@ describe("usage-report: comments", () => {
     const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
     expect(error).toMatch(/rate limit for the github-token until/);
     expect(error).not.toContain("pull-requests: write");
-    expect(github.comments.length).toBe(before);
+    expect(github().comments.length).toBe(before);
   });
 
   it("ends a comment list whose Link names itself, and a GitHub that hangs, within the step's timeout", async () => {
     await platform.reset();
     const event = { name: "pull_request", payload: { number: 44, pull_request: { number: 44 } } };
-    github.fail({ operationId: "issues/list-comments", loopLink: true, times: 1000 });
+    github().fail({ operationId: "issues/list-comments", loopLink: true, times: 1000 });
     const looped = await report({ comment: "pr" }, { env: env(), event });
     expect(looped.result.code, looped.result.stdout).toBe(0);
-    expect(github.calls.filter((c) => c.startsWith("GET") && c.endsWith("/44/comments"))).toHaveLength(2);
-    github.heal();
+    expect(github().calls.filter((c) => c.startsWith("GET") && c.endsWith("/44/comments"))).toHaveLength(2);
+    github().heal();
 
-    github.fail({ operationId: "issues/list-comments", delayMs: Number.POSITIVE_INFINITY });
+    github().fail({ operationId: "issues/list-comments", delayMs: Number.POSITIVE_INFINITY });
     const began = Date.now();
     const hung = await report({ comment: "pr", timeout: "3s" }, { env: env(), event });
     expect(hung.result.code).toBe(1);
     expect(hung.result.endedAt - began).toBeLessThan(3000 + 4000);
-    github.heal();
+    github().heal();
   }, 30_000);
 
   it("reaches GitHub through the runner's proxy, as a runner behind one must", async () => {
     await platform.reset();
     // GitHub by a name only the proxy knows: the comment arrives only if it goes through the proxy.
-    const port = Number(new URL(github.url).port);
+    const port = Number(new URL(github().url).port);
     const proxy = await startForwardProxy({ host: "127.0.0.1", port });
     try {
       const event = { name: "pull_request", payload: { number: 31, pull_request: { number: 31 } } };
@@ -156,7 +147,7 @@ describe("usage-report: comments", () => {
         { comment: "pr" },
         {
           env: {
-            GITHUB_API_URL: `http://github.proxied.test:${port}`,
+            GITHUB_API_URL: `http://github().proxied.test:${port}`,
             HTTP_PROXY: proxy.url,
             HTTPS_PROXY: proxy.url,
             NO_PROXY: "127.0.0.1",
@@ -165,8 +156,8 @@ describe("usage-report: comments", () => {
         },
       );
       expect(result.code, result.stdout).toBe(0);
-      expect(github.comments.filter((c) => c.issue === 31)).toHaveLength(1);
-      expect(proxy.seen.some((c) => c.includes(`github.proxied.test:${port}`))).toBe(true);
+      expect(github().comments.filter((c) => c.issue === 31)).toHaveLength(1);
+      expect(proxy.seen.some((c) => c.includes(`github().proxied.test:${port}`))).toBe(true);
     } finally {
       proxy.close();
     }
@@ -181,8 +172,8 @@ describe("usage-report: comments", () => {
       );
       expect(result.code, result.stdout).toBe(0);
     }
-    expect(github.issues.filter((i) => i.title === "Weekly costs")).toHaveLength(1);
-    expect(github.issues[0]?.labels).toEqual(["costs"]);
+    expect(github().issues.filter((i) => i.title === "Weekly costs")).toHaveLength(1);
+    expect(github().issues[0]?.labels).toEqual(["costs"]);
   });
 
   it("without the permission to write the issue, fails saying which, with the report whole", async () => {
@@ -215,7 +206,7 @@ describe("usage-report: comments", () => {
     );
     expect(result.code, result.stdout).toBe(0);
     const full = await readFile(join(dir, "report.md"), "utf8");
-    const comment = github.comments.find((c) => c.issue === 13)?.body ?? "";
+    const comment = github().comments.find((c) => c.issue === 13)?.body ?? "";
     expect(full.length).toBeGreaterThan(65_536);
     expect(comment.length).toBeLessThanOrEqual(65_536);
     expect(comment).toContain("Trimmed to fit GitHub's size limit");

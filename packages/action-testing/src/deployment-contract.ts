@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contractHarness } from "./contract.js";
 import type { ContractSpec } from "./contract-spec.js";
 import { type Deployment, type DeploymentState, latestState } from "./github/objects.js";
-import { MAIN_SHA, READ_ONLY_TOKEN, type StandIn, startGitHubStandIn } from "./github/stand-in.js";
+import { MAIN_SHA, READ_ONLY_TOKEN } from "./github/stand-in.js";
+import { useGitHubStandIn } from "./github/use-stand-in.js";
 import { leakedSecrets, type RunOptions } from "./runner.js";
 
 // The GitHub Deployments cases every action that starts work must pass (issue 27), run against the
@@ -11,9 +12,9 @@ import { leakedSecrets, type RunOptions } from "./runner.js";
 
 const GITHUB_TOKEN = "ghs_deployments_workflow_token_0123";
 /** The workflow run, as the runner's variables name it. */
-const RUN = { GITHUB_SERVER_URL: "https://github.example", GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1" };
-const RUN_URL = "https://github.example/acme/shop/actions/runs/4242/attempts/1";
-const EARLIER_RUN_URL = "https://github.example/acme/shop/actions/runs/4000/attempts/1";
+const RUN = { GITHUB_SERVER_URL: "https://github().example", GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1" };
+const RUN_URL = "https://github().example/acme/shop/actions/runs/4242/attempts/1";
+const EARLIER_RUN_URL = "https://github().example/acme/shop/actions/runs/4000/attempts/1";
 /** A pull request's head commit, and the merge commit GitHub checks out for it (on no branch). */
 const HEAD_SHA = "fedcba9876543210fedcba9876543210fedcba98";
 const MERGE_SHA = "1111111111111111111111111111111111111111";
@@ -42,16 +43,8 @@ function earlier(
 export function deploymentContract(spec: ContractSpec): void {
   const { platform, run, failureMessage } = contractHarness(spec);
   describe("GitHub deployment", () => {
-    let github: StandIn;
-    beforeAll(async () => {
-      github = await startGitHubStandIn(GITHUB_TOKEN);
-    });
-    afterAll(() => github.close());
     // Every request the step made is one GitHub would take.
-    afterEach(() => {
-      github.heal();
-      expect(github.violations.splice(0)).toEqual([]);
-    });
+    const github = useGitHubStandIn(GITHUB_TOKEN);
 
     /**
      * A run with `environment: staging` unless said, GitHub holding only the `earlier` deployments;
@@ -68,11 +61,11 @@ export function deploymentContract(spec: ContractSpec): void {
       earlier?: Deployment[];
       work?: { durationSeconds: number; succeed?: boolean };
     } = {}) => {
-      github.deployments.splice(0, Infinity, ...earlier);
+      github().deployments.splice(0, Infinity, ...earlier);
       await platform.control("POST", "outcomes", { kind: spec.outcome, ...work });
       const result = await run(
         { environment: "staging", "github-token": GITHUB_TOKEN, ...inputs },
-        { ...options, env: { GITHUB_API_URL: github.url, ...RUN, ...options.env } },
+        { ...options, env: { GITHUB_API_URL: github().url, ...RUN, ...options.env } },
       );
       expect(leakedSecrets(result, [GITHUB_TOKEN])).toEqual([]);
       return result;
@@ -85,8 +78,8 @@ export function deploymentContract(spec: ContractSpec): void {
     it("records a push's work as one deployment of its commit: in progress, then success with the URL", async () => {
       const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example" } });
       expect(result.code, result.stdout).toBe(0);
-      expect(github.deployments).toHaveLength(1);
-      const [deployment] = github.deployments;
+      expect(github().deployments).toHaveLength(1);
+      const [deployment] = github().deployments;
       expect(deployment).toMatchObject({ sha: MAIN_SHA, ref: MAIN_SHA, environment: "staging" });
       expect(states(deployment)).toEqual(["in_progress", "success"]);
       const [running, success] = deployment?.statuses ?? [];
@@ -112,9 +105,9 @@ export function deploymentContract(spec: ContractSpec): void {
         work: { durationSeconds: 15, succeed: false },
       });
       expect(result.code).toBe(1);
-      expect(github.deployments).toHaveLength(1);
-      expect(github.deployments[0]).toMatchObject({ sha: HEAD_SHA, ref: HEAD_SHA, transient: true });
-      expect(states(github.deployments[0])).toEqual(["in_progress", "failure"]);
+      expect(github().deployments).toHaveLength(1);
+      expect(github().deployments[0]).toMatchObject({ sha: HEAD_SHA, ref: HEAD_SHA, transient: true });
+      expect(states(github().deployments[0])).toEqual(["in_progress", "failure"]);
     });
 
     it("on a cancel records the deployment as ended before the runner kills the step", async () => {
@@ -125,13 +118,13 @@ export function deploymentContract(spec: ContractSpec): void {
       expect(result.code).toBe(1);
       expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
       // Aborted: no longer active; not abortable: it may still run, which the step cannot tell.
-      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+      expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
     it("at its timeout records the deployment as ended, never left in progress", async () => {
       const result = await deploy({ inputs: { timeout: "3s" }, work: longWork });
       expect(result.code).toBe(1);
-      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+      expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
     it("without deployments: write fails before anything is sent to the platform, naming the permission", async () => {
@@ -142,20 +135,20 @@ export function deploymentContract(spec: ContractSpec): void {
       expect(failureMessage(result)).toContain("`permissions:`");
       expect(failureMessage(result)).toContain("Nothing was sent to the platform");
       expect(await writes()).toEqual([]);
-      expect(github.deployments).toEqual([]);
+      expect(github().deployments).toEqual([]);
       expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
     });
 
     it("without environment asks nothing of GitHub", async () => {
-      const calls = github.calls.length;
+      const calls = github().calls.length;
       const result = await deploy({ inputs: { environment: "" } });
       expect(result.code, result.stdout).toBe(0);
-      expect(github.calls.length).toBe(calls);
+      expect(github().calls.length).toBe(calls);
       expect(result.outputs["deployment-id"]).toBe("");
     });
 
     it("keeps the work's result when GitHub refuses to record a status, naming the deployment", async () => {
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment-status",
         status: 422,
         message: "Validation Failed",
@@ -163,7 +156,7 @@ export function deploymentContract(spec: ContractSpec): void {
       });
       const result = await deploy();
       expect(result.code, result.stdout).toBe(0);
-      const id = github.deployments[0]?.id;
+      const id = github().deployments[0]?.id;
       expect(result.stdout).toMatch(
         new RegExp(`::warning::GitHub did not record "in_progress" for deployment ${id}`),
       );
@@ -186,12 +179,12 @@ export function deploymentContract(spec: ContractSpec): void {
         ],
       });
       expect(result.code, result.stdout).toBe(0);
-      const mine = github.deployments.at(-1);
+      const mine = github().deployments.at(-1);
       expect(mine?.production).toBe(true);
       expect(latestState(mine as Deployment)).toBe("success");
       // The whole list walked: a success behind an inactive one (a cancelled run's) retired too,
       // the failure kept.
-      expect(github.deployments.map((d) => [d.id, latestState(d)])).toEqual([
+      expect(github().deployments.map((d) => [d.id, latestState(d)])).toEqual([
         [10, "inactive"],
         [20, "inactive"],
         [30, "failure"],
@@ -209,13 +202,13 @@ export function deploymentContract(spec: ContractSpec): void {
         inputs: production,
         options: { cancelWhen: (printed) => printed.includes("Started ") },
         work: longWork,
-        earlier: [...github.deployments],
+        earlier: [...github().deployments],
       });
       expect(cancelled.code).toBe(1);
       await platform.reset();
-      const again = await deploy({ inputs: production, earlier: [...github.deployments] });
+      const again = await deploy({ inputs: production, earlier: [...github().deployments] });
       expect(again.code, again.stdout).toBe(0);
-      expect(github.deployments.map((d) => latestState(d))).toEqual([
+      expect(github().deployments.map((d) => latestState(d))).toEqual([
         "inactive",
         spec.abort ? "inactive" : "error",
         "success",
@@ -228,25 +221,25 @@ export function deploymentContract(spec: ContractSpec): void {
       );
       const result = await deploy({ inputs: { environment: "production" }, earlier: many });
       expect(result.code, result.stdout).toBe(0);
-      const active = github.deployments.filter((d) => latestState(d) === "success");
-      expect(active.map((d) => d.id)).toEqual([github.deployments.at(-1)?.id]);
+      const active = github().deployments.filter((d) => latestState(d) === "success");
+      expect(active.map((d) => d.id)).toEqual([github().deployments.at(-1)?.id]);
     });
 
     it("ends a walk whose Link names its own page as the next, reading no item twice", async () => {
-      github.fail({ operationId: "repos/list-deployments", loopLink: true, times: 1000 });
-      const before = github.calls.length;
+      github().fail({ operationId: "repos/list-deployments", loopLink: true, times: 1000 });
+      const before = github().calls.length;
       const result = await deploy({
         inputs: { environment: "production" },
         earlier: [earlier(10, "success", { environment: "production", production: true })],
       });
       expect(result.code, result.stdout).toBe(0);
-      const calls = github.calls.slice(before);
+      const calls = github().calls.slice(before);
       expect(calls.filter((c) => c.startsWith("GET ") && c.endsWith("/deployments"))).toHaveLength(2);
       expect(calls.filter((c) => c.endsWith("/10/statuses"))).toHaveLength(2);
     });
 
     it("a cancel reaches the platform's abort while GitHub hangs on the in-progress status", async () => {
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment-status",
         when: { state: "in_progress" },
         delayMs: Number.POSITIVE_INFINITY,
@@ -263,11 +256,11 @@ export function deploymentContract(spec: ContractSpec): void {
         );
         expect(aborts).toHaveLength(1);
       }
-      expect(latestState(github.deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+      expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
     it("timeout bounds the step when GitHub hangs on every status", async () => {
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment-status",
         delayMs: Number.POSITIVE_INFINITY,
         times: 100,
@@ -280,7 +273,7 @@ export function deploymentContract(spec: ContractSpec): void {
     }, 20_000);
 
     it("records the final status through GitHub's 502 (retried), leaving nothing in progress", async () => {
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment-status",
         when: { state: "success" },
         status: 502,
@@ -289,11 +282,11 @@ export function deploymentContract(spec: ContractSpec): void {
       const result = await deploy();
       expect(result.code, result.stdout).toBe(0);
       expect(result.stdout).not.toContain("::warning::");
-      expect(latestState(github.deployments[0] as Deployment)).toBe("success");
+      expect(latestState(github().deployments[0] as Deployment)).toBe("success");
     });
 
     it("waits out GitHub's secondary rate limit (retry-after), and says a spent rate limit as one", async () => {
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment",
         status: 429,
         message: "You have exceeded a secondary rate limit.",
@@ -301,11 +294,11 @@ export function deploymentContract(spec: ContractSpec): void {
       });
       const waited = await deploy();
       expect(waited.code, waited.stdout).toBe(0);
-      expect(github.deployments).toHaveLength(1);
+      expect(github().deployments).toHaveLength(1);
 
       await platform.reset();
       const reset = String(Math.floor(Date.now() / 1000) + 3600);
-      github.fail({
+      github().fail({
         operationId: "repos/create-deployment",
         status: 403,
         message: "API rate limit exceeded for installation.",
@@ -328,7 +321,7 @@ export function deploymentContract(spec: ContractSpec): void {
       ];
       for (const headers of absurd) {
         await platform.reset();
-        github.fail({
+        github().fail({
           operationId: "repos/create-deployment-status",
           status: 403,
           message: "API rate limit exceeded for installation.",
@@ -347,7 +340,7 @@ export function deploymentContract(spec: ContractSpec): void {
     });
 
     it("refuses a bad input, and environment-url with credentials or spaces, before any request anywhere", async () => {
-      const calls = github.calls.length;
+      const calls = github().calls.length;
       for (const inputs of [
         ...spec.malformed.map((m) => m.inputs),
         { "environment-url": "https://deploy:hunter2@staging.shop.example" },
@@ -357,21 +350,21 @@ export function deploymentContract(spec: ContractSpec): void {
         expect(result.code).toBe(1);
         expect(failureMessage(result)).toContain("Nothing was sent to the platform");
       }
-      expect(github.calls.length).toBe(calls);
-      expect(github.deployments).toEqual([]);
+      expect(github().calls.length).toBe(calls);
+      expect(github().deployments).toEqual([]);
       expect(await platform.requests()).toEqual([]);
     });
 
     it("takes over a deployment GitHub made although its answer was lost (a 502 after, or garbage)", async () => {
       for (const lost of [{ status: 502, after: true }, { raw: "<html>502 Bad Gateway</html>" }]) {
         await platform.reset();
-        github.fail({ operationId: "repos/create-deployment", ...lost });
+        github().fail({ operationId: "repos/create-deployment", ...lost });
         const result = await deploy();
         expect(result.code, result.stdout).toBe(0);
         // One deployment, found by its mark, with its final state; the work started once.
-        expect(github.deployments).toHaveLength(1);
-        expect(latestState(github.deployments[0] as Deployment)).toBe("success");
-        expect(result.outputs["deployment-id"]).toBe(String(github.deployments[0]?.id));
+        expect(github().deployments).toHaveLength(1);
+        expect(latestState(github().deployments[0] as Deployment)).toBe("success");
+        expect(result.outputs["deployment-id"]).toBe(String(github().deployments[0]?.id));
         expect(
           (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
         ).toHaveLength(1);
@@ -379,26 +372,26 @@ export function deploymentContract(spec: ContractSpec): void {
     });
 
     it("creates the deployment once more when a 502 came before GitHub made it, and only then", async () => {
-      github.fail({ operationId: "repos/create-deployment", status: 502 });
+      github().fail({ operationId: "repos/create-deployment", status: 502 });
       const result = await deploy();
       expect(result.code, result.stdout).toBe(0);
-      expect(github.deployments).toHaveLength(1);
-      expect(latestState(github.deployments[0] as Deployment)).toBe("success");
+      expect(github().deployments).toHaveLength(1);
+      expect(latestState(github().deployments[0] as Deployment)).toBe("success");
     });
 
     it("when every creation's answer is lost, starts nothing and leaves nothing GitHub made pending", async () => {
-      github.fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
-      github.fail({ operationId: "repos/list-deployments", raw: "{not json", times: 3 });
+      github().fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
+      github().fail({ operationId: "repos/list-deployments", raw: "{not json", times: 3 });
       const result = await deploy();
       expect(result.code).toBe(1);
       expect(failureMessage(result)).toContain("Nothing was sent to the platform");
       expect(await writes()).toEqual([]);
-      expect(github.deployments.length).toBeGreaterThan(0);
-      for (const d of github.deployments) expect(latestState(d)).toBe("inactive");
+      expect(github().deployments.length).toBeGreaterThan(0);
+      for (const d of github().deployments) expect(latestState(d)).toBe("inactive");
     });
 
     it("takes GitHub's garbage for no answer: a success kept", async () => {
-      github.fail({ operationId: "repos/list-deployments", raw: "{not json" });
+      github().fail({ operationId: "repos/list-deployments", raw: "{not json" });
       const listed = await deploy({ inputs: { environment: "production" } });
       expect(listed.code, listed.stdout).toBe(0);
       expect(listed.stdout).toMatch(
@@ -409,7 +402,7 @@ export function deploymentContract(spec: ContractSpec): void {
     it("warns when GITHUB_API_URL is plain http to another machine", async () => {
       const result = await deploy({
         inputs: { timeout: "2s" },
-        options: { env: { GITHUB_API_URL: "http://github.invalid" } },
+        options: { env: { GITHUB_API_URL: "http://github().invalid" } },
       });
       expect(result.code).toBe(1);
       expect(result.stdout).toContain("::warning::GITHUB_API_URL is plain http to another machine");
@@ -429,7 +422,7 @@ export function deploymentContract(spec: ContractSpec): void {
         earlier: [earlier(50, "success", pr7), earlier(52, "inactive", pr7), earlier(54, "failure", pr7)],
       });
       expect(result.code, result.stdout).toBe(0);
-      expect(github.deployments.map((d) => latestState(d))).toEqual([
+      expect(github().deployments.map((d) => latestState(d))).toEqual([
         "inactive",
         "inactive",
         "inactive",
@@ -438,12 +431,12 @@ export function deploymentContract(spec: ContractSpec): void {
     });
 
     it("refuses environment with wait: false, before any request anywhere", async () => {
-      const calls = github.calls.length;
+      const calls = github().calls.length;
       const result = await deploy({ inputs: { wait: "false" } });
       expect(result.code).toBe(1);
       expect(failureMessage(result)).toContain('Input "wait"');
       expect(await platform.requests()).toEqual([]);
-      expect(github.calls.length).toBe(calls);
+      expect(github().calls.length).toBe(calls);
     });
   });
 }

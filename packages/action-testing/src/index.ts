@@ -18,6 +18,7 @@ export {
   startGitHubStandIn,
   WORKFLOW_BOT,
 } from "./github/stand-in.js";
+export { useGitHubStandIn } from "./github/use-stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
 export { oddAnswersContract } from "./odd-answers-contract.js";
 export { olderNodeOnPath } from "./older-node.js";
