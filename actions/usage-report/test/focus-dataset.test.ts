@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { arrowPruning } from "@cwp/action-testing";
+import { dirname, join } from "node:path";
+import { arrowPruning, withoutColumnOrders } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { checkDataset, count, duck, focusReport, platform, quoted, rows } from "./focus-checks.js";
 
@@ -18,11 +19,29 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
     );
     expect(groups).toBeGreaterThan(1);
     // Arrow, a reader other than DuckDB, skips row groups by their statistics: a filter on the
-    // first day keeps fewer than all of them (without the footer's column_orders it kept all).
-    const arrow = arrowPruning(parquet, { column: "ChargePeriodStart" });
+    // first day keeps fewer than all of them. The same file without the footer's column_orders:
+    // Arrow ignores the statistics and keeps every row group (DuckDB would still skip).
+    const [first] = await rows(
+      "SELECT strftime(min(ChargePeriodStart) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS day FROM pq",
+    );
+    const day = new Date(String(first?.day));
+    const firstDay = {
+      column: "ChargePeriodStart",
+      from: day.toISOString(),
+      to: new Date(day.getTime() + 86_400_000).toISOString(),
+    };
+    const arrow = arrowPruning(parquet, firstDay);
     expect(arrow.hasMinMax).toBe(true);
     expect(arrow.rowGroups).toBe(groups);
+    expect(arrow.kept).toBeGreaterThan(0);
     expect(arrow.kept).toBeLessThan(arrow.rowGroups);
+    const unordered = join(dirname(parquet), "without-column-orders.parquet");
+    withoutColumnOrders(parquet, unordered);
+    expect(arrowPruning(unordered, firstDay)).toMatchObject({
+      rowGroups: groups,
+      hasMinMax: false,
+      kept: groups,
+    });
     // The package README's "spend by month and team", as written, on this file: the same rows in
     // any session time zone, each month's spend the file's.
     const readme = await readFile(

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // What Apache Arrow (pyarrow, the reader of Spark's and pandas' users) reads of a FOCUS Parquet
@@ -68,6 +68,15 @@ const PYARROW = fileURLToPath(new URL("../node_modules/.cache/pyarrow", import.m
 
 /** What Arrow reads of `path` (a Parquet file, or a folder of them partitioned Hive-style) for `filter`. */
 export function arrowPruning(path: string, filter: PruningFilter): ArrowPruning {
+  ensurePyarrow();
+  const out = execFileSync("python3", ["-c", SCRIPT, path, JSON.stringify(filter)], {
+    encoding: "utf8",
+    env: { ...process.env, PYTHONPATH: PYARROW },
+  });
+  return JSON.parse(out) as ArrowPruning;
+}
+
+function ensurePyarrow(): void {
   if (!existsSync(PYARROW)) {
     // Into a folder of this process's, then renamed into place: two test files installing at once
     // never see a half-installed pyarrow.
@@ -85,9 +94,54 @@ export function arrowPruning(path: string, filter: PruningFilter): ArrowPruning 
       rmSync(staging, { recursive: true, force: true });
     }
   }
-  const out = execFileSync("python3", ["-c", SCRIPT, path, JSON.stringify(filter)], {
-    encoding: "utf8",
-    env: { ...process.env, PYTHONPATH: PYARROW },
-  });
-  return JSON.parse(out) as ArrowPruning;
+}
+
+/**
+ * A copy of a Parquet file of ours at `to`, its footer without column_orders (FileMetaData field
+ * 7): the file as a writer that leaves it out writes it, so a test can show what Arrow reads then.
+ * Field 7 is the footer's last field, each column's TypeDefinedOrder, so its compact-protocol bytes
+ * are known: they are checked, not assumed, before they are cut.
+ */
+export function withoutColumnOrders(from: string, to: string): void {
+  const file = readFileSync(from);
+  const footerLength = file.readInt32LE(file.length - 8);
+  const footer = file.subarray(file.length - 8 - footerLength, file.length - 8);
+  const columns = arrowColumnCount(from);
+  // Field 7 (delta 1 from field 6) of type list (9); a list of `columns` structs (12), its size as a
+  // varint after 0xFC when 15 or more; each element field 1 an empty struct (0x1C 0x00), then a stop.
+  const size = columns < 15 ? [(columns << 4) | 12] : [0xfc, ...varint(columns)];
+  const field7 = Buffer.from([0x19, ...size, ...Array.from({ length: columns }, () => [0x1c, 0, 0]).flat()]);
+  const at = footer.length - 1 - field7.length;
+  if (!footer.subarray(at, footer.length - 1).equals(field7) || footer[footer.length - 1] !== 0)
+    throw new Error(`${from}: its footer does not end with the column_orders this helper knows`);
+  const length = Buffer.alloc(4);
+  length.writeInt32LE(footerLength - field7.length);
+  writeFileSync(
+    to,
+    Buffer.concat([
+      file.subarray(0, file.length - 8 - footerLength),
+      footer.subarray(0, at),
+      Buffer.of(0),
+      length,
+      Buffer.from("PAR1"),
+    ]),
+  );
+}
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  for (; n >= 0x80; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  return [...out, n];
+}
+
+/** The number of leaf columns, as Arrow reads the file's schema. */
+function arrowColumnCount(path: string): number {
+  ensurePyarrow();
+  const script = "import sys, pyarrow.parquet as pq; print(pq.ParquetFile(sys.argv[1]).metadata.num_columns)";
+  return Number(
+    execFileSync("python3", ["-c", script, path], {
+      encoding: "utf8",
+      env: { ...process.env, PYTHONPATH: PYARROW },
+    }),
+  );
 }

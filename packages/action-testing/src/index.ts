@@ -1,4 +1,4 @@
-export { type ArrowPruning, arrowPruning, type PruningFilter } from "./arrow-pruning.js";
+export { type ArrowPruning, arrowPruning, type PruningFilter, withoutColumnOrders } from "./arrow-pruning.js";
 export { type ContractHarness, contractHarness, onlyInsideStopCommands, runnerContract } from "./contract.js";
 export type { ContractSpec } from "./contract-spec.js";
 export { deploymentContract } from "./deployment-contract.js";
