@@ -138,6 +138,41 @@ describe("a list that must be read whole (wholeList: an export that replaces dat
   });
 });
 
+describe("a usage list that gains a day at its head between pages", () => {
+  const query = { granularity: "day", startTime: 1_777_593_600, endTime: 1_778_198_400, perPage: 2 } as const;
+  const window = (d: number) => ({ start: `2026-05-0${d}T00:00:00Z`, end: `2026-05-0${d + 1}T00:00:00Z` });
+  /** Days 1-2, then 2-3 (the second page starts one back), each entry's window before or after its teams. */
+  const serve = (windowFirst: boolean) =>
+    t.server.on("GET", "/v1/billing/usage", (_req, n) => {
+      const day = (d: number) =>
+        windowFirst
+          ? { window: window(d), total: d, paas: { teams: [{ id: `t${d}` }] } }
+          : { total: d, paas: { teams: [{ id: `t${d}` }] }, window: window(d) };
+      return {
+        body: {
+          data: { currency: "USD", usage: n === 1 ? [day(1), day(2)] : [day(2), day(3)] },
+          pagination: n === 1 ? { hasNextPage: true, cursor: "c2" } : { hasNextPage: false },
+        },
+      };
+    });
+
+  it("hands each day over once where its window comes first", async () => {
+    serve(true);
+    const days: unknown[] = [];
+    for await (const entry of t.client.billing.streamUsage(query, { wholeList: true }))
+      days.push(entry.total);
+    expect(days).toEqual([1, 2, 3]);
+  });
+
+  it("stops a whole read where the day read before is known only after its teams were handed over", async () => {
+    serve(false);
+    const read = async () => {
+      for await (const _ of t.client.billing.streamUsage(query, { wholeList: true }));
+    };
+    await expect(read()).rejects.toThrow(/gave the bucket .*2026-05-02.* again on a later page/);
+  });
+});
+
 describe("waits on odd answers", () => {
   const RUN = "/v1/templates/t/runs/tr-1";
   const run = (status: string, concluded = false) => ({ data: { id: "tr-1", status, concluded } });

@@ -29,7 +29,7 @@ export const EMULATOR_OPTIONS = {
   "page-shape": {
     type: "string",
     default: "whole",
-    description: `how lists are paged: ${pageShapes.join(", ")} (pages of half what was asked, of varying length below it, or an empty page before each)`,
+    description: `how lists are paged: ${pageShapes.join(", ")} (pages of half what was asked, of varying length below it, an empty page before each, or a list that gains an entry at its head between pages)`,
   },
   world: {
     type: "string",

@@ -12,7 +12,10 @@ import { checkQuery } from "./validate.js";
 //   whole          as many as asked, as the spec's examples show;
 //   split          half what was asked: a page of 100 served as two pages of 50;
 //   short          pages of varying length below what was asked;
-//   empty-between  an empty page, saying there is a next one, before every page.
+//   empty-between  an empty page, saying there is a next one, before every page;
+//   growing        the list gains an entry at its head between pages (a build started while the
+//                  list is read): each later page starts with the last entry of the page before,
+//                  as the cursor's place moved on by one. The list's total changes under the reader.
 
 /** Where a page starts: an offset, and (empty-between) whether the empty page before it was served. */
 interface Position {
@@ -49,8 +52,10 @@ function pageLength(shape: PageShape, offset: number, size: number): number {
 function sliceAt(total: number, at: Position, size: number, shape: PageShape): Slice {
   if (shape === "empty-between" && !at.ready && at.offset < total)
     return { start: at.offset, end: at.offset, next: { offset: at.offset, ready: true } };
-  const end = Math.min(total, at.offset + pageLength(shape, at.offset, size));
-  return { start: at.offset, end, ...(end < total ? { next: { offset: end, ready: false } } : {}) };
+  // A page of one cannot show the move: it would be the page before again, for ever.
+  const start = shape === "growing" && at.offset > 0 && size > 1 ? at.offset - 1 : at.offset;
+  const end = Math.min(total, start + pageLength(shape, start, size));
+  return { start, end, ...(end < total ? { next: { offset: end, ready: false } } : {}) };
 }
 
 /** The pagination object of spec 2.1 for a slice: `cursor` only when a next page exists. */

@@ -7,7 +7,7 @@ export const MAX_LINE_LIMIT = 10_000;
 // POST /_emulator/settings; a reset restores the values it started with.
 
 /** How lists are paged (paginate.ts says what each shape serves). */
-export const pageShapes = ["whole", "split", "short", "empty-between"] as const;
+export const pageShapes = ["whole", "split", "short", "empty-between", "growing"] as const;
 export type PageShape = (typeof pageShapes)[number];
 
 export interface Settings {

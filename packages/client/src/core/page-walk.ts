@@ -16,6 +16,7 @@ export const MAX_PAGES = 1_000;
  */
 export class PageWalk {
   readonly #seen = new Set<string>();
+  readonly #entries = new Set<string>();
   #pages = 0;
   #last: string | undefined;
 
@@ -40,6 +41,18 @@ export class PageWalk {
     this.#last = fingerprint;
     if (repeated) this.#cutShort("answered the same page twice in a row");
     return !repeated;
+  }
+
+  /**
+   * Whether an entry (by what identifies it in its list: an id, an hour) is read for the first time
+   * in this walk. A list that gains entries at its head while it is read (a build started meanwhile)
+   * moves the place a cursor or page number points at, so a later page repeats entries of the page
+   * before: each is handed over once. Holds the identities of the entries read: what was asked for.
+   */
+  firstSeen(identity: string): boolean {
+    if (this.#entries.has(identity)) return false;
+    this.#entries.add(identity);
+    return true;
   }
 
   /**

@@ -14,16 +14,24 @@ export interface Page<T> {
 const fingerprint = (items: readonly unknown[], next: string | null | undefined) =>
   JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
 
+/** What identifies an entry of a list: its `id`, or, for entries without one, the whole entry. */
+export function identityOf(item: unknown): string {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? `id:${id}` : JSON.stringify(item);
+}
+
 /**
- * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`).
- * With a warning (or, for a walk that must read the whole list, an IncompleteListError) a walk
- * also ends on a cursor handed out before, a page that repeats the one before it, or after
+ * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`),
+ * each entry once (`PageWalk.firstSeen`, by `identify`): a page's entries read before are left
+ * out of it. With a warning (or, for a walk that must read the whole list, an IncompleteListError)
+ * a walk also ends on a cursor handed out before, a page that repeats the one before it, or after
  * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
  */
-export async function* cursorPages<P extends Page<unknown>>(
+export async function* cursorPages<T, P extends Page<T>>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
   firstCursor?: string,
   walk: PageWalk = new PageWalk("a list", emitCwpWarning),
+  identify: (item: T) => string = identityOf,
 ): AsyncGenerator<P> {
   let cursor = firstCursor;
   walk.begin(firstCursor);
@@ -31,7 +39,7 @@ export async function* cursorPages<P extends Page<unknown>>(
     const page = await fetchPage(cursor);
     const next = page.pagination.cursor;
     if (!walk.fresh(fingerprint(page.items, next))) return;
-    yield page;
+    yield { ...page, items: page.items.filter((item) => walk.firstSeen(identify(item))) };
     if (!walk.goOn(page.pagination.hasNextPage, next)) return;
     cursor = next;
   }

@@ -22,7 +22,13 @@ import {
   usageListResponse,
 } from "../schemas/billing.js";
 import { LAST_PAGE } from "../schemas/shared.js";
-import { type StreamOptions, type UsagePart, usageParts, wholeEntries } from "./usage-stream.js";
+import {
+  type StreamOptions,
+  type UsagePart,
+  usageIdentity,
+  usageParts,
+  wholeEntries,
+} from "./usage-stream.js";
 
 /** The drill-down level a page counts (`pagination.unit`) and the parameter that pages it. */
 const DRILL_LEVELS = {
@@ -62,10 +68,13 @@ async function* drillDownPages<R extends DrillDownResponse>(
 ): AsyncGenerator<R> {
   let response = await fetch(query);
   walk.fresh(drillDownFingerprint(response));
-  yield response;
   // A page without pagination is the only one.
   const unit = response.pagination?.unit;
-  if (!isDrillLevel(unit)) return;
+  if (!isDrillLevel(unit)) {
+    yield response;
+    return;
+  }
+  yield firstSeenOnly(response, unit, walk);
   const level = DRILL_LEVELS[unit];
   let page = query[level.page] ?? 1;
   // Only the platform's "no next page" ends it (`PageWalk.goOn`).
@@ -75,8 +84,35 @@ async function* drillDownPages<R extends DrillDownResponse>(
     // A platform that ignores the page number sends the same page again (an empty page is told by its number).
     if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))
       return;
-    yield response;
+    yield firstSeenOnly(response, unit, walk);
   }
+}
+
+/**
+ * The page without the entries of its paginated level read on a page before (`PageWalk.firstSeen`):
+ * a breakdown that gains entries while it is read repeats some. The groups above them stay, as
+ * they do where a group straddles two pages.
+ */
+function firstSeenOnly<R extends DrillDownResponse>(
+  response: R,
+  unit: keyof typeof DRILL_LEVELS,
+  walk: PageWalk,
+): R {
+  const keep = (...path: unknown[]) => walk.firstSeen(JSON.stringify(path));
+  const teams = (response.data.paas.teams ?? []).flatMap((team) => {
+    if (unit === "teams") return keep(team.id) ? [team] : [];
+    const projects = (team.projects ?? []).flatMap((project) => {
+      if (unit === "projects") return keep(team.id, project.id) ? [project] : [];
+      const resources = (project.resources ?? []).map((group) => ({
+        ...group,
+        items: group.items.filter((item) => keep(team.id, project.id, item.id)),
+      }));
+      return [{ ...project, ...(project.resources ? { resources } : {}) }];
+    });
+    return [{ ...team, ...(team.projects ? { projects } : {}) }];
+  });
+  const paas = { ...response.data.paas, ...(response.data.paas.teams ? { teams } : {}) };
+  return { ...response, data: { ...response.data, paas } };
 }
 
 /** The ids of a drill-down page's entries, down to its resources: what tells one page from the next. */
@@ -154,8 +190,11 @@ export class Billing {
       },
       query.cursor,
       this.core.walk("/v1/billing/usage", options),
+      usageIdentity,
     );
-    for await (const page of pages) yield page.response;
+    // The page's entries as the walk keeps them: an hour (a day, a month) read before is left out.
+    for await (const page of pages)
+      yield { ...page.response, data: { ...page.response.data, usage: page.items } };
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   usageListResponse,
 } from "../schemas/billing.js";
 import { MAX_ANSWER_BYTES, megabytes, tooLargeError } from "../transport/answer-size.js";
+import { IncompleteListError } from "../transport/errors.js";
 
 // The usage list read as its body arrives (see `Billing.streamUsageParts`): pieces split from the
 // bytes, each parsed and checked once complete, pages followed by cursor.
@@ -71,6 +72,20 @@ export type UsagePart =
   | { kind: "team"; team: PaasTeam }
   | { kind: "entry"; entry: UsageEntry };
 
+/**
+ * What identifies a usage entry in its list: its bucket, the hour's timestamp or the window. An
+ * entry with neither (the one of `total`) is identified by the whole of it.
+ */
+export function usageIdentity(entry: UsageEntry): string {
+  return bucketOf(entry) ?? JSON.stringify(entry);
+}
+
+/** An entry's (or an entry's head's) bucket, where it has one. */
+const bucketOf = (entry: Partial<Pick<UsageEntry, "timestamp" | "window">>) =>
+  entry.timestamp === undefined && entry.window === undefined
+    ? undefined
+    : JSON.stringify([entry.timestamp ?? null, entry.window?.start ?? null, entry.window?.end ?? null]);
+
 const PATH = "/v1/billing/usage";
 const at = (field?: string) => ({ method: "GET", path: PATH, status: 200, ...(field ? { field } : {}) });
 const windowPart = usageEntry.shape.window;
@@ -100,8 +115,15 @@ export async function* usageParts(
     /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
     let delivered = 0;
     let entries = 0;
-    /** The page's first entry's time: with `entries`, what tells this page from the one before. */
+    /** Entries on the page, those read before too: with `first`, what tells it from the page before. */
+    let served = 0;
+    /** The page's first entry's time: with `served`, what tells this page from the one before. */
     let first: string | undefined;
+    /**
+     * The entry being read: left out when its head names a bucket read before (the list gained
+     * entries at its head between pages, `PageWalk.firstSeen`); its identity once known.
+     */
+    const current = { skip: false, identity: undefined as string | undefined };
     const page: UsageListResponse = yield* pushToPull<UsagePart, UsageListResponse>((push, signal) =>
       core.call(
         {
@@ -123,10 +145,25 @@ export async function* usageParts(
                 const part = position.piece < delivered ? undefined : toPart(piece, position, leftOut?.cut);
                 advance(position, piece);
                 if (!part) continue;
-                if (part.kind === "head") first ??= JSON.stringify([part.timestamp, part.window]);
-                await push(part);
+                if (part.kind === "head") {
+                  first ??= JSON.stringify([part.timestamp, part.window]);
+                  current.identity = bucketOf(part);
+                  current.skip = current.identity !== undefined && !walk.firstSeen(current.identity);
+                }
+                if (
+                  part.kind === "entry" &&
+                  current.identity === undefined &&
+                  !walk.firstSeen(usageIdentity(part.entry))
+                )
+                  throw repeatedAfterItsParts(part.entry);
+                if (!current.skip) await push(part);
                 delivered += 1;
-                if (part.kind === "entry") entries += 1;
+                if (part.kind === "entry") {
+                  served += 1;
+                  if (!current.skip) entries += 1;
+                  current.skip = false;
+                  current.identity = undefined;
+                }
               }
             return parseJsonText(splitter.end(), at());
           },
@@ -139,10 +176,21 @@ export async function* usageParts(
     // A page equal to the one before was handed over all the same (its entries came as they were
     // read): the reader gets a warning and no third.
     // An empty page is told from the one before by the cursor it hands on.
-    if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`)) return;
+    if (!walk.fresh(served === 0 ? `0:${cursor}` : `${served}:${first}`)) return;
     // Only the platform's "no next page" ends the list (`PageWalk.goOn`).
     if (!walk.goOn(page.pagination?.hasNextPage, cursor)) return;
   }
+}
+
+/**
+ * An entry read before, known as one only at its end (its bucket came after its teams): its parts
+ * were handed over already, so the read cannot go on whole.
+ */
+function repeatedAfterItsParts(entry: UsageEntry): IncompleteListError {
+  return new IncompleteListError(
+    `GET ${PATH} gave the bucket ${usageIdentity(entry)} again on a later page (the list changed while it was read), after its teams were handed over: the list could not be read whole, so nothing was written from it.`,
+    { method: "GET", path: PATH },
+  );
 }
 
 function split(splitter: JsonArraySplitter, chunk: Uint8Array): SplitPiece[] {
