@@ -1,4 +1,7 @@
+import { once } from "node:events";
 import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -184,6 +187,32 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     expect(result.stdout).toContain("TOKEN: ***");
     expect(result.stdout).not.toContain(SECRET);
     expect(result.stdout).toContain("✘ job gate would fail");
+  });
+
+  it("says an --api-url that answers another product's JSON is not the API, and that nothing was started there", async () => {
+    // Every answer of the API has "data" (the spec, §1): this one is another product's.
+    const site = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" }).end('{"ok": true, "items": []}');
+    });
+    site.listen(0, "127.0.0.1");
+    await once(site, "listening");
+    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const result = await runCli(
+        ["rehearse", "examples/workflows/build-on-push.yml", "--api-url", url, "--sha", HEAD_SHA],
+        { cwd: root, env: { NO_COLOR: "1", CWP_API_TOKEN: SECRET } },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        `│ error: POST /v1/projects/shop/services/image-builder/build answered 200 with JSON that is not the API's (no "data", which every answer of the API has): ${url} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
+      );
+      expect(result.stdout).not.toMatch(/outcome is unknown|may have acted/);
+      expect(result.stdout).toContain("✘ job build would fail");
+      expect(result.stdout + result.stderr).not.toContain(SECRET);
+    } finally {
+      site.close();
+    }
   });
 
   it("refuses bad input with exit 2 and one line naming it, starting nothing", async () => {
