@@ -24,10 +24,13 @@ describe("FOCUS layouts at scale", () => {
       expect(t.peakWithin512Mb, t.layout).toBe(true);
     }
     // Arrow, which uses the statistics only where the footer gives their order, reads one day of
-    // the year in the row groups that hold it: under a tenth of the bytes, in either form.
+    // the year in the row groups that hold it: under a tenth of the bytes, in either form. And
+    // one service in its own row groups (a row group holds one ServiceName): the others' skipped.
     for (const m of measured.filter((m) => m.pruned)) {
       expect(m.pruned?.oneDay.keptRowGroups, m.layout).toBeGreaterThan(0);
       expect(m.pruned?.oneDay.share, m.layout).toBeLessThan(0.1);
+      expect(m.pruned?.oneService.keptRowGroups, m.layout).toBeGreaterThan(0);
+      expect(m.pruned?.oneService.share, m.layout).toBeLessThan(0.5);
     }
   });
 });

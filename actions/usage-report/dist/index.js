@@ -56437,6 +56437,7 @@ class PageWalk {
     warn;
     whole;
     #seen = new Set();
+    #entries = new Set();
     #pages = 0;
     #last;
     constructor(
@@ -56461,6 +56462,18 @@ class PageWalk {
         if (repeated)
             this.#cutShort("answered the same page twice in a row");
         return !repeated;
+    }
+    /**
+     * Whether an entry (by what identifies it in its list: an id, an hour) is read for the first time
+     * in this walk. A list that gains entries at its head while it is read (a build started meanwhile)
+     * moves the place a cursor or page number points at, so a later page repeats entries of the page
+     * before: each is handed over once. Holds the identities of the entries read: what was asked for.
+     */
+    firstSeen(identity) {
+        if (this.#entries.has(identity))
+            return false;
+        this.#entries.add(identity);
+        return true;
     }
     /**
      * Whether to read the page `next` names (a cursor or a page number), after one more page was
@@ -57742,13 +57755,19 @@ const formatSeconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
  * for an empty page, the cursor it hands on (two empty pages in a row are two pages).
  */
 const fingerprint = (items, next) => JSON.stringify(items.length === 0 ? [0, next] : [items.length, items[0], items.at(-1)]);
+/** What identifies an entry of a list: its `id`, or, for entries without one, the whole entry. */
+function identityOf(item) {
+    const id = item?.id;
+    return typeof id === "string" || typeof id === "number" ? `id:${id}` : JSON.stringify(item);
+}
 /**
- * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`).
- * With a warning (or, for a walk that must read the whole list, an IncompleteListError) a walk
- * also ends on a cursor handed out before, a page that repeats the one before it, or after
+ * Pages of a cursor list, first to last, to where the platform says the list ends (`PageWalk.goOn`),
+ * each entry once (`PageWalk.firstSeen`, by `identify`): a page's entries read before are left
+ * out of it. With a warning (or, for a walk that must read the whole list, an IncompleteListError)
+ * a walk also ends on a cursor handed out before, a page that repeats the one before it, or after
  * MAX_PAGES pages (`PageWalk`): a list that goes round never spends the account's budget.
  */
-async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list", emitCwpWarning)) {
+async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list", emitCwpWarning), identify = identityOf) {
     let cursor = firstCursor;
     walk.begin(firstCursor);
     for (;;) {
@@ -57756,7 +57775,7 @@ async function* cursorPages(fetchPage, firstCursor, walk = new PageWalk("a list"
         const next = page.pagination.cursor;
         if (!walk.fresh(fingerprint(page.items, next)))
             return;
-        yield page;
+        yield { ...page, items: page.items.filter((item) => walk.firstSeen(identify(item))) };
         if (!walk.goOn(page.pagination.hasNextPage, next))
             return;
         cursor = next;
@@ -59050,6 +59069,7 @@ async function* pushToPull(produce) {
 
 
 
+
 const nodes = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : [];
 /**
  * What each level leaves out of a team: the array the splitter passes over (by its depth in the
@@ -59068,6 +59088,17 @@ const LEFT_OUT = {
     },
     resources: undefined,
 };
+/**
+ * What identifies a usage entry in its list: its bucket, the hour's timestamp or the window. An
+ * entry with neither (the one of `total`) is identified by the whole of it.
+ */
+function usageIdentity(entry) {
+    return bucketOf(entry) ?? JSON.stringify(entry);
+}
+/** An entry's (or an entry's head's) bucket, where it has one. */
+const bucketOf = (entry) => entry.timestamp === undefined && entry.window === undefined
+    ? undefined
+    : JSON.stringify([entry.timestamp ?? null, entry.window?.start ?? null, entry.window?.end ?? null]);
 const PATH = "/v1/billing/usage";
 const at = (field) => ({ method: "GET", path: PATH, status: 200, ...(field ? { field } : {}) });
 const windowPart = usageEntry.shape.window;
@@ -59091,8 +59122,15 @@ async function* usageParts(core, query, options) {
         /** Pieces of this page handed over: a retried attempt reads the page again and skips them. */
         let delivered = 0;
         let entries = 0;
-        /** The page's first entry's time: with `entries`, what tells this page from the one before. */
+        /** Entries on the page, those read before too: with `first`, what tells it from the page before. */
+        let served = 0;
+        /** The page's first entry's time: with `served`, what tells this page from the one before. */
         let first;
+        /**
+         * The entry being read: left out when its head names a bucket read before (the list gained
+         * entries at its head between pages, `PageWalk.firstSeen`); its identity once known.
+         */
+        const current = { skip: false, identity: undefined };
         const page = yield* pushToPull((push, signal) => core.call({
             method: "GET",
             path: PATH,
@@ -59113,12 +59151,25 @@ async function* usageParts(core, query, options) {
                         advance(position, piece);
                         if (!part)
                             continue;
-                        if (part.kind === "head")
+                        if (part.kind === "head") {
                             first ??= JSON.stringify([part.timestamp, part.window]);
-                        await push(part);
+                            current.identity = bucketOf(part);
+                            current.skip = current.identity !== undefined && !walk.firstSeen(current.identity);
+                        }
+                        if (part.kind === "entry" &&
+                            current.identity === undefined &&
+                            !walk.firstSeen(usageIdentity(part.entry)))
+                            throw repeatedAfterItsParts(part.entry);
+                        if (!current.skip)
+                            await push(part);
                         delivered += 1;
-                        if (part.kind === "entry")
-                            entries += 1;
+                        if (part.kind === "entry") {
+                            served += 1;
+                            if (!current.skip)
+                                entries += 1;
+                            current.skip = false;
+                            current.identity = undefined;
+                        }
                     }
                 return parseJsonText(splitter.end(), at());
             },
@@ -59128,12 +59179,19 @@ async function* usageParts(core, query, options) {
         // A page equal to the one before was handed over all the same (its entries came as they were
         // read): the reader gets a warning and no third.
         // An empty page is told from the one before by the cursor it hands on.
-        if (!walk.fresh(entries === 0 ? `0:${cursor}` : `${entries}:${first}`))
+        if (!walk.fresh(served === 0 ? `0:${cursor}` : `${served}:${first}`))
             return;
         // Only the platform's "no next page" ends the list (`PageWalk.goOn`).
         if (!walk.goOn(page.pagination?.hasNextPage, cursor))
             return;
     }
+}
+/**
+ * An entry read before, known as one only at its end (its bucket came after its teams): its parts
+ * were handed over already, so the read cannot go on whole.
+ */
+function repeatedAfterItsParts(entry) {
+    return new IncompleteListError(`GET ${PATH} gave the bucket ${usageIdentity(entry)} again on a later page (the list changed while it was read), after its teams were handed over: the list could not be read whole, so nothing was written from it.`, { method: "GET", path: PATH });
 }
 function split(splitter, chunk) {
     try {
@@ -59225,11 +59283,13 @@ function drillDownCount(response) {
 async function* drillDownPages(fetch, query, walk) {
     let response = await fetch(query);
     walk.fresh(drillDownFingerprint(response));
-    yield response;
     // A page without pagination is the only one.
     const unit = response.pagination?.unit;
-    if (!isDrillLevel(unit))
+    if (!isDrillLevel(unit)) {
+        yield response;
         return;
+    }
+    yield firstSeenOnly(response, unit, walk);
     const level = DRILL_LEVELS[unit];
     let page = query[level.page] ?? 1;
     // Only the platform's "no next page" ends it (`PageWalk.goOn`).
@@ -59239,8 +59299,32 @@ async function* drillDownPages(fetch, query, walk) {
         // A platform that ignores the page number sends the same page again (an empty page is told by its number).
         if (!walk.fresh(drillDownCount(response) === 0 ? `empty page ${page}` : drillDownFingerprint(response)))
             return;
-        yield response;
+        yield firstSeenOnly(response, unit, walk);
     }
+}
+/**
+ * The page without the entries of its paginated level read on a page before (`PageWalk.firstSeen`):
+ * a breakdown that gains entries while it is read repeats some. The groups above them stay, as
+ * they do where a group straddles two pages.
+ */
+function firstSeenOnly(response, unit, walk) {
+    const keep = (...path) => walk.firstSeen(JSON.stringify(path));
+    const teams = (response.data.paas.teams ?? []).flatMap((team) => {
+        if (unit === "teams")
+            return keep(team.id) ? [team] : [];
+        const projects = (team.projects ?? []).flatMap((project) => {
+            if (unit === "projects")
+                return keep(team.id, project.id) ? [project] : [];
+            const resources = (project.resources ?? []).map((group) => ({
+                ...group,
+                items: group.items.filter((item) => keep(team.id, project.id, item.id)),
+            }));
+            return [{ ...project, ...(project.resources ? { resources } : {}) }];
+        });
+        return [{ ...team, ...(team.projects ? { projects } : {}) }];
+    });
+    const paas = { ...response.data.paas, ...(response.data.paas.teams ? { teams } : {}) };
+    return { ...response, data: { ...response.data, paas } };
 }
 /** The ids of a drill-down page's entries, down to its resources: what tells one page from the next. */
 const drillDownFingerprint = (response) => JSON.stringify((response.data.paas.teams ?? []).map((t) => [
@@ -59282,9 +59366,10 @@ class Billing {
         const pages = cursorPages(async (cursor) => {
             const response = await this.listUsage({ ...query, cursor }, options);
             return { items: response.data.usage, pagination: response.pagination ?? LAST_PAGE, response };
-        }, query.cursor, this.core.walk("/v1/billing/usage", options));
+        }, query.cursor, this.core.walk("/v1/billing/usage", options), usageIdentity);
+        // The page's entries as the walk keeps them: an hour (a day, a month) read before is left out.
         for await (const page of pages)
-            yield page.response;
+            yield { ...page.response, data: { ...page.response.data, usage: page.items } };
     }
     /**
      * Every usage entry of a query, across pages, read as the body arrives: each entry is checked

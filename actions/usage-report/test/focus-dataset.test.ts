@@ -42,6 +42,18 @@ describe("usage-report: the FOCUS dataset (focus.csv and focus.parquet)", { time
       hasMinMax: false,
       kept: groups,
     });
+    // A row group holds one ServiceName, so a filter on a service keeps only that service's groups.
+    const serviceStats = `FROM parquet_metadata(${quoted(parquet)}) WHERE path_in_schema = 'ServiceName'`;
+    expect(await count(`SELECT count(*) AS n ${serviceStats} AND stats_min_value <> stats_max_value`)).toBe(
+      0,
+    );
+    const [service] = await rows("SELECT ServiceName AS name FROM pq GROUP BY ALL ORDER BY count(*) LIMIT 1");
+    const name = String(service?.name);
+    const byService = arrowPruning(parquet, { column: "ServiceName", equals: name });
+    expect(byService.kept).toBe(
+      await count(`SELECT count(*) AS n ${serviceStats} AND stats_min_value = ${quoted(name)}`),
+    );
+    expect(byService.kept).toBeLessThan(groups);
     // The package README's "spend by month and team", as written, on this file: the same rows in
     // any session time zone, each month's spend the file's.
     const readme = await readFile(

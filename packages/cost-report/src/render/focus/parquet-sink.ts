@@ -8,8 +8,10 @@ import type { FocusParts } from "./parts.js";
 import type { FocusSink } from "./rows.js";
 
 // focus.parquet: the rows of focus.csv with typed columns (amounts DOUBLE, the values the platform
-// sent, exactly; date-times TIMESTAMP in UTC; strings UTF-8), written a row group at a time as the
-// usage is read, so memory holds one row group whatever the report's size.
+// sent, exactly; date-times TIMESTAMP in UTC; strings UTF-8), written a few row groups at a time as
+// the usage is read, so memory holds one row group's rows whatever the report's size. Each row
+// group holds one ServiceName (the rows of a stretch of time, by service): a reader filtering on a
+// service skips the others' groups, as one filtering on a day skips other stretches'.
 //
 // Written by our own encoder (`parquet/`), not a library: the libraries measured (usage-report's
 // README) encode any column generically, looking up every value of every column, and took twice
@@ -98,13 +100,16 @@ const schema = (): ThriftStruct[] => [
 /** Where each shared column's value sits in its part's values. */
 const PLACE_IN_PART = new Map(FOCUS_COLUMNS.map((c) => [c, columnsOf(c.part).indexOf(c)]));
 
+/** Room for a few runs at first: a group of one service may stay small (see `GroupRows`). */
+const FIRST_ROOM = 1_024;
+
 /**
  * Each shared part's rows in a row group: which part a row has, by its number in the group, in
  * runs. Its columns are written from those runs: a period or a project spans many rows, so each of
  * their columns costs a step per run, not per row.
  */
 class PartRows {
-  readonly runs = new RunsBuilder(ROW_GROUP_ROWS);
+  readonly runs = new RunsBuilder(ROW_GROUP_ROWS, FIRST_ROOM);
   parts: FocusParts[] = [];
   #numbers = new Map<FocusParts, number>();
   #last: FocusParts | undefined;
@@ -124,13 +129,6 @@ class PartRows {
     }
     this.runs.add(this.#lastNumber);
   }
-
-  reset(): void {
-    this.runs.count = 0;
-    this.parts = [];
-    this.#numbers = new Map();
-    this.#last = undefined;
-  }
 }
 
 /**
@@ -140,7 +138,7 @@ class PartRows {
  * column is compressed, so the repeats cost little room.
  */
 class ResourceRows {
-  readonly runs = new RunsBuilder(ROW_GROUP_ROWS);
+  readonly runs = new RunsBuilder(ROW_GROUP_ROWS, FIRST_ROOM);
   ids: string[] = [];
   #last: string | undefined;
 
@@ -149,32 +147,70 @@ class ResourceRows {
     this.#last = id ?? undefined;
     this.runs.add(id === null ? -1 : this.ids.length - 1);
   }
-
-  reset(): void {
-    this.runs.count = 0;
-    this.ids = [];
-    this.#last = undefined;
-  }
 }
 
-export class FocusParquet implements FocusSink {
-  readonly #columns = new ColumnPagesWriter();
-  readonly #costs = new Float64Array(ROW_GROUP_ROWS);
-  readonly #quantities = new Float64Array(ROW_GROUP_ROWS);
-  readonly #parts: Record<SharedPart, PartRows> = {
+/** The rows of one row group on their way: one service's (see `FocusParquet`). */
+class GroupRows {
+  costs = new Float64Array(FIRST_ROOM);
+  quantities = new Float64Array(FIRST_ROOM);
+  readonly parts: Record<SharedPart, PartRows> = {
     period: new PartRows(),
     charge: new PartRows(),
     owner: new PartRows(),
   };
-  readonly #resources = new ResourceRows();
+  readonly resources = new ResourceRows();
+  rows = 0;
+
+  add(
+    period: FocusParts<"period">,
+    charge: FocusParts<"charge">,
+    owner: FocusParts<"owner">,
+    resourceId: string | null,
+    cost: number,
+    quantity: number,
+  ): void {
+    if (this.rows === this.costs.length) {
+      this.costs = grown(this.costs);
+      this.quantities = grown(this.quantities);
+    }
+    this.costs[this.rows] = cost;
+    this.quantities[this.rows] = quantity;
+    this.rows += 1;
+    this.parts.period.add(period);
+    this.parts.charge.add(charge);
+    this.parts.owner.add(owner);
+    this.resources.add(resourceId);
+  }
+}
+
+const grown = (values: Float64Array) => {
+  const more = new Float64Array(Math.min(ROW_GROUP_ROWS, values.length * 2));
+  more.set(values);
+  return more;
+};
+
+/** Where ServiceName sits in a charge's values. */
+const SERVICE_IN_CHARGE = columnsOf("charge").findIndex((c) => c.name === "ServiceName");
+
+export class FocusParquet implements FocusSink {
+  readonly #columns = new ColumnPagesWriter();
+  /**
+   * The rows on their way, a row group per service: each row group holds one ServiceName, so its
+   * statistics let a reader skip the groups of other services (min = max). Together they hold at
+   * most ROW_GROUP_ROWS rows: memory holds one row group's rows, as before, in a few groups.
+   */
+  #groups = new Map<string | number | null, GroupRows>();
+  /** The group of the last row's charge: neighbouring rows often share it, no lookup for those. */
+  #lastCharge: FocusParts<"charge"> | undefined;
+  #lastGroup: GroupRows | undefined;
+  #rows = 0;
   /** The runs of the column being written (a part's runs, each part as its value's index). */
   readonly #columnRuns = new RunsBuilder(ROW_GROUP_ROWS);
-  #rows = 0;
   #totalRows = 0;
   /** Where the next bytes go in the file. */
   #offset = MAGIC.length;
   #rowGroups: ThriftStruct[] = [];
-  /** Row groups on their way to the disk (compressing, then written in order): at most two. */
+  /** Row groups on their way to the disk (compressing, then written in order). */
   #inFlight: Promise<void>[] = [];
 
   private constructor(private readonly file: LineFile) {
@@ -193,24 +229,29 @@ export class FocusParquet implements FocusSink {
     cost: number,
     quantity: number,
   ): void {
-    const at = this.#rows++;
-    this.#costs[at] = cost;
-    this.#quantities[at] = quantity;
-    this.#parts.period.add(period);
-    this.#parts.charge.add(charge);
-    this.#parts.owner.add(owner);
-    this.#resources.add(resourceId);
-    if (this.#rows === ROW_GROUP_ROWS) this.#writeGroup();
+    let group = this.#lastGroup;
+    if (charge !== this.#lastCharge || !group) {
+      const service = charge.values[SERVICE_IN_CHARGE] ?? null;
+      group = this.#groups.get(service);
+      if (!group) {
+        group = new GroupRows();
+        this.#groups.set(service, group);
+      }
+      this.#lastCharge = charge;
+      this.#lastGroup = group;
+    }
+    group.add(period, charge, owner, resourceId, cost, quantity);
+    if (++this.#rows === ROW_GROUP_ROWS) this.#writeGroups();
   }
 
-  /** The disk's pace, and the row group before the last: memory holds at most two. */
+  /** The disk's pace, and the row groups before the last: memory holds their compression at most. */
   async drained(): Promise<void> {
     while (this.#inFlight.length > 1) await this.#inFlight.shift();
     await this.file.drained();
   }
 
   async close(): Promise<void> {
-    if (this.#rows > 0) this.#writeGroup();
+    if (this.#rows > 0) this.#writeGroups();
     for (const group of this.#inFlight) await group;
     const footer = new ByteBuffer();
     writeStruct(footer, [
@@ -233,13 +274,22 @@ export class FocusParquet implements FocusSink {
     return this.file.discard();
   }
 
+  /** The buffered rows as row groups, a service's each, in the order the services came. */
+  #writeGroups(): void {
+    for (const group of this.#groups.values()) this.#writeGroup(group);
+    this.#groups = new Map();
+    this.#lastCharge = undefined;
+    this.#lastGroup = undefined;
+    this.#rows = 0;
+  }
+
   /**
-   * The buffered rows as a row group: its columns made now, compressed in the background, and
+   * A group's rows as a row group: its columns made now, compressed in the background, and
    * written after the group before it, in order.
    */
-  #writeGroup(): void {
-    const rows = this.#rows;
-    const columns = FOCUS_COLUMNS.map((column) => this.#column(column, rows));
+  #writeGroup(group: GroupRows): void {
+    const { rows } = group;
+    const columns = FOCUS_COLUMNS.map((column) => this.#column(column, group));
     const ready = Promise.all(columns.map((c) => c.pages));
     const previous = this.#inFlight.at(-1);
     const written = Promise.all([ready, previous]).then(([pages]) => {
@@ -267,17 +317,15 @@ export class FocusParquet implements FocusSink {
     written.catch(() => {});
     this.#inFlight.push(written);
     this.#totalRows += rows;
-    this.#rows = 0;
-    for (const part of Object.values(this.#parts)) part.reset();
-    this.#resources.reset();
   }
 
-  #column(column: FocusColumn, rows: number): ColumnPages {
+  #column(column: FocusColumn, group: GroupRows): ColumnPages {
+    const { rows } = group;
     switch (column.part) {
       case "cost":
-        return this.#columns.doubles(column.name, this.#costs.subarray(0, rows), false);
+        return this.#columns.doubles(column.name, group.costs.subarray(0, rows), false);
       case "quantity":
-        return this.#columns.doubles(column.name, this.#quantities.subarray(0, rows), true);
+        return this.#columns.doubles(column.name, group.quantities.subarray(0, rows), true);
       case "unnamed":
         return this.#columns.dictionary(column.name, "BYTE_ARRAY", [], {
           runs: { values: Int32Array.of(-1), lengths: Int32Array.of(rows), count: 1 },
@@ -286,7 +334,7 @@ export class FocusParquet implements FocusSink {
           compress: false,
         });
       case "resource": {
-        const { ids, runs } = this.#resources;
+        const { ids, runs } = group.resources;
         return this.#columns.dictionary(column.name, "BYTE_ARRAY", ids, {
           runs,
           rows,
@@ -296,7 +344,7 @@ export class FocusParquet implements FocusSink {
       }
       default: {
         // The column's distinct values among the group's parts, and each part's index among them.
-        const { parts, runs } = this.#parts[column.part];
+        const { parts, runs } = group.parts[column.part];
         const at = PLACE_IN_PART.get(column) as number;
         const dictionary: (number | string)[] = [];
         const found = new Map<string | number, number>();

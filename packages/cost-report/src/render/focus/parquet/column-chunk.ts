@@ -370,24 +370,38 @@ export interface Runs {
   readonly count: number;
 }
 
-/** Runs recorded as the rows come, a row at a time. */
+/** Runs recorded as the rows come, a row at a time; room grows as runs come, up to `capacity`. */
 export class RunsBuilder implements Runs {
-  readonly values: Int32Array;
-  readonly lengths: Int32Array;
+  values: Int32Array;
+  lengths: Int32Array;
   count = 0;
 
-  constructor(capacity: number) {
-    this.values = new Int32Array(capacity);
-    this.lengths = new Int32Array(capacity);
+  constructor(
+    private readonly capacity: number,
+    initial = capacity,
+  ) {
+    this.values = new Int32Array(initial);
+    this.lengths = new Int32Array(initial);
   }
 
   add(value: number): void {
     const last = this.count - 1;
     if (last >= 0 && this.values[last] === value) this.lengths[last] = (this.lengths[last] as number) + 1;
     else {
+      if (this.count === this.values.length) this.#grow();
       this.values[this.count] = value;
       this.lengths[this.count] = 1;
       this.count++;
     }
+  }
+
+  #grow(): void {
+    const size = Math.min(this.capacity, this.values.length * 2);
+    const values = new Int32Array(size);
+    const lengths = new Int32Array(size);
+    values.set(this.values);
+    lengths.set(this.lengths);
+    this.values = values;
+    this.lengths = lengths;
   }
 }
