@@ -59597,12 +59597,21 @@ class LogFollower {
     }
     /**
      * The lines written since the last call, oldest first, up to the live end; `signal` stops the
-     * read. Once the work has ended, call it until it returns none to have every line.
+     * read; a stop or a failed read after some pages still hands those over (the next call meets it).
+     * Once the work has ended, call it until it returns none to have every line.
      */
     async next(signal) {
         const out = [];
-        for await (const page of this.#reader.pages(signal))
-            out.push(...page);
+        try {
+            for await (const page of this.#reader.pages(signal))
+                out.push(...page);
+        }
+        catch (error) {
+            // The pages read before a stop or a failed read are behind the reader's cursor already:
+            // handed over now, or never. What stopped the read stops the next call, if it lasts.
+            if (out.length === 0)
+                throw error;
+        }
         return out;
     }
     /**

@@ -98,6 +98,19 @@ describe("cwp: exit codes and secrets", () => {
     expect(result.stdout).toContain("wiped");
   });
 
+  it("shows the log lines of a build that concluded before the wait began", async () => {
+    // The start's own answer is the conclusion: the lines are read as the wait ends, none lost
+    // to the stop of the read under way (they were behind the follower's cursor already).
+    await platform.control("POST", "outcomes", {
+      kind: "build",
+      durationSeconds: 0,
+      logLines: ["cloned", "pushed"],
+    });
+    const result = await cwp(build);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/cloned[\s\S]*pushed/);
+  });
+
   it("refuses an unknown flag as bad input: exit code 2, not the 1 of work that failed, nothing sent", async () => {
     const result = await cwp([...build, "--brnach", "main"]);
     expect(result.code).toBe(EXIT_CODES.input);

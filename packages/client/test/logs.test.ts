@@ -45,4 +45,19 @@ describe("log follower", () => {
     expect((await follower.next()).map((l) => l.log)).toEqual(["b", "c", "d", "e", "f"]);
     expect(t.server.requests.every((r) => r.query.get("buildId") === "b1")).toBe(true);
   });
+
+  it("hands over the pages it read before a stop: they are behind its cursor, never read again", async () => {
+    // A whole first page, then the read of the second is stopped (the work concluded, the step
+    // drains): the first page's lines come out of that call, and the next call goes on after them.
+    const lines = ["a", "b", "c"].map((log, i) => ({ containerId: "c", log, ts: ts(i) }));
+    const stop = new AbortController();
+    t.server.on("GET", "/v1/projects/p/services/s/build-logs", (req, n) => {
+      if (n === 2) stop.abort();
+      const start = req.query.get("startTime") ?? "";
+      return { body: { data: lines.filter((l) => l.ts >= start).slice(0, 2) } };
+    });
+    const follower = t.client.builds.followLogs("p", "s", "b1", { startTime: ts(0), pageSize: 2 });
+    expect((await follower.next(stop.signal)).map((l) => l.log)).toEqual(["a", "b"]);
+    expect((await follower.next()).map((l) => l.log)).toEqual(["c"]);
+  });
 });
