@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { jobOrder, neededBy, readWorkflow, triggersOf, WorkflowError } from "../src/index.js";
 
@@ -106,5 +108,26 @@ describe("a workflow, read", () => {
     expect(
       triggersOf(await readWorkflow(`on: { schedule: [{ cron: "0 1 * * *" }] }\n${jobs}`, file)),
     ).toEqual(["schedule"]);
+  });
+});
+
+describe("GitHub's libraries load on plain Node, as published and patched", () => {
+  // @actions/workflow-parser 0.3.61 imports its schemas' JSON without `with { type: "json" }`,
+  // which Node refuses (ERR_IMPORT_ATTRIBUTE_MISSING) outside a bundler or vitest: patched
+  // (patches/@actions__workflow-parser@0.3.61.patch; the upstream report beside it).
+  it("imports @actions/workflow-parser and @actions/expressions, reads a workflow, evaluates", () => {
+    const script = `
+      import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from "@actions/workflow-parser";
+      import { data, Evaluator, Lexer, Parser } from "@actions/expressions";
+      const parsed = parseWorkflow({ name: "w.yml", content: "on: push\\njobs:\\n  a:\\n    runs-on: x\\n    steps:\\n      - run: echo\\n" }, new NoOperationTraceWriter());
+      const template = await convertWorkflowTemplate(parsed.context, parsed.value);
+      const ast = new Parser(new Lexer("format('{0}', 'ok')").lex().tokens, [], []).parse();
+      console.log(JSON.stringify([template.jobs.map((j) => j.id.value), new Evaluator(ast, new data.Dictionary()).evaluate().coerceString()]));
+    `;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toEqual([["a"], "ok"]);
   });
 });
