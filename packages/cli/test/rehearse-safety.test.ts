@@ -1,37 +1,15 @@
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
+import { job, rehearse, run, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
 
 // `cwp rehearse --run-shell` on the machine where a developer keeps their work and credentials:
 // scripts that attack the clone, the home and the secrets; steps that hang, linger or outlive the
 // rehearsal; matrices and files built to exhaust it. Each case cites the GitHub page whose rule it
 // holds the rehearsal to.
-
-/** A user's clone (a file committed, one not yet, one ignored) holding `workflow`, and a home with credentials. */
-async function userMachine(workflow: string) {
-  const root = await mkdtemp(join(tmpdir(), "cwp-user-"));
-  const clone = join(root, "clone");
-  const home = join(root, "home");
-  await mkdir(join(clone, ".github/workflows"), { recursive: true });
-  await mkdir(home);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: clone, env: { ...process.env, HOME: home } });
-  git("init", "-q", "-b", "main");
-  await writeFile(join(clone, "README.md"), "committed\n");
-  await writeFile(join(clone, ".gitignore"), "ignored.txt\n");
-  await writeFile(join(clone, ".github/workflows/w.yml"), workflow);
-  git("add", ".");
-  git("-c", "user.email=dev@example.com", "-c", "user.name=dev", "commit", "-q", "-m", "first");
-  await writeFile(join(clone, "notes.txt"), "not yet committed\n");
-  await writeFile(join(clone, "ignored.txt"), "ignored\n");
-  await writeFile(join(home, ".gitconfig"), "[user]\n\tname = The Developer\n");
-  await writeFile(join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=the-developers-own\n");
-  return { clone, home, workflowFile: join(clone, ".github/workflows/w.yml") };
-}
 
 /** Every file under `folder` (`.git` too) and its bytes, to compare byte for byte. */
 async function snapshot(folder: string): Promise<Record<string, string>> {
@@ -47,16 +25,6 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
   return files;
 }
 
-const rehearse = (
-  machine: { clone: string; home: string; workflowFile: string },
-  args: string[] = [],
-  env = {},
-) =>
-  runCli(["rehearse", machine.workflowFile, "--run-shell", ...args], {
-    cwd: machine.clone,
-    env: { NO_COLOR: "1", HOME: machine.home, ...env },
-  });
-
 /** The processes whose command line holds `marker`, left on the machine. */
 async function processesWith(marker: string): Promise<string[]> {
   const found: string[] = [];
@@ -67,14 +35,6 @@ async function processesWith(marker: string): Promise<string[]> {
     }
   return found;
 }
-
-const job = (steps: string, jobExtra = "") =>
-  `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n${jobExtra}    steps:\n${steps}`;
-const run = (script: string, extra = "") =>
-  `      - run: |\n${script
-    .split("\n")
-    .map((line) => `          ${line}`)
-    .join("\n")}\n${extra}`;
 
 describe("cwp rehearse --run-shell: a workspace of its own", () => {
   // "Variables reference" (GITHUB_WORKSPACE, HOME, RUNNER_TEMP, RUNNER_TOOL_CACHE):

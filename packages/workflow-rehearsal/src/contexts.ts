@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { EventsConfig } from "@actions/workflow-parser/model/workflow-template";
 import { WorkflowError } from "./workflow.js";
 
@@ -21,14 +22,16 @@ export interface RunFacts {
   repository: string;
   /** The repository's folder: github.workspace, and where hashFiles reads. */
   workspace: string;
+  /** runner.temp: where the event's payload is written for GITHUB_EVENT_PATH. */
+  temp: string;
   /** The workflow's name, or its file's path where it has none (as `github.workflow` is). */
   workflow: string;
   file: string;
   token: string;
 }
 
-/** What a real run has and a rehearsal makes up: said once, at the start. */
-export const MADE_UP = {
+/** What a real run has and a rehearsal makes up whatever the event: said once, at the start. */
+const ALWAYS_MADE_UP = {
   "github.run_id": "1",
   "github.run_number": "1",
   "github.run_attempt": "1",
@@ -40,6 +43,35 @@ export const MADE_UP = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
+/** A payload's `object.field`, as text, where it has one. */
+function payloadText(payload: Record<string, unknown>, object: string, field: string): string | undefined {
+  const holder = payload[object];
+  const value = isObject(holder) ? holder[field] : undefined;
+  return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+}
+
+/** The repository's owner in the payload (`repository.owner.id`), where it names one. */
+function ownerId(payload: Record<string, unknown>): string | undefined {
+  const repository = payload.repository;
+  const owner = isObject(repository) ? repository.owner : undefined;
+  const id = isObject(owner) ? owner.id : undefined;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+}
+
+/**
+ * What this rehearsal makes up, by name and value: the run's and the runner's facts, and what the
+ * event's payload does not name (the actor and its id, the repository's id and its owner's).
+ */
+export function madeUp(event: RehearsalEvent): Record<string, string> {
+  const { payload } = event;
+  const missing: Record<string, string> = {};
+  if (payloadText(payload, "sender", "login") === undefined) missing["github.actor"] = "rehearsal";
+  if (payloadText(payload, "sender", "id") === undefined) missing["github.actor_id"] = "1";
+  if (payloadText(payload, "repository", "id") === undefined) missing["github.repository_id"] = "1";
+  if (ownerId(payload) === undefined) missing["github.repository_owner_id"] = "1";
+  return { ...ALWAYS_MADE_UP, ...missing };
+}
+
 /** The `github` context of a job of the run. */
 export function githubContext(facts: RunFacts, job: string): Record<string, unknown> {
   const { event } = facts;
@@ -47,8 +79,8 @@ export function githubContext(facts: RunFacts, job: string): Record<string, unkn
   const pr = isObject(payload.pull_request) ? payload.pull_request : undefined;
   const head = pr && isObject(pr.head) ? pr.head : undefined;
   const base = pr && isObject(pr.base) ? pr.base : undefined;
-  const sender = isObject(payload.sender) ? payload.sender : undefined;
-  const actor = typeof sender?.login === "string" ? sender.login : "rehearsal";
+  const made = madeUp(event);
+  const actor = payloadText(payload, "sender", "login") ?? (made["github.actor"] as string);
   const tag = event.ref.startsWith("refs/tags/");
   return {
     event: payload,
@@ -65,32 +97,97 @@ export function githubContext(facts: RunFacts, job: string): Record<string, unkn
     repository: facts.repository,
     repository_owner: facts.repository.split("/")[0] ?? "",
     repositoryUrl: `git://github.com/${facts.repository}.git`,
+    repository_id: payloadText(payload, "repository", "id") ?? made["github.repository_id"],
+    repository_owner_id: ownerId(payload) ?? made["github.repository_owner_id"],
     actor,
+    actor_id: payloadText(payload, "sender", "id") ?? made["github.actor_id"],
     triggering_actor: actor,
     workflow: facts.workflow,
     workflow_ref: `${facts.repository}/${facts.file}@${event.ref}`,
     workflow_sha: event.sha,
     job,
-    run_id: MADE_UP["github.run_id"],
-    run_number: MADE_UP["github.run_number"],
-    run_attempt: MADE_UP["github.run_attempt"],
+    run_id: made["github.run_id"],
+    run_number: made["github.run_number"],
+    run_attempt: made["github.run_attempt"],
     retention_days: "90",
     server_url: "https://github.com",
     api_url: "https://api.github.com",
     graphql_url: "https://api.github.com/graphql",
     workspace: facts.workspace,
+    event_path: join(facts.temp, "_github_workflow", "event.json"),
+    // A step's own id (`__run`, `__run_2` for scripts without one), set step by step.
     action: "",
     action_path: "",
     token: facts.token,
   };
 }
 
+/**
+ * The variables a runner gives every step from its contexts ("Variables reference", Default
+ * environment variables, https://docs.github.com/en/actions/reference/workflows-and-actions/variables#default-environment-variables;
+ * the runner's GitHubContext and RunnerContext): the `github` context's values of the names the
+ * runner exports as GITHUB_*, and every text value of `runner` as RUNNER_*. An empty one is left
+ * out, as the runner leaves out what its contexts do not hold (RUNNER_DEBUG without debug logging).
+ */
+export function defaultVariables(
+  github: Record<string, unknown>,
+  runner: Record<string, unknown>,
+): Record<string, string> {
+  const variables: Record<string, string> = { CI: "true", GITHUB_ACTIONS: "true" };
+  for (const name of GITHUB_EXPORTED) {
+    const value = github[name];
+    // The action's own path, ref and repository belong to actions, not to a `run:` step.
+    if (name.startsWith("action_") && value === "") continue;
+    if (typeof value === "string" || typeof value === "boolean")
+      variables[`GITHUB_${name.toUpperCase()}`] = String(value);
+  }
+  for (const [name, value] of Object.entries(runner))
+    if (typeof value === "string" && value !== "") variables[`RUNNER_${name.toUpperCase()}`] = value;
+  return variables;
+}
+
+/** The `github` context's names the runner exports (its GitHubContext's allow-list; the files are the step's own). */
+const GITHUB_EXPORTED = [
+  "action",
+  "action_path",
+  "action_ref",
+  "action_repository",
+  "actor",
+  "actor_id",
+  "api_url",
+  "base_ref",
+  "event_name",
+  "event_path",
+  "graphql_url",
+  "head_ref",
+  "job",
+  "ref",
+  "ref_name",
+  "ref_protected",
+  "ref_type",
+  "repository",
+  "repository_id",
+  "repository_owner",
+  "repository_owner_id",
+  "retention_days",
+  "run_attempt",
+  "run_id",
+  "run_number",
+  "server_url",
+  "sha",
+  "triggering_actor",
+  "workflow",
+  "workflow_ref",
+  "workflow_sha",
+  "workspace",
+] as const;
+
 /** The `runner` context. */
 export function runnerContext(temp: string): Record<string, unknown> {
   return {
-    name: MADE_UP["runner.name"],
-    os: MADE_UP["runner.os"],
-    arch: MADE_UP["runner.arch"],
+    name: ALWAYS_MADE_UP["runner.name"],
+    os: ALWAYS_MADE_UP["runner.os"],
+    arch: ALWAYS_MADE_UP["runner.arch"],
     temp,
     tool_cache: temp,
     environment: "github-hosted",

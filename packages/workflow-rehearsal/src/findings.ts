@@ -24,9 +24,16 @@ const STEP_READ = /\bsteps\.([A-Za-z_][\w-]*)\.outputs\.([A-Za-z_][\w-]*)/g;
 export function stepLabel(step: Step, index: number): string {
   if (step.name !== undefined) return step.name.toString();
   if (step.uses !== undefined) return step.uses;
-  if (step.run !== undefined) return `Run ${step.run.toString().split("\n")[0]}`;
+  if (step.run !== undefined) return `Run ${asWritten(step.run).trimStart().split(/\r?\n/)[0]}`;
   return `step ${index + 1}`;
 }
+
+/**
+ * A script as its workflow has it, `${{ }}` and all (GitHub titles a step by its script as
+ * written; the parser keeps the source of what it turned into a `format()`).
+ */
+const asWritten = (token: NonNullable<Step["run"]>): string =>
+  "source" in token && typeof token.source === "string" ? token.source : token.toString();
 
 /** Edit distance, for "did you mean": a misspelt input is usually one or two keys off. */
 function distance(a: string, b: string): number {

@@ -1,4 +1,4 @@
-export { MADE_UP, type RehearsalEvent } from "./contexts.js";
+export { madeUp, type RehearsalEvent } from "./contexts.js";
 export {
   condition,
   evaluate,

@@ -1,6 +1,13 @@
 import { isMapping } from "@actions/workflow-parser";
 import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
-import { githubContext, type RehearsalEvent, type RunFacts, runnerContext, typedInputs } from "./contexts.js";
+import {
+  defaultVariables,
+  githubContext,
+  type RehearsalEvent,
+  type RunFacts,
+  runnerContext,
+  typedInputs,
+} from "./contexts.js";
 import {
   condition,
   interpolate,
@@ -50,6 +57,14 @@ export interface ScriptStep {
   path: string[];
   /** How long it may run: its `timeout-minutes`, within what is left of its job's. */
   timeoutMs?: number;
+  /** Its `shell:`, or its job's or workflow's `defaults.run.shell`; none: the runner's default. */
+  shell?: string;
+  /** Its `working-directory:` (evaluated), or `defaults.run`'s; relative to the workspace. */
+  workingDirectory?: string;
+  /** The default variables a runner gives it (GITHUB_*, RUNNER_*, CI), from its contexts. */
+  variables: Record<string, string>;
+  /** Step debug logging is on (the secret or variable ACTIONS_STEP_DEBUG is true). */
+  debug?: boolean;
 }
 
 export interface StepResult {
@@ -126,6 +141,8 @@ export interface StepRecord<R extends StepResult = StepResult> {
   reason?: string;
   /** failure with continue-on-error: the step failed and the job goes on. */
   continuedOnError?: boolean;
+  /** A `run:` step's shell as set (its own or `defaults.run`'s); none: the runner's default. */
+  shell?: string;
 }
 
 export type JobResult = "success" | "failure" | "skipped";
@@ -169,6 +186,7 @@ function runFacts(options: RehearsalOptions<StepResult>): RunFacts {
     event: options.event,
     repository: options.repository,
     workspace: options.workspace,
+    temp: options.temp ?? options.workspace,
     workflow: literalText(options.workflow.name) ?? options.workflow.file,
     file: options.workflow.file,
     token: options.token ?? "",
@@ -344,7 +362,9 @@ async function rehearseInstance<R extends StepResult>(
     options.onStepEnd?.(record);
   };
   for (const [index, step] of job.steps.entries()) {
-    const scope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
+    // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).
+    const github = { ...(contexts.github as Record<string, unknown>), action: step.id };
+    const scope: Scope = { contexts: { ...contexts, github, steps, env }, status: stepStatus, workspace };
     let label = stepLabel(step, index);
     const stepId = ownId(step);
     const named = { name: label, ...(stepId !== undefined ? { id: stepId } : {}) };
@@ -391,12 +411,24 @@ async function rehearseInstance<R extends StepResult>(
         });
       } else if (step.run !== undefined && options.runScript) {
         record.kind = "script";
+        const shell = step.shell ?? job.defaults.shell;
+        if (shell !== undefined) record.shell = shell;
         options.onStepStart?.(record);
+        const workingDirectory =
+          step.workingDirectory !== undefined
+            ? tokenText(step.workingDirectory, stepScope)
+            : job.defaults.workingDirectory;
         const result = await options.runScript({
           name: label,
           script: tokenText(step.run, stepScope),
           env: stepEnv,
           path: [...path],
+          ...(shell !== undefined ? { shell } : {}),
+          ...(workingDirectory !== undefined ? { workingDirectory } : {}),
+          variables: defaultVariables(github, contexts.runner as Record<string, unknown>),
+          debug: [options.secrets?.ACTIONS_STEP_DEBUG, options.vars?.ACTIONS_STEP_DEBUG].some(
+            (value) => value?.toLowerCase() === "true",
+          ),
           timeoutMs: Math.max(
             0,
             Math.min(

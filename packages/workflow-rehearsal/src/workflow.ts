@@ -30,6 +30,19 @@ export interface Step {
   continueOnError: boolean | ScalarToken | undefined;
   /** `timeout-minutes`, a number or an expression. */
   timeoutMinutes: TemplateToken | undefined;
+  /** A `run:` step's `shell:` (no expression: GitHub's schema allows none). */
+  shell: string | undefined;
+  /** A `run:` step's `working-directory:`, which may hold expressions. */
+  workingDirectory: TemplateToken | undefined;
+}
+
+/**
+ * `defaults.run` of the workflow and the job, one setting at a time, the job's where both set it
+ * ("Workflow syntax", defaults.run: no contexts or expressions there).
+ */
+export interface RunDefaults {
+  shell?: string;
+  workingDirectory?: string;
 }
 
 export interface Job {
@@ -43,6 +56,8 @@ export interface Job {
   continueOnError: boolean | ScalarToken | undefined;
   /** `timeout-minutes`, a number or an expression (GitHub's default: 360). */
   timeoutMinutes: TemplateToken | undefined;
+  /** What `run:` steps use where they set no `shell:` or `working-directory:`. */
+  defaults: RunDefaults;
   steps: Step[];
 }
 
@@ -81,6 +96,7 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
   ]);
   const root = parsed.value;
   const jobsToken = member(root, "jobs");
+  const workflowDefaults = runDefaults(root);
   const jobs: Job[] = template.jobs.map((job) => {
     if (job.type === "reusableWorkflowJob")
       throw new WorkflowError(
@@ -106,6 +122,7 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
             ? rawContinue.value
             : (rawContinue as ScalarToken),
       timeoutMinutes: member(raw, "timeout-minutes"),
+      defaults: { ...workflowDefaults, ...runDefaults(raw) },
       steps: job.steps.map((step, index) => ({
         id: step.id,
         name: step.name,
@@ -116,6 +133,8 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
         with: member(stepsAsWritten[index], "with"),
         continueOnError: step["continue-on-error"],
         timeoutMinutes: member(stepsAsWritten[index], "timeout-minutes"),
+        shell: literalText(member(stepsAsWritten[index], "shell")),
+        workingDirectory: member(stepsAsWritten[index], "working-directory"),
       })),
     };
   });
@@ -127,6 +146,17 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
     env: template.env,
     events: template.events,
     jobs,
+  };
+}
+
+/** The settings of `defaults.run` in a workflow's root or a job, where it has them. */
+function runDefaults(owner: TemplateToken | undefined): RunDefaults {
+  const run = member(member(owner, "defaults"), "run");
+  const shell = literalText(member(run, "shell"));
+  const workingDirectory = literalText(member(run, "working-directory"));
+  return {
+    ...(shell !== undefined ? { shell } : {}),
+    ...(workingDirectory !== undefined ? { workingDirectory } : {}),
   };
 }
 

@@ -205,7 +205,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     return EXIT_CODES.success;
   }
   printer.line(
-    `  made up (only a real run has them): ${Object.entries(engine.MADE_UP)
+    `  made up (only a real run has them): ${Object.entries(engine.madeUp(event))
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
   );
@@ -250,7 +250,6 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
             ? {
                 runScript: engine.scriptRunner({
                   event,
-                  repository: where.repository,
                   folders,
                   masks,
                   onLine,

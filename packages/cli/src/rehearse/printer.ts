@@ -49,7 +49,10 @@ export class RehearsalPrinter {
 
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
     if (step.kind === "script") {
-      this.line(`${MARK.script} ${safeText(step.name)} ${this.#paint("2", "(run: with bash, --run-shell)")}`);
+      const shell = step.shell === undefined ? "bash -e {0}, the default" : safeText(step.shell);
+      this.line(
+        `${MARK.script} ${safeText(step.name)} ${this.#paint("2", `(run: shell ${shell}, --run-shell)`)}`,
+      );
       return;
     }
     this.line(

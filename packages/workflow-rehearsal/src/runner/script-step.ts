@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import type { RehearsalEvent } from "../contexts.js";
 import type { ScriptResult, ScriptStep } from "../rehearse.js";
@@ -8,10 +8,11 @@ import { StepOutput } from "./commands.js";
 import { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
 import type { Masks } from "./masks.js";
 import type { ProcessGroups } from "./process-groups.js";
+import { type ShellCommand, ShellError, shellCommand } from "./shells.js";
 import type { RunnerFolders } from "./workspace.js";
 
-// A `run:` step (`cwp rehearse --run-shell`) as a runner runs it on Linux: bash
-// (`bash --noprofile --norc -eo pipefail {0}`), in the workspace copy, with a HOME, RUNNER_TEMP and
+// A `run:` step (`cwp rehearse --run-shell`) as a runner runs it on Linux: in its shell (`shells.ts`),
+// in its working directory (`working-directory:` or `defaults.run`, in the workspace copy), with a HOME, RUNNER_TEMP and
 // RUNNER_TOOL_CACHE of the rehearsal's and the files a runner gives a step (GITHUB_OUTPUT,
 // GITHUB_ENV, GITHUB_PATH, GITHUB_STEP_SUMMARY, GITHUB_STATE), read back with the runner's rules.
 // Its output goes through the workflow commands and the masks before it is printed. It ends when
@@ -20,7 +21,6 @@ import type { RunnerFolders } from "./workspace.js";
 
 export interface ScriptRunnerOptions {
   event: RehearsalEvent;
-  repository: string;
   folders: RunnerFolders;
   masks: Masks;
   onLine(line: string): void;
@@ -30,27 +30,55 @@ export interface ScriptRunnerOptions {
 export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) => Promise<ScriptResult> {
   const { folders } = options;
   return async (step) => {
+    const failed = (message: string): ScriptResult => {
+      options.onLine(options.masks.apply(`Error: ${message}`));
+      return { code: 1, outputs: {}, env: {}, path: [] };
+    };
+    // The runner looks the shell up in its own PATH, GITHUB_PATH's folders first.
+    const runnerPath = [...step.path, process.env.PATH ?? ""].join(delimiter);
+    let shell: ShellCommand;
+    try {
+      shell = shellCommand(step.shell, runnerPath);
+    } catch (error) {
+      if (error instanceof ShellError) return failed(error.message);
+      throw error;
+    }
+    const cwd = resolve(folders.workspace, step.workingDirectory ?? "");
+    if (!inside(cwd, [folders.workspace, folders.temp, folders.home, folders.toolCache]))
+      return failed(
+        `working-directory ${JSON.stringify(step.workingDirectory)} is outside the rehearsal's folders (the workspace copy, runner.temp, HOME): a rehearsal runs steps only there, never in your own files`,
+      );
+    if (!(await isFolder(cwd)))
+      return failed(
+        `An error occurred trying to start process '${shell.program}' with working directory '${cwd}'. No such file or directory`,
+      );
+    // The event's payload, where GITHUB_EVENT_PATH says (in runner.temp, as on a runner).
+    const eventPath = step.variables.GITHUB_EVENT_PATH;
+    if (eventPath !== undefined && inside(eventPath, [folders.temp])) {
+      await mkdir(dirname(eventPath), { recursive: true });
+      await writeFile(eventPath, JSON.stringify(options.event.payload));
+    }
     const files = await mkdtemp(join(folders.scripts, "step-"));
     const path = (name: string) => join(files, name);
-    const script = path("script.sh");
-    await writeFile(script, step.script, { mode: 0o600 });
+    const script = path(`script${shell.extension}`);
+    await writeFile(script, shell.contents(step.script), { mode: 0o600 });
     for (const name of ["output", "env", "path", "summary", "state"]) await writeFile(path(name), "");
-    const output = new StepOutput(options.masks, options.onLine);
-    const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-      cwd: folders.workspace,
+    const output = new StepOutput(options.masks, options.onLine, {
+      unsecureCommands: step.env.ACTIONS_ALLOW_UNSECURE_COMMANDS?.toLowerCase() === "true",
+      debug: step.debug === true,
+    });
+    const child = spawn(shell.program, shell.args(script), {
+      cwd,
       // A group of its own: its timeout and the job's end reach every process it starts.
       detached: true,
       env: {
+        // A workflow's env may set CI; never a GITHUB_* or RUNNER_* default ("Variables reference").
+        CI: "true",
         ...step.env,
+        ...step.variables,
         HOME: folders.home,
         // A PATH the workflow sets is the step's own; GITHUB_PATH's folders come first.
         PATH: [...step.path, step.env.PATH ?? process.env.PATH ?? ""].join(delimiter),
-        CI: "true",
-        GITHUB_ACTIONS: "true",
-        GITHUB_EVENT_NAME: options.event.name,
-        GITHUB_SHA: options.event.sha,
-        GITHUB_REF: options.event.ref,
-        GITHUB_REPOSITORY: options.repository,
         GITHUB_WORKSPACE: folders.workspace,
         RUNNER_TEMP: folders.temp,
         RUNNER_TOOL_CACHE: folders.toolCache,
@@ -84,21 +112,34 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         return { code: 1, outputs: {}, env: {}, path: [] };
       }
       const read = (name: string) => readFile(path(name), "utf8");
+      // The files are read as the step ends, after every command it printed: theirs come last.
       return {
-        code,
-        outputs: readEnvFile(await read("output")),
-        env: readGithubEnv(await read("env")),
-        path: readGithubPath(await read("path")),
+        code: output.failed && code === 0 ? 1 : code,
+        outputs: { ...output.outputs, ...readEnvFile(await read("output")) },
+        env: { ...output.env, ...readGithubEnv(await read("env")) },
+        path: [...output.path, ...readGithubPath(await read("path"))],
       };
     } catch (error) {
       if (!(error instanceof EnvFileError)) throw error;
-      options.onLine(options.masks.apply(`Error: ${error.message}`));
-      return { code: 1, outputs: {}, env: {}, path: [] };
+      return failed(error.message);
     } finally {
       await rm(files, { recursive: true, force: true });
     }
   };
 }
+
+/** Whether `path` is one of `folders` or inside one. */
+const inside = (path: string, folders: string[]) =>
+  folders.some((folder) => {
+    const rel = relative(folder, path);
+    return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  });
+
+const isFolder = (path: string) =>
+  stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 
 const formatMinutes = (ms: number) => {
   const minutes = ms / 60_000;

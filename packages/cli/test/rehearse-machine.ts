@@ -1,0 +1,49 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "./run-cli.js";
+
+// What the tests of `cwp rehearse --run-shell` share (rehearse-safety, rehearse-runner): a user's
+// machine (a clone holding the workflow, a home with credentials), the rehearsal run from the
+// clone, and workflows written a job and a step at a time.
+
+/** A user's clone (a file committed, one not yet, one ignored) holding `workflow`, and a home with credentials. */
+export async function userMachine(workflow: string) {
+  const root = await mkdtemp(join(tmpdir(), "cwp-user-"));
+  const clone = join(root, "clone");
+  const home = join(root, "home");
+  await mkdir(join(clone, ".github/workflows"), { recursive: true });
+  await mkdir(home);
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: clone, env: { ...process.env, HOME: home } });
+  git("init", "-q", "-b", "main");
+  await writeFile(join(clone, "README.md"), "committed\n");
+  await writeFile(join(clone, ".gitignore"), "ignored.txt\n");
+  await writeFile(join(clone, ".github/workflows/w.yml"), workflow);
+  git("add", ".");
+  git("-c", "user.email=dev@example.com", "-c", "user.name=dev", "commit", "-q", "-m", "first");
+  await writeFile(join(clone, "notes.txt"), "not yet committed\n");
+  await writeFile(join(clone, "ignored.txt"), "ignored\n");
+  await writeFile(join(home, ".gitconfig"), "[user]\n\tname = The Developer\n");
+  await writeFile(join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=the-developers-own\n");
+  return { clone, home, workflowFile: join(clone, ".github/workflows/w.yml") };
+}
+
+export const rehearse = (
+  machine: { clone: string; home: string; workflowFile: string },
+  args: string[] = [],
+  env = {},
+) =>
+  runCli(["rehearse", machine.workflowFile, "--run-shell", ...args], {
+    cwd: machine.clone,
+    env: { NO_COLOR: "1", HOME: machine.home, ...env },
+  });
+
+export const job = (steps: string, jobExtra = "") =>
+  `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n${jobExtra}    steps:\n${steps}`;
+export const run = (script: string, extra = "") =>
+  `      - run: |\n${script
+    .split("\n")
+    .map((line) => `          ${line}`)
+    .join("\n")}\n${extra}`;
