@@ -25,8 +25,8 @@ import { type ActionShape, ourAction } from "./our-actions.js";
 import { jobOf, literalText, ownId, type Step, type Workflow } from "./workflow.js";
 
 // A workflow's job run as GitHub runs it, once per combination of its matrix: its `if:` with the
-// job-level status functions (success() only when every job it needs succeeded, so `always()` and
-// `failure()` run after a need that failed or was skipped), env layered from the workflow to the
+// job-level status functions (success() only when every job up its chain of needs succeeded, so
+// `always()` and `failure()` run after a need that failed or was skipped), env layered from the workflow to the
 // job to the step (the most specific winning, in env:, with: and if: alike), each step with its
 // own `if:`, `continue-on-error` (outcome failure, conclusion success), the `steps` context, and
 // the job's outputs for the jobs that need it. Every expression is GitHub's (expressions.ts).
@@ -180,6 +180,20 @@ export function needsEntry(records: readonly JobRecord[] | undefined): {
   return { result, outputs: Object.assign({}, ...records.map((r) => r.outputs)) };
 }
 
+/** Every job `id` needs, directly or through the jobs it needs. */
+function ancestorsOf(workflow: Workflow, id: string): string[] {
+  const found = new Set<string>();
+  const visit = (job: string) => {
+    for (const need of jobOf(workflow, job).needs)
+      if (!found.has(need)) {
+        found.add(need);
+        visit(need);
+      }
+  };
+  visit(id);
+  return [...found];
+}
+
 /** The facts of the run every job shares. */
 function runFacts(options: RehearsalOptions<StepResult>): RunFacts {
   return {
@@ -232,11 +246,17 @@ export async function rehearseJob<R extends StepResult>(
   const job = jobOf(options.workflow, id);
   const findings = jobFindings(job, options.actions);
   const needs = Object.fromEntries(job.needs.map((need) => [need, needsEntry(done.get(need))]));
-  const needResults = Object.values(needs).map((n) => n.result);
-  // At the job's level, success() is every job it needs having succeeded (a skipped one has not).
+  // At the job's level, success() is every job up its chain of needs having succeeded (a skipped
+  // one has not), failure() one of them having failed: "a failure or skip applies to all jobs in
+  // the dependency chain from the point of failure or skip onwards" ("Workflow syntax",
+  // jobs.<job_id>.needs), even past a job that ran on always() and succeeded.
+  const chain = ancestorsOf(options.workflow, id).map(
+    (ancestor) => [ancestor, needsEntry(done.get(ancestor)).result] as const,
+  );
+  const unmet = chain.filter(([, result]) => result !== "success").map(([a, result]) => `${a} (${result})`);
   const jobStatus: StatusFunctions = {
-    success: () => needResults.every((r) => r === "success"),
-    failure: () => needResults.some((r) => r === "failure"),
+    success: () => unmet.length === 0,
+    failure: () => chain.some(([, result]) => result === "failure"),
     always: () => true,
     cancelled: () => false,
   };
@@ -287,7 +307,7 @@ export async function rehearseJob<R extends StepResult>(
         "max-parallel": strategy["max-parallel"] ?? combinations.length,
       },
     };
-    records.push(await rehearseInstance(options, id, contexts, jobStatus, findings, matrix));
+    records.push(await rehearseInstance(options, id, contexts, { ...jobStatus, unmet }, findings, matrix));
   }
   return records;
 }
@@ -297,7 +317,8 @@ async function rehearseInstance<R extends StepResult>(
   options: RehearsalOptions<R>,
   id: string,
   contexts: Record<string, unknown>,
-  jobStatus: StatusFunctions,
+  /** The job-level status functions, and the jobs up its chain of needs that did not succeed. */
+  jobStatus: StatusFunctions & { unmet: readonly string[] },
   jobFindingsFound: readonly string[],
   matrix: Combination,
 ): Promise<JobRecord<R>> {
@@ -325,12 +346,10 @@ async function rehearseInstance<R extends StepResult>(
     jobDeadline = Date.now() + (timeoutMs(job.timeoutMinutes, jobScope) ?? JOB_TIMEOUT_MINUTES * 60_000);
     options.onJobStart?.({ id, title });
     if (!condition(job.if, jobScope)) {
-      const unmet = Object.entries(contexts.needs as Record<string, { result: string }>).filter(
-        ([, n]) => n.result !== "success",
-      );
+      const { unmet } = jobStatus;
       return notRan(
         unmet.length > 0 && job.if === "success()"
-          ? `it needs ${unmet.map(([n, v]) => `${n} (${v.result})`).join(", ")}, and its if: is success()`
+          ? `it needs ${unmet.join(", ")}, and its if: is success()`
           : `its if: is false (${job.if})`,
       );
     }

@@ -86,6 +86,20 @@ describe(`if: and the status functions (${EXPRESSIONS}#status-check-functions)`,
     expect(ran.map((r) => r.step.name)).toEqual(["Build", "Report", "Alert", "Tidy"]);
   });
 
+  it(`a failure applies down the whole chain of needs, past a job that ran on always() (${SYNTAX}#jobsjob_idneeds)`, async () => {
+    // "If a run contains a series of jobs that need each other, a failure or skip applies to all
+    // jobs in the dependency chain from the point of failure or skip onwards": \`publish\` needs only
+    // \`report\`, which ran on always() and succeeded, and is skipped all the same; failure() sees
+    // the ancestor's failure.
+    const { jobs, ran } = await rehearse(
+      `on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n${build("Build")}  report:\n    needs: build\n    if: always()\n    runs-on: x\n    steps:\n${build("Report")}  publish:\n    needs: report\n    runs-on: x\n    steps:\n${build("Publish")}  rollback:\n    needs: report\n    if: failure()\n    runs-on: x\n    steps:\n${build("Rollback")}`,
+      { failing: ["Build"] },
+    );
+    expect(jobs.get("report")?.[0]?.result).toBe("success");
+    expect(jobs.get("publish")?.[0]).toMatchObject({ ran: false, result: "skipped" });
+    expect(ran.map((r) => r.step.name)).toEqual(["Build", "Report", "Rollback"]);
+  });
+
   it(`continue-on-error: outcome failure, conclusion success, the job goes on (${SYNTAX}#jobsjob_idstepscontinue-on-error)`, async () => {
     const { jobs, ran } = await rehearse(
       `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n${build("Flaky", "        continue-on-error: true\n        id: flaky\n")}      - name: After\n        if: steps.flaky.outcome == 'failure' && steps.flaky.conclusion == 'success'\n        uses: acme/cwp/actions/trigger-build@v1\n`,
