@@ -75,7 +75,6 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
   const groups = new ProcessGroups();
   const runScript = scriptRunner({
     event: r.event,
-    repository: REPOSITORY,
     folders,
     masks: new Masks(),
     onLine: () => {},

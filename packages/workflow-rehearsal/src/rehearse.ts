@@ -143,6 +143,12 @@ export interface StepRecord<R extends StepResult = StepResult> {
   continuedOnError?: boolean;
   /** A `run:` step's shell as set (its own or `defaults.run`'s); none: the runner's default. */
   shell?: string;
+  /**
+   * Why a step that decides its job's verdict was not rehearsed (another's action, a `run:` step
+   * without --run-shell, a value only a step not rehearsed sets): the job then passes only as far
+   * as rehearsed.
+   */
+  notRehearsed?: string;
 }
 
 export type JobResult = "success" | "failure" | "skipped";
@@ -178,6 +184,16 @@ export function needsEntry(records: readonly JobRecord[] | undefined): {
       ? "skipped"
       : "success";
   return { result, outputs: Object.assign({}, ...records.map((r) => r.outputs)) };
+}
+
+/** Why a step neither of ours nor a script run is not rehearsed, by what it uses or runs. */
+function notRehearsedWhy(step: Step, runsScripts: boolean): string {
+  if (step.run !== undefined)
+    return runsScripts ? "a run: step, not run" : "a run: step, which runs only with --run-shell";
+  const uses = step.uses ?? "";
+  if (uses.startsWith("./")) return "a local action, which the rehearsal does not run";
+  if (uses.startsWith("docker://")) return "a Docker action, which the rehearsal does not run";
+  return "another's action, which the rehearsal does not run";
 }
 
 /** Every job `id` needs, directly or through the jobs it needs. */
@@ -460,10 +476,18 @@ async function rehearseInstance<R extends StepResult>(
         // What the script wrote to GITHUB_ENV and GITHUB_PATH holds for the steps after it.
         env = { ...env, ...result.env };
         path.unshift(...result.path.reverse());
-      } else if (step.with !== undefined) record.inputs = mappingText(step.with, stepScope);
+      } else {
+        record.notRehearsed = notRehearsedWhy(step, options.runScript !== undefined);
+        if (step.with !== undefined) record.inputs = mappingText(step.with, stepScope);
+      }
     } catch (error) {
       if (error instanceof UnknownValue) {
-        end({ ...record, kind: "unknown", reason: error.message });
+        end({
+          ...record,
+          kind: "unknown",
+          reason: error.message,
+          notRehearsed: `it reads a value ${error.message}`,
+        });
         if (stepId !== undefined)
           steps[stepId] = {
             outputs: new SetByScript(label, false),

@@ -10,7 +10,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { safeText } from "../terminal.js";
 import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
-import { RehearsalPrinter } from "./printer.js";
+import { notRehearsed, RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
 
 // `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
@@ -275,10 +275,11 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   }
   const records = [...done.values()].flat();
   const failed = records.filter((r) => !r.success);
+  const unrehearsed = records.flatMap(notRehearsed).length;
   printer.line(
-    failed.length === 0
-      ? `Every job that runs for this ${event.name} would pass (${records.filter((r) => r.ran).length} of ${records.length} run).`
-      : `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`,
+    failed.length > 0
+      ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
+      : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
   return failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
 }

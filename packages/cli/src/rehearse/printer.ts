@@ -116,9 +116,15 @@ export class RehearsalPrinter {
             (s.result ?? s.script)?.code !== undefined &&
             (s.result ?? s.script)?.code !== 0),
       );
+      const unrehearsed = notRehearsed(record);
       this.line(
         record.success
-          ? this.#paint("32", `✔ job ${safeText(record.job)} would pass`)
+          ? this.#paint(
+              "32",
+              unrehearsed.length === 0
+                ? `✔ job ${safeText(record.job)} would pass`
+                : `✔ job ${safeText(record.job)} would pass as far as rehearsed; not rehearsed: ${unrehearsed.map((s) => `"${safeText(s.name)}" (${safeText(s.notRehearsed ?? "")})`).join(", ")}`,
+            )
           : this.#paint(
               "31",
               `✘ job ${safeText(record.job)} would fail${failedSteps.length > 0 ? `: ${failedSteps.map((s) => `"${safeText(s.name)}"`).join(", ")} failed` : ""}`,
@@ -130,3 +136,7 @@ export class RehearsalPrinter {
     this.line("");
   }
 }
+
+/** The steps of a job that decide its verdict and were not rehearsed. */
+export const notRehearsed = (record: JobRecord<CwpStepResult>) =>
+  record.steps.filter((s) => s.notRehearsed !== undefined);
