@@ -13,9 +13,6 @@ export default defineConfig({
     // Test files side by side, more than the two cores: the actions' contract files mostly wait
     // (on timeouts, on the emulator's clock), so four at a time fill the time they leave.
     maxWorkers: 4,
-    // GitHub's workflow parser imports its schema JSON without an import attribute, which plain
-    // Node ESM refuses: Vite transforms it instead (the CLI's bundle does the same with ncc).
-    server: { deps: { inline: [/@actions\/workflow-parser/] } },
     // One config for every package (run from the package folder). The JSON results let .ci/run print one plain "N passed, N failed" line for the whole tree.
     // A test that runs a package's tests itself (CONTRIBUTING's commands) names another file, so that
     // the package's own results are not replaced by a partial run.
