@@ -1,15 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { runCli } from "./run-cli.js";
 
 // What the tests of `cwp rehearse --run-shell` share (rehearse-safety, rehearse-runner): a user's
 // machine (a clone holding the workflow, a home with credentials), the rehearsal run from the
 // clone, and workflows written a job and a step at a time.
 
-/** A user's clone (a file committed, one not yet, one ignored) holding `workflow`, and a home with credentials. */
-export async function userMachine(workflow: string) {
+/**
+ * A user's clone (a file committed, one not yet, one ignored) holding `workflow` and `files` (path:
+ * text, committed), and a home with credentials.
+ */
+export async function userMachine(workflow: string, files: Record<string, string> = {}) {
   const root = await mkdtemp(join(tmpdir(), "cwp-user-"));
   const clone = join(root, "clone");
   const home = join(root, "home");
@@ -21,6 +24,11 @@ export async function userMachine(workflow: string) {
   await writeFile(join(clone, "README.md"), "committed\n");
   await writeFile(join(clone, ".gitignore"), "ignored.txt\n");
   await writeFile(join(clone, ".github/workflows/w.yml"), workflow);
+  // More of the repository: local actions, scripts.
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(clone, path)), { recursive: true });
+    await writeFile(join(clone, path), text);
+  }
   git("add", ".");
   git("-c", "user.email=dev@example.com", "-c", "user.name=dev", "commit", "-q", "-m", "first");
   await writeFile(join(clone, "notes.txt"), "not yet committed\n");

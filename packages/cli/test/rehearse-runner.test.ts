@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { rehearse, userMachine } from "./rehearse-machine.js";
 
@@ -254,5 +255,66 @@ jobs:
   it("shows ::debug:: lines where ACTIONS_STEP_DEBUG is true", async () => {
     const result = await rehearse(await userMachine(workflow), ["--var", "ACTIONS_STEP_DEBUG=true"]);
     expect(printed(result.stdout)).toContain("Debug: shown with step debug only");
+  });
+});
+
+const METADATA = "https://docs.github.com/en/actions/reference/workflows-and-actions/metadata-syntax";
+
+describe(`local actions (uses: ./path; ${METADATA})`, () => {
+  // The README's example, as written there (packages/cli/test/fixtures/local-composite).
+  const fixture = (name: string) =>
+    readFileSync(new URL(`fixtures/local-composite/${name}`, import.meta.url), "utf8");
+  const example = {
+    ".github/workflows/w.yml": fixture("workflow.yml"),
+    ".github/actions/setup/action.yml": fixture("setup-action.yml"),
+    ".github/actions/nested/action.yaml": fixture("nested-action.yml"),
+  };
+
+  it("runs a composite action's steps with its inputs and defaults, nested actions, outputs and GITHUB_ENV; a missing one fails with GitHub's message", async () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    for (const text of Object.values(example)) expect(readme).toContain(text);
+    const { ".github/workflows/w.yml": workflow, ...actions } = example;
+    const machine = await userMachine(workflow, actions);
+    const result = await rehearse(machine);
+    expect(result.code).toBe(1);
+    const lines = printed(result.stdout);
+    expect(lines.slice(0, 3)).toEqual([
+      "Hello, world, from setup",
+      "nested, in sh",
+      "version 1.2.3, nested yes",
+    ]);
+    expect(lines[3]).toMatch(
+      /^Error: Can't find 'action\.yml', 'action\.yaml' or 'Dockerfile' under '\S+\/workspace\/\.github\/actions\/missing'\. Did you forget to run actions\/checkout before running your local action\?$/,
+    );
+    // Its steps are named after it; a step its if: skips is skipped.
+    expect(result.stdout).toContain('− ./.github/actions/setup › Run echo "not for nobody"');
+    expect(result.stdout).toContain('✘ job a would fail: "./.github/actions/missing" failed');
+  });
+
+  it("fails the job where a step of the composite action fails; lists a JavaScript action as not rehearsed", async () => {
+    const machine = await userMachine(
+      `on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: ./.github/actions/js
+      - uses: ./.github/actions/breaks
+`,
+      {
+        ".github/actions/js/action.yml":
+          "name: JS\ndescription: d\nruns:\n  using: node24\n  main: index.js\n",
+        ".github/actions/breaks/action.yml":
+          "name: Breaks\ndescription: d\nruns:\n  using: composite\n  steps:\n    - run: exit 3\n      shell: bash\n    - run: echo never\n      shell: bash\n",
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "not rehearsed: a JavaScript action (node24), which the rehearsal does not run",
+    );
+    expect(result.stdout).toContain("✘ failure (exit code 3)");
+    expect(printed(result.stdout)).not.toContain("never");
+    expect(result.stdout).toMatch(/✘ job a would fail: .*"\.\/\.github\/actions\/breaks" failed/);
   });
 });

@@ -97,7 +97,7 @@ const CASES: Record<string, Case> = {
       "job deploy: would not run",
       "job teardown: would not run",
     ],
-    printed: [/○ No preview for a fork \(not run: not one of our actions\)/],
+    printed: [/○ No preview for a fork \(not run: a run: step, which runs only with --run-shell\)/],
   },
   "release, a tag pushed": {
     workflow: "release-gated-on-template.yml",

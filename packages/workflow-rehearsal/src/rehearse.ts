@@ -20,9 +20,10 @@ import {
   UnknownValue,
 } from "./expressions.js";
 import { jobFindings, stepLabel } from "./findings.js";
+import { readLocalAction } from "./local-actions.js";
 import { type Combination, expandMatrix } from "./matrix.js";
 import { type ActionShape, ourAction } from "./our-actions.js";
-import { jobOf, literalText, ownId, type Step, type Workflow } from "./workflow.js";
+import { jobOf, literalText, ownId, type RunDefaults, type Step, type Workflow } from "./workflow.js";
 
 // A workflow's job run as GitHub runs it, once per combination of its matrix: its `if:` with the
 // job-level status functions (success() only when every job up its chain of needs succeeded, so
@@ -73,6 +74,15 @@ export interface StepResult {
 }
 
 /** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */
+/** A local action's end: its outputs; why it failed before a step ran, or why it was not run. */
+export interface LocalResult extends StepResult {
+  /** The runner's message where it could not run the action (not there, not valid). */
+  error?: string;
+  notRehearsed?: string;
+  /** What its scripts wrote to GITHUB_ENV. */
+  env: Record<string, string>;
+}
+
 export interface ScriptResult extends StepResult {
   env: Record<string, string>;
   path: string[];
@@ -128,12 +138,14 @@ export interface StepRecord<R extends StepResult = StepResult> {
    * skipped by its `if:`, unknown (it depends on a value only a step not run sets), refused (an
    * expression GitHub would refuse).
    */
-  kind: "ran" | "script" | "read" | "skipped" | "unknown" | "refused";
+  kind: "ran" | "script" | "local" | "read" | "skipped" | "unknown" | "refused";
   action?: string;
   /** What our step gave. */
   result?: R;
   /** What a `run:` step run (--run-shell) gave. */
   script?: ScriptResult;
+  /** What a local action (`uses: ./path`) gave: its steps are records of their own, named after it. */
+  local?: LocalResult;
   inputs?: Record<string, string>;
   /** The step's environment, its expressions evaluated (what a `run:` script would see). */
   env?: Record<string, string>;
@@ -379,143 +391,35 @@ async function rehearseInstance<R extends StepResult>(
     findings.push(`job ${id}: ${(error as Error).message}`);
     return notRan((error as Error).message, "failure");
   }
-  let failed = false;
+  const records: StepRecord<R>[] = [];
+  const state = { env, path: [] as string[] };
+  const { failed, steps } = await runSteps({
+    options,
+    where: `job ${id}`,
+    steps: job.steps,
+    contexts,
+    defaults: job.defaults,
+    env,
+    onEnv: (changes) => {
+      state.env = { ...state.env, ...changes };
+    },
+    path: state.path,
+    deadline: jobDeadline,
+    findings,
+    end: (record) => {
+      records.push(record);
+      options.onStepEnd?.(record);
+    },
+    depth: 0,
+    prefix: "",
+  });
+  env = state.env;
   const stepStatus: StatusFunctions = {
     success: () => !failed,
     failure: () => failed,
     always: () => true,
     cancelled: () => false,
   };
-  const steps: Record<
-    string,
-    { outputs: Record<string, string> | SetByScript; outcome: string; conclusion: string }
-  > = {};
-  const path: string[] = [];
-  const records: StepRecord<R>[] = [];
-  const end = (record: StepRecord<R>) => {
-    records.push(record);
-    options.onStepEnd?.(record);
-  };
-  for (const [index, step] of job.steps.entries()) {
-    // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).
-    const github = { ...(contexts.github as Record<string, unknown>), action: step.id };
-    const scope: Scope = { contexts: { ...contexts, github, steps, env }, status: stepStatus, workspace };
-    let label = stepLabel(step, index);
-    const stepId = ownId(step);
-    const named = { name: label, ...(stepId !== undefined ? { id: stepId } : {}) };
-    const action = ourAction(step.uses);
-    const record: StepRecord<R> = { ...named, kind: "read" };
-    try {
-      if (step.name !== undefined) record.name = label = tokenText(step.name, scope);
-      // A step skipped by its if: never has its env evaluated: one it would read unknown is not
-      // known then, and its if: is read with the job's env.
-      let stepEnv: Record<string, string>;
-      try {
-        stepEnv = { ...env, ...mappingText(step.env, scope) };
-      } catch (error) {
-        if (error instanceof UnknownValue && !condition(step.if, scope)) {
-          end({ ...record, kind: "skipped", reason: step.if });
-          if (stepId !== undefined)
-            steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
-          continue;
-        }
-        throw error;
-      }
-      const stepScope: Scope = { ...scope, contexts: { ...scope.contexts, env: stepEnv } };
-      if (!condition(step.if, stepScope)) {
-        end({ ...record, kind: "skipped", reason: step.if });
-        if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
-        continue;
-      }
-      record.env = stepEnv;
-      if (action) {
-        const defaults = Object.fromEntries(
-          Object.entries(options.actions[action]?.inputs ?? {})
-            .filter(([, spec]) => typeof spec.default === "string" && spec.default.includes("${{"))
-            .map(([input, spec]) => [input, interpolate(spec.default as string, stepScope)]),
-        );
-        record.kind = "ran";
-        record.action = action;
-        record.inputs = mappingText(step.with, stepScope);
-        options.onStepStart?.(record);
-        record.result = await options.runStep({
-          action,
-          name: label,
-          inputs: { ...defaults, ...record.inputs },
-          env: stepEnv,
-        });
-      } else if (step.run !== undefined && options.runScript) {
-        record.kind = "script";
-        const shell = step.shell ?? job.defaults.shell;
-        if (shell !== undefined) record.shell = shell;
-        options.onStepStart?.(record);
-        const workingDirectory =
-          step.workingDirectory !== undefined
-            ? tokenText(step.workingDirectory, stepScope)
-            : job.defaults.workingDirectory;
-        const result = await options.runScript({
-          name: label,
-          script: tokenText(step.run, stepScope),
-          env: stepEnv,
-          path: [...path],
-          ...(shell !== undefined ? { shell } : {}),
-          ...(workingDirectory !== undefined ? { workingDirectory } : {}),
-          variables: defaultVariables(github, contexts.runner as Record<string, unknown>),
-          debug: [options.secrets?.ACTIONS_STEP_DEBUG, options.vars?.ACTIONS_STEP_DEBUG].some(
-            (value) => value?.toLowerCase() === "true",
-          ),
-          timeoutMs: Math.max(
-            0,
-            Math.min(
-              timeoutMs(step.timeoutMinutes, stepScope) ?? Number.POSITIVE_INFINITY,
-              jobDeadline - Date.now(),
-            ),
-          ),
-        });
-        record.script = result;
-        // What the script wrote to GITHUB_ENV and GITHUB_PATH holds for the steps after it.
-        env = { ...env, ...result.env };
-        path.unshift(...result.path.reverse());
-      } else {
-        record.notRehearsed = notRehearsedWhy(step, options.runScript !== undefined);
-        if (step.with !== undefined) record.inputs = mappingText(step.with, stepScope);
-      }
-    } catch (error) {
-      if (error instanceof UnknownValue) {
-        end({
-          ...record,
-          kind: "unknown",
-          reason: error.message,
-          notRehearsed: `it reads a value ${error.message}`,
-        });
-        if (stepId !== undefined)
-          steps[stepId] = {
-            outputs: new SetByScript(label, false),
-            outcome: "success",
-            conclusion: "success",
-          };
-        continue;
-      }
-      const reason = (error as Error).message;
-      findings.push(`job ${id}, step "${label}": ${reason}`);
-      end({ ...record, kind: "refused", reason });
-      failed = true;
-      if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "failure", conclusion: "failure" };
-      continue;
-    }
-    const ran = record.result ?? record.script;
-    const ok = ran === undefined || ran.code === 0;
-    const continueOnError = !ok && continues(step, { ...scope, contexts: { ...scope.contexts, env } });
-    if (continueOnError) record.continuedOnError = true;
-    end(record);
-    if (!ok && !continueOnError) failed = true;
-    if (stepId !== undefined)
-      steps[stepId] = {
-        outputs: ran ? ran.outputs : new SetByScript(label, step.run !== undefined),
-        outcome: ok ? "success" : "failure",
-        conclusion: ok || continueOnError ? "success" : "failure",
-      };
-  }
   await options.endJob?.();
   const outputs: Record<string, string | SetByScript> = {};
   const outputScope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
@@ -539,6 +443,260 @@ async function rehearseInstance<R extends StepResult>(
     findings,
     outputs,
   };
+}
+
+/** The `steps` context: each step's outputs, outcome and conclusion, by its id. */
+type StepsContext = Record<
+  string,
+  { outputs: Record<string, string> | SetByScript; outcome: string; conclusion: string }
+>;
+
+/** Steps run in order: a job's, or a local composite action's inside one of its steps. */
+interface StepsRun<R extends StepResult> {
+  options: RehearsalOptions<R>;
+  /** Who the steps belong to, for findings: "job build", "job build, action ./.github/actions/x". */
+  where: string;
+  steps: readonly Step[];
+  /** The contexts the steps read (github, inputs, matrix, ...), `steps` and `env` aside. */
+  contexts: Record<string, unknown>;
+  /** `defaults.run`: the job's; an action's steps get none, as on GitHub. */
+  defaults: RunDefaults;
+  /** The env the steps start from. */
+  env: Record<string, string>;
+  /** What a script wrote to GITHUB_ENV: for the job's env too. */
+  onEnv?(changes: Record<string, string>): void;
+  /** GITHUB_PATH's folders, latest first: the job's, shared by every step in it. */
+  path: string[];
+  deadline: number;
+  findings: string[];
+  end(record: StepRecord<R>): void;
+  /** How many local actions deep these steps are. */
+  depth: number;
+  /** Before each step's name: the local action's, for its steps ("Set up › "). */
+  prefix: string;
+}
+
+async function runSteps<R extends StepResult>(
+  run: StepsRun<R>,
+): Promise<{ failed: boolean; steps: StepsContext; env: Record<string, string> }> {
+  const { options, contexts, path } = run;
+  const workspace = options.workspace;
+  let env = run.env;
+  let failed = false;
+  const stepStatus: StatusFunctions = {
+    success: () => !failed,
+    failure: () => failed,
+    always: () => true,
+    cancelled: () => false,
+  };
+  const steps: StepsContext = {};
+  for (const [index, step] of run.steps.entries()) {
+    // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).
+    const github = { ...(contexts.github as Record<string, unknown>), action: step.id };
+    const scope: Scope = { contexts: { ...contexts, github, steps, env }, status: stepStatus, workspace };
+    let label = `${run.prefix}${stepLabel(step, index)}`;
+    const stepId = ownId(step);
+    const named = { name: label, ...(stepId !== undefined ? { id: stepId } : {}) };
+    const action = ourAction(step.uses);
+    const record: StepRecord<R> = { ...named, kind: "read" };
+    try {
+      if (step.name !== undefined) record.name = label = `${run.prefix}${tokenText(step.name, scope)}`;
+      // A step skipped by its if: never has its env evaluated: one it would read unknown is not
+      // known then, and its if: is read with the job's env.
+      let stepEnv: Record<string, string>;
+      try {
+        stepEnv = { ...env, ...mappingText(step.env, scope) };
+      } catch (error) {
+        if (error instanceof UnknownValue && !condition(step.if, scope)) {
+          run.end({ ...record, kind: "skipped", reason: step.if });
+          if (stepId !== undefined)
+            steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
+          continue;
+        }
+        throw error;
+      }
+      const stepScope: Scope = { ...scope, contexts: { ...scope.contexts, env: stepEnv } };
+      if (!condition(step.if, stepScope)) {
+        run.end({ ...record, kind: "skipped", reason: step.if });
+        if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "skipped", conclusion: "skipped" };
+        continue;
+      }
+      record.env = stepEnv;
+      if (action) {
+        const defaults = Object.fromEntries(
+          Object.entries(options.actions[action]?.inputs ?? {})
+            .filter(([, spec]) => typeof spec.default === "string" && spec.default.includes("${{"))
+            .map(([input, spec]) => [input, interpolate(spec.default as string, stepScope)]),
+        );
+        record.kind = "ran";
+        record.action = action;
+        record.inputs = mappingText(step.with, stepScope);
+        options.onStepStart?.(record);
+        record.result = await options.runStep({
+          action,
+          name: label,
+          inputs: { ...defaults, ...record.inputs },
+          env: stepEnv,
+        });
+      } else if (step.run !== undefined && options.runScript) {
+        record.kind = "script";
+        const shell = step.shell ?? run.defaults.shell;
+        if (shell !== undefined) record.shell = shell;
+        options.onStepStart?.(record);
+        const workingDirectory =
+          step.workingDirectory !== undefined
+            ? tokenText(step.workingDirectory, stepScope)
+            : run.defaults.workingDirectory;
+        const result = await options.runScript({
+          name: label,
+          script: tokenText(step.run, stepScope),
+          env: stepEnv,
+          path: [...path],
+          ...(shell !== undefined ? { shell } : {}),
+          ...(workingDirectory !== undefined ? { workingDirectory } : {}),
+          variables: defaultVariables(github, contexts.runner as Record<string, unknown>),
+          debug: [options.secrets?.ACTIONS_STEP_DEBUG, options.vars?.ACTIONS_STEP_DEBUG].some(
+            (value) => value?.toLowerCase() === "true",
+          ),
+          timeoutMs: Math.max(
+            0,
+            Math.min(
+              timeoutMs(step.timeoutMinutes, stepScope) ?? Number.POSITIVE_INFINITY,
+              run.deadline - Date.now(),
+            ),
+          ),
+        });
+        record.script = result;
+        // What the script wrote to GITHUB_ENV and GITHUB_PATH holds for the steps after it, the
+        // job's too where the script is a local action's.
+        env = { ...env, ...result.env };
+        run.onEnv?.(result.env);
+        path.unshift(...result.path.reverse());
+      } else if (step.uses?.startsWith("./")) {
+        record.kind = "local";
+        record.action = step.uses;
+        record.inputs = mappingText(step.with, stepScope);
+        options.onStepStart?.(record);
+        record.local = await runLocalAction(run, step, label, record.inputs, stepScope);
+        if (record.local.notRehearsed !== undefined) record.notRehearsed = record.local.notRehearsed;
+        env = { ...env, ...record.local.env };
+      } else {
+        record.notRehearsed = notRehearsedWhy(step, options.runScript !== undefined);
+        if (step.with !== undefined) record.inputs = mappingText(step.with, stepScope);
+      }
+    } catch (error) {
+      if (error instanceof UnknownValue) {
+        run.end({
+          ...record,
+          kind: "unknown",
+          reason: error.message,
+          notRehearsed: `it reads a value ${error.message}`,
+        });
+        if (stepId !== undefined)
+          steps[stepId] = {
+            outputs: new SetByScript(label, false),
+            outcome: "success",
+            conclusion: "success",
+          };
+        continue;
+      }
+      const reason = (error as Error).message;
+      run.findings.push(`${run.where}, step "${label}": ${reason}`);
+      run.end({ ...record, kind: "refused", reason });
+      failed = true;
+      if (stepId !== undefined) steps[stepId] = { outputs: {}, outcome: "failure", conclusion: "failure" };
+      continue;
+    }
+    const ran = record.result ?? record.script ?? record.local;
+    const ok = ran === undefined || ran.code === 0;
+    const continueOnError = !ok && continues(step, { ...scope, contexts: { ...scope.contexts, env } });
+    if (continueOnError) record.continuedOnError = true;
+    run.end(record);
+    if (!ok && !continueOnError) failed = true;
+    if (stepId !== undefined)
+      steps[stepId] = {
+        outputs: ran ? ran.outputs : new SetByScript(label, step.run !== undefined),
+        outcome: ok ? "success" : "failure",
+        conclusion: ok || continueOnError ? "success" : "failure",
+      };
+  }
+  return { failed, steps, env };
+}
+
+/** GitHub runs local actions nested at most this deep. */
+const MAX_ACTION_DEPTH = 10;
+
+/**
+ * A step that uses a local action (`uses: ./path`): a composite action's steps run as the job's
+ * do (`run:` steps under --run-shell, ours, other local actions), with its `inputs` (given, else
+ * their defaults; `required` is documentation only, as on GitHub), `github.action_path`, no
+ * `secrets`, `needs` or `vars` (an action has none) and no `defaults.run`; its outputs are its
+ * `outputs.<id>.value`. A JavaScript or Docker action is listed as not rehearsed; one GitHub
+ * cannot find or read fails the step with the runner's message.
+ */
+async function runLocalAction<R extends StepResult>(
+  run: StepsRun<R>,
+  step: Step,
+  label: string,
+  given: Record<string, string>,
+  scope: Scope,
+): Promise<LocalResult> {
+  const uses = step.uses as string;
+  const none = { outputs: {}, env: {} };
+  if (run.depth >= MAX_ACTION_DEPTH)
+    return { code: 1, ...none, error: `${uses}: local actions nested more than ${MAX_ACTION_DEPTH} deep` };
+  const action = await readLocalAction(run.options.workspace, uses);
+  if (action.kind === "refused") return { code: 1, ...none, error: action.message };
+  if (action.kind === "docker")
+    return { code: 0, ...none, notRehearsed: "a Docker action, which the rehearsal does not run" };
+  if (action.kind === "node")
+    return {
+      code: 0,
+      ...none,
+      notRehearsed: `a JavaScript action (${action.using}), which the rehearsal does not run`,
+    };
+  const declared = action.inputs.map((input) => input.id);
+  const unexpected = Object.keys(given).filter((name) => !declared.includes(name));
+  if (unexpected.length > 0)
+    run.findings.push(
+      `${run.where}, step "${label}": Unexpected input(s) '${unexpected.join("', '")}', valid inputs are [${declared.map((d) => `'${d}'`).join(", ")}]`,
+    );
+  const inputs = Object.fromEntries(
+    action.inputs.map((input) => [
+      input.id,
+      given[input.id] ?? (input.default !== undefined ? tokenText(input.default, scope) : ""),
+    ]),
+  );
+  const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = run.contexts;
+  const contexts = {
+    ...shared,
+    github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
+    inputs,
+  };
+  let changes: Record<string, string> = {};
+  const inner = await runSteps({
+    ...run,
+    where: `${run.where}, action ${uses}`,
+    steps: action.steps,
+    contexts,
+    defaults: {},
+    env: scope.contexts.env as Record<string, string>,
+    onEnv: (set) => {
+      changes = { ...changes, ...set };
+      run.onEnv?.(set);
+    },
+    depth: run.depth + 1,
+    prefix: `${label} › `,
+  });
+  const outputScope: Scope = {
+    contexts: { ...contexts, steps: inner.steps, env: inner.env },
+    status: ALWAYS,
+    workspace: run.options.workspace,
+  };
+  const outputs: Record<string, string> = {};
+  for (const output of action.outputs)
+    if (output.value !== undefined) outputs[output.id] = tokenText(output.value, outputScope);
+  return { code: inner.failed ? 1 : 0, outputs, env: changes };
 }
 
 /** Whether a step (or job) goes on after it fails: `continue-on-error`, a boolean or an expression. */

@@ -5,7 +5,7 @@ import {
   NoOperationTraceWriter,
   parseWorkflow,
 } from "@actions/workflow-parser";
-import type { EventsConfig } from "@actions/workflow-parser/model/workflow-template";
+import type { EventsConfig, Step as TemplateStep } from "@actions/workflow-parser/model/workflow-template";
 import type {
   MappingToken,
   ScalarToken,
@@ -76,7 +76,7 @@ export class WorkflowError extends Error {
   override name = "WorkflowError";
 }
 
-const member = (token: TemplateToken | undefined, key: string): TemplateToken | undefined =>
+export const member = (token: TemplateToken | undefined, key: string): TemplateToken | undefined =>
   token !== undefined && isMapping(token) ? token.find(key) : undefined;
 
 /** The workflow in `text` (its path `file`), read and checked as GitHub reads and checks it. */
@@ -103,8 +103,6 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
         `${file}: job ${job.id.value} calls the reusable workflow ${job.ref.value}, which a rehearsal does not fetch; rehearse that workflow's own file`,
       );
     const raw = member(jobsToken, job.id.value);
-    const rawSteps = member(raw, "steps");
-    const stepsAsWritten = rawSteps !== undefined && isSequence(rawSteps) ? [...rawSteps] : [];
     const rawContinue = member(raw, "continue-on-error");
     return {
       id: job.id.value,
@@ -123,19 +121,7 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
             : (rawContinue as ScalarToken),
       timeoutMinutes: member(raw, "timeout-minutes"),
       defaults: { ...workflowDefaults, ...runDefaults(raw) },
-      steps: job.steps.map((step, index) => ({
-        id: step.id,
-        name: step.name,
-        if: step.if?.expression ?? "success()",
-        env: "env" in step ? step.env : undefined,
-        uses: "uses" in step ? usesOf(file, job.id.value, index, step.uses) : undefined,
-        run: "run" in step ? step.run : undefined,
-        with: member(stepsAsWritten[index], "with"),
-        continueOnError: step["continue-on-error"],
-        timeoutMinutes: member(stepsAsWritten[index], "timeout-minutes"),
-        shell: literalText(member(stepsAsWritten[index], "shell")),
-        workingDirectory: member(stepsAsWritten[index], "working-directory"),
-      })),
+      steps: stepsOf(file, `job ${job.id.value}`, job.steps, member(raw, "steps")),
     };
   });
   refuseCycles(file, jobs);
@@ -147,6 +133,33 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
     events: template.events,
     jobs,
   };
+}
+
+/**
+ * Steps as the parser converted them (`steps`), with what the conversion leaves out read from the
+ * steps as written (`written`): `with:`, `timeout-minutes:`, `shell:`, `working-directory:`. A
+ * workflow's job's steps, or a local composite action's (`owner` names them in messages).
+ */
+export function stepsOf(
+  file: string,
+  owner: string,
+  steps: readonly TemplateStep[],
+  written: TemplateToken | undefined,
+): Step[] {
+  const asWritten = written !== undefined && isSequence(written) ? [...written] : [];
+  return steps.map((step, index) => ({
+    id: step.id,
+    name: step.name,
+    if: step.if?.expression ?? "success()",
+    env: "env" in step ? step.env : undefined,
+    uses: "uses" in step ? usesOf(file, owner, index, step.uses) : undefined,
+    run: "run" in step ? step.run : undefined,
+    with: member(asWritten[index], "with"),
+    continueOnError: step["continue-on-error"],
+    timeoutMinutes: member(asWritten[index], "timeout-minutes"),
+    shell: literalText(member(asWritten[index], "shell")),
+    workingDirectory: member(asWritten[index], "working-directory"),
+  }));
 }
 
 /** The settings of `defaults.run` in a workflow's root or a job, where it has them. */
@@ -164,11 +177,11 @@ function runDefaults(owner: TemplateToken | undefined): RunDefaults {
 const USES = /^(\.\/.*|docker:\/\/.+|[\w.-]+\/[\w.-]+(\/[^@\s]*)?@[^\s]+)$/;
 
 /** A step's `uses:`, refused as the runner refuses a reference it cannot resolve. */
-function usesOf(file: string, job: string, index: number, token: ScalarToken & { value: string }): string {
+function usesOf(file: string, owner: string, index: number, token: ScalarToken & { value: string }): string {
   const uses = String(token.value);
   if (!USES.test(uses))
     throw new WorkflowError(
-      `${file} (Line: ${token.line ?? "?"}, Col: ${token.col ?? "?"}): job ${job}, step ${index + 1}: Expected format {org}/{repo}[/path]@ref. Actual '${uses}'`,
+      `${file} (Line: ${token.line ?? "?"}, Col: ${token.col ?? "?"}): ${owner}, step ${index + 1}: Expected format {org}/{repo}[/path]@ref. Actual '${uses}'`,
     );
   return uses;
 }

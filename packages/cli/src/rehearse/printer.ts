@@ -10,7 +10,15 @@ import type { CwpStepResult } from "./step-runner.js";
 
 type Stream = NodeJS.WritableStream & { isTTY?: boolean };
 
-const MARK = { ran: "▶", script: "▶", read: "○", skipped: "−", unknown: "?", refused: "✘" } as const;
+const MARK = {
+  ran: "▶",
+  script: "▶",
+  local: "▶",
+  read: "○",
+  skipped: "−",
+  unknown: "?",
+  refused: "✘",
+} as const;
 
 export class RehearsalPrinter {
   readonly #out: Stream;
@@ -48,6 +56,13 @@ export class RehearsalPrinter {
   }
 
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
+    if (step.kind === "local") {
+      this.line(
+        `${MARK.local} ${safeText(step.name)} ${this.#paint("2", `(a local action: ${safeText(step.action ?? "")})`)}`,
+      );
+      this.#values("with", step.inputs);
+      return;
+    }
     if (step.kind === "script") {
       const shell = step.shell === undefined ? "bash -e {0}, the default" : safeText(step.shell);
       this.line(
@@ -70,8 +85,13 @@ export class RehearsalPrinter {
   }
 
   stepEnd(step: StepRecord<CwpStepResult>): void {
-    if (step.kind === "ran" || step.kind === "script") {
-      const result = step.result ?? step.script;
+    if (step.kind === "local" && step.local?.notRehearsed !== undefined) {
+      this.line(`    ${this.#paint("33", "not rehearsed")}: ${safeText(step.local.notRehearsed)}`);
+      return;
+    }
+    if (step.kind === "local" && step.local?.error !== undefined) this.stepLine(`Error: ${step.local.error}`);
+    if (step.kind === "ran" || step.kind === "script" || step.kind === "local") {
+      const result = step.result ?? step.script ?? step.local;
       if (step.result && step.result.githubOnly.length > 0)
         this.line(
           `    ${this.#paint("33", "not rehearsed")} (GitHub only): ${safeText(step.result.githubOnly.join(", "))}`,
@@ -86,7 +106,7 @@ export class RehearsalPrinter {
     }
     if (step.kind === "read") {
       this.line(
-        `${MARK.read} ${safeText(step.name)} ${this.#paint("2", "(not run: not one of our actions)")}`,
+        `${MARK.read} ${safeText(step.name)} ${this.#paint("2", `(not run: ${safeText(step.notRehearsed ?? "not one of our actions")})`)}`,
       );
       this.#values("with", step.inputs);
       this.#values("env", step.env);
@@ -113,8 +133,8 @@ export class RehearsalPrinter {
         (s) =>
           s.kind === "refused" ||
           (!s.continuedOnError &&
-            (s.result ?? s.script)?.code !== undefined &&
-            (s.result ?? s.script)?.code !== 0),
+            (s.result ?? s.script ?? s.local)?.code !== undefined &&
+            (s.result ?? s.script ?? s.local)?.code !== 0),
       );
       const unrehearsed = notRehearsed(record);
       this.line(

@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { NoOperationTraceWriter } from "@actions/workflow-parser";
+import {
+  type ActionInputDefinition,
+  type ActionOutputDefinition,
+  convertActionTemplate,
+  parseAction,
+} from "@actions/workflow-parser/actions/index";
+import { member, type Step, stepsOf } from "./workflow.js";
+
+// An action in the workflow's own repository (`uses: ./path`), read from the workspace with
+// GitHub's own parser, as the runner reads it when the step is reached ("Metadata syntax for
+// GitHub Actions", https://docs.github.com/en/actions/reference/workflows-and-actions/metadata-syntax):
+// `action.yml`, else `action.yaml`; a folder with only a Dockerfile is a Docker action.
+
+export type LocalAction =
+  | {
+      kind: "composite";
+      /** Its folder: `github.action_path`. */
+      folder: string;
+      inputs: ActionInputDefinition[];
+      outputs: ActionOutputDefinition[];
+      steps: Step[];
+    }
+  | { kind: "node"; folder: string; using: string }
+  | { kind: "docker"; folder: string }
+  /** Not there, or not an action GitHub would run: the step fails with this message. */
+  | { kind: "refused"; message: string };
+
+/** The local action `uses` names (`./path`), read from `workspace`. */
+export async function readLocalAction(workspace: string, uses: string): Promise<LocalAction> {
+  const folder = resolve(workspace, uses);
+  const inside = relative(workspace, folder);
+  if (inside.startsWith("..") || isAbsolute(inside))
+    return {
+      kind: "refused",
+      message: `${uses} is outside the repository: a local action is a folder in it`,
+    };
+  for (const name of ["action.yml", "action.yaml"]) {
+    const text = await readFile(join(folder, name), "utf8").catch(() => undefined);
+    if (text !== undefined) return parsed(folder, join(uses, name), text);
+  }
+  if (await readFile(join(folder, "Dockerfile")).catch(() => undefined)) return { kind: "docker", folder };
+  // The runner's words for a local action it cannot find.
+  return {
+    kind: "refused",
+    message: `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' under '${folder}'. Did you forget to run actions/checkout before running your local action?`,
+  };
+}
+
+function parsed(folder: string, file: string, text: string): LocalAction {
+  const result = parseAction({ name: file, content: text }, new NoOperationTraceWriter());
+  const errors = result.context.errors.getErrors().map((e) => e.message);
+  if (errors.length > 0 || result.value === undefined)
+    return { kind: "refused", message: errors.join("\n") || `${file}: not an action` };
+  const template = convertActionTemplate(result.context, result.value);
+  const converted = result.context.errors.getErrors().map((e) => e.message);
+  if (converted.length > 0) return { kind: "refused", message: converted.join("\n") };
+  const { runs } = template;
+  if (runs.using === "composite")
+    return {
+      kind: "composite",
+      folder,
+      inputs: template.inputs ?? [],
+      outputs: template.outputs ?? [],
+      steps: stepsOf(file, `action ${file}`, runs.steps, member(member(result.value, "runs"), "steps")),
+    };
+  if (runs.using === "docker") return { kind: "docker", folder };
+  return { kind: "node", folder, using: runs.using };
+}
