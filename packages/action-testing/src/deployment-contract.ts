@@ -40,8 +40,18 @@ function earlier(
   };
 }
 
-export function deploymentContract(spec: ContractSpec): void {
+/**
+ * `everyGitHubCase`: also the cases of the recorder's dealings with GitHub alone (its pages,
+ * retries, rate limits, lost answers, inputs, summary), which are one code path in action-kit
+ * whatever the work: one action runs them through its bundle (run-template), and every action
+ * runs the cases where the recorder meets its own work (a start, a failure, a cancel that aborts,
+ * a timeout, nothing sent without the permission). Each bundle ran all 25 before: 125 bundle runs,
+ * the test stage's largest share of CPU.
+ */
+export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false } = {}): void {
   const { platform, run, failureMessage } = contractHarness(spec);
+  // A case of GitHub's side alone: registered only where every one is asked for.
+  const githubCase = (everyGitHubCase ? it : () => {}) as typeof it;
   describe("GitHub deployment", () => {
     // Every request the step made is one GitHub would take.
     const github = useGitHubStandIn(GITHUB_TOKEN);
@@ -147,53 +157,59 @@ export function deploymentContract(spec: ContractSpec): void {
       expect(result.outputs["deployment-id"]).toBe("");
     });
 
-    it("keeps the work's result when GitHub refuses to record a status, naming the deployment", async () => {
-      github().fail({
-        operationId: "repos/create-deployment-status",
-        status: 422,
-        message: "Validation Failed",
-        times: 2,
-      });
-      const result = await deploy();
-      expect(result.code, result.stdout).toBe(0);
-      const id = github().deployments[0]?.id;
-      expect(result.stdout).toMatch(
-        new RegExp(`::warning::GitHub did not record "in_progress" for deployment ${id}`),
-      );
-      expect(result.stdout).toMatch(
-        new RegExp(`::warning::GitHub did not record "success" for deployment ${id}`),
-      );
-      expect(
-        (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
-      ).toHaveLength(1);
-    });
+    githubCase(
+      "keeps the work's result when GitHub refuses to record a status, naming the deployment",
+      async () => {
+        github().fail({
+          operationId: "repos/create-deployment-status",
+          status: 422,
+          message: "Validation Failed",
+          times: 2,
+        });
+        const result = await deploy();
+        expect(result.code, result.stdout).toBe(0);
+        const id = github().deployments[0]?.id;
+        expect(result.stdout).toMatch(
+          new RegExp(`::warning::GitHub did not record "in_progress" for deployment ${id}`),
+        );
+        expect(result.stdout).toMatch(
+          new RegExp(`::warning::GitHub did not record "success" for deployment ${id}`),
+        );
+        expect(
+          (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
+        ).toHaveLength(1);
+      },
+    );
 
-    it("on success retires the production environment's earlier deployments, which auto_inactive does not", async () => {
-      const result = await deploy({
-        inputs: { environment: "production" },
-        earlier: [
-          earlier(10, "success", { environment: "production", production: true }),
-          earlier(20, "inactive", { environment: "production", production: true }),
-          earlier(30, "failure", { environment: "production", production: true }),
-          earlier(40, "success", { environment: "production", production: true }),
-        ],
-      });
-      expect(result.code, result.stdout).toBe(0);
-      const mine = github().deployments.at(-1);
-      expect(mine?.production).toBe(true);
-      expect(latestState(mine as Deployment)).toBe("success");
-      // The whole list walked: a success behind an inactive one (a cancelled run's) retired too,
-      // the failure kept.
-      expect(github().deployments.map((d) => [d.id, latestState(d)])).toEqual([
-        [10, "inactive"],
-        [20, "inactive"],
-        [30, "failure"],
-        [40, "inactive"],
-        [mine?.id, "success"],
-      ]);
-    });
+    githubCase(
+      "on success retires the production environment's earlier deployments, which auto_inactive does not",
+      async () => {
+        const result = await deploy({
+          inputs: { environment: "production" },
+          earlier: [
+            earlier(10, "success", { environment: "production", production: true }),
+            earlier(20, "inactive", { environment: "production", production: true }),
+            earlier(30, "failure", { environment: "production", production: true }),
+            earlier(40, "success", { environment: "production", production: true }),
+          ],
+        });
+        expect(result.code, result.stdout).toBe(0);
+        const mine = github().deployments.at(-1);
+        expect(mine?.production).toBe(true);
+        expect(latestState(mine as Deployment)).toBe("success");
+        // The whole list walked: a success behind an inactive one (a cancelled run's) retired too,
+        // the failure kept.
+        expect(github().deployments.map((d) => [d.id, latestState(d)])).toEqual([
+          [10, "inactive"],
+          [20, "inactive"],
+          [30, "failure"],
+          [40, "inactive"],
+          [mine?.id, "success"],
+        ]);
+      },
+    );
 
-    it("after success, a cancel and success again, one production deployment is active", async () => {
+    githubCase("after success, a cancel and success again, one production deployment is active", async () => {
       const production = { environment: "production" };
       const first = await deploy({ inputs: production });
       expect(first.code, first.stdout).toBe(0);
@@ -215,17 +231,20 @@ export function deploymentContract(spec: ContractSpec): void {
       ]);
     });
 
-    it("retires hundreds of earlier deployments in one run, every page within the step's budget", async () => {
-      const many = Array.from({ length: 250 }, (_, i) =>
-        earlier(10_000 + 2 * i, "success", { environment: "production", production: true }),
-      );
-      const result = await deploy({ inputs: { environment: "production" }, earlier: many });
-      expect(result.code, result.stdout).toBe(0);
-      const active = github().deployments.filter((d) => latestState(d) === "success");
-      expect(active.map((d) => d.id)).toEqual([github().deployments.at(-1)?.id]);
-    });
+    githubCase(
+      "retires hundreds of earlier deployments in one run, every page within the step's budget",
+      async () => {
+        const many = Array.from({ length: 250 }, (_, i) =>
+          earlier(10_000 + 2 * i, "success", { environment: "production", production: true }),
+        );
+        const result = await deploy({ inputs: { environment: "production" }, earlier: many });
+        expect(result.code, result.stdout).toBe(0);
+        const active = github().deployments.filter((d) => latestState(d) === "success");
+        expect(active.map((d) => d.id)).toEqual([github().deployments.at(-1)?.id]);
+      },
+    );
 
-    it("ends a walk whose Link names its own page as the next, reading no item twice", async () => {
+    githubCase("ends a walk whose Link names its own page as the next, reading no item twice", async () => {
       github().fail({ operationId: "repos/list-deployments", loopLink: true, times: 1000 });
       const before = github().calls.length;
       const result = await deploy({
@@ -259,138 +278,163 @@ export function deploymentContract(spec: ContractSpec): void {
       expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
-    it("timeout bounds the step when GitHub hangs on every status", async () => {
-      github().fail({
-        operationId: "repos/create-deployment-status",
-        delayMs: Number.POSITIVE_INFINITY,
-        times: 100,
-      });
-      const began = Date.now();
-      const result = await deploy({ inputs: { timeout: "2s" }, work: longWork });
-      expect(result.code).toBe(1);
-      // 2 s of timeout, at most 5 s of closing past it, and the process's own start.
-      expect(result.endedAt - began).toBeLessThan(2000 + 5000 + 3000);
-    }, 20_000);
-
-    it("records the final status through GitHub's 502 (retried), leaving nothing in progress", async () => {
-      github().fail({
-        operationId: "repos/create-deployment-status",
-        when: { state: "success" },
-        status: 502,
-        message: "Server Error",
-      });
-      const result = await deploy();
-      expect(result.code, result.stdout).toBe(0);
-      expect(result.stdout).not.toContain("::warning::");
-      expect(latestState(github().deployments[0] as Deployment)).toBe("success");
-    });
-
-    it("waits out GitHub's secondary rate limit (retry-after), and says a spent rate limit as one", async () => {
-      github().fail({
-        operationId: "repos/create-deployment",
-        status: 429,
-        message: "You have exceeded a secondary rate limit.",
-        headers: { "retry-after": "1" },
-      });
-      const waited = await deploy();
-      expect(waited.code, waited.stdout).toBe(0);
-      expect(github().deployments).toHaveLength(1);
-
-      await platform.reset();
-      const reset = String(Math.floor(Date.now() / 1000) + 3600);
-      github().fail({
-        operationId: "repos/create-deployment",
-        status: 403,
-        message: "API rate limit exceeded for installation.",
-        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset },
-      });
-      const limited = await deploy();
-      expect(limited.code).toBe(1);
-      expect(failureMessage(limited)).toMatch(/rate limit/);
-      expect(failureMessage(limited)).not.toContain("deployments: write");
-      expect(await writes()).toEqual([]);
-    });
-
-    it("reads absurd rate-limit headers as not said: the work's result kept, told as a rate limit", async () => {
-      const absurd: Array<Record<string, string>> = [
-        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "99999999999999" },
-        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "-5" },
-        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "soon" },
-        { "retry-after": "99999999999999" },
-        { "retry-after": "-1" },
-      ];
-      for (const headers of absurd) {
-        await platform.reset();
+    githubCase(
+      "timeout bounds the step when GitHub hangs on every status",
+      async () => {
         github().fail({
           operationId: "repos/create-deployment-status",
-          status: 403,
-          message: "API rate limit exceeded for installation.",
-          headers,
-          when: { state: "success" },
-          times: 10,
+          delayMs: Number.POSITIVE_INFINITY,
+          times: 100,
         });
-        // The step's time bounds the wait for a limit whose end GitHub did not say sensibly.
-        const result = await deploy({ inputs: { timeout: "8s" } });
-        expect(result.code, JSON.stringify(headers)).toBe(0);
-        expect(result.stdout).not.toContain("RangeError");
-        expect(result.stdout).toMatch(
-          /::warning::GitHub did not record "success" for deployment .*rate limit/,
-        );
-      }
-    });
-
-    it("refuses a bad input, and environment-url with credentials or spaces, before any request anywhere", async () => {
-      const calls = github().calls.length;
-      for (const inputs of [
-        ...spec.malformed.map((m) => m.inputs),
-        { "environment-url": "https://deploy:hunter2@staging.shop.example" },
-        { "environment-url": "https://staging.shop.example/a b" },
-      ]) {
-        const result = await deploy({ inputs });
+        const began = Date.now();
+        const result = await deploy({ inputs: { timeout: "2s" }, work: longWork });
         expect(result.code).toBe(1);
-        expect(failureMessage(result)).toContain("Nothing was sent to the platform");
-      }
-      expect(github().calls.length).toBe(calls);
-      expect(github().deployments).toEqual([]);
-      expect(await platform.requests()).toEqual([]);
-    });
+        // 2 s of timeout, at most 5 s of closing past it, and the process's own start.
+        expect(result.endedAt - began).toBeLessThan(2000 + 5000 + 3000);
+      },
+      20_000,
+    );
 
-    it("takes over a deployment GitHub made although its answer was lost (a 502 after, or garbage)", async () => {
-      for (const lost of [{ status: 502, after: true }, { raw: "<html>502 Bad Gateway</html>" }]) {
-        await platform.reset();
-        github().fail({ operationId: "repos/create-deployment", ...lost });
+    githubCase(
+      "records the final status through GitHub's 502 (retried), leaving nothing in progress",
+      async () => {
+        github().fail({
+          operationId: "repos/create-deployment-status",
+          when: { state: "success" },
+          status: 502,
+          message: "Server Error",
+        });
         const result = await deploy();
         expect(result.code, result.stdout).toBe(0);
-        // One deployment, found by its mark, with its final state; the work started once.
+        expect(result.stdout).not.toContain("::warning::");
+        expect(latestState(github().deployments[0] as Deployment)).toBe("success");
+      },
+    );
+
+    githubCase(
+      "waits out GitHub's secondary rate limit (retry-after), and says a spent rate limit as one",
+      async () => {
+        github().fail({
+          operationId: "repos/create-deployment",
+          status: 429,
+          message: "You have exceeded a secondary rate limit.",
+          headers: { "retry-after": "1" },
+        });
+        const waited = await deploy();
+        expect(waited.code, waited.stdout).toBe(0);
+        expect(github().deployments).toHaveLength(1);
+
+        await platform.reset();
+        const reset = String(Math.floor(Date.now() / 1000) + 3600);
+        github().fail({
+          operationId: "repos/create-deployment",
+          status: 403,
+          message: "API rate limit exceeded for installation.",
+          headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset },
+        });
+        const limited = await deploy();
+        expect(limited.code).toBe(1);
+        expect(failureMessage(limited)).toMatch(/rate limit/);
+        expect(failureMessage(limited)).not.toContain("deployments: write");
+        expect(await writes()).toEqual([]);
+      },
+    );
+
+    githubCase(
+      "reads absurd rate-limit headers as not said: the work's result kept, told as a rate limit",
+      async () => {
+        const absurd: Array<Record<string, string>> = [
+          { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "99999999999999" },
+          { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "-5" },
+          { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "soon" },
+          { "retry-after": "99999999999999" },
+          { "retry-after": "-1" },
+        ];
+        for (const headers of absurd) {
+          await platform.reset();
+          github().fail({
+            operationId: "repos/create-deployment-status",
+            status: 403,
+            message: "API rate limit exceeded for installation.",
+            headers,
+            when: { state: "success" },
+            times: 10,
+          });
+          // The step's time bounds the wait for a limit whose end GitHub did not say sensibly.
+          const result = await deploy({ inputs: { timeout: "8s" } });
+          expect(result.code, JSON.stringify(headers)).toBe(0);
+          expect(result.stdout).not.toContain("RangeError");
+          expect(result.stdout).toMatch(
+            /::warning::GitHub did not record "success" for deployment .*rate limit/,
+          );
+        }
+      },
+    );
+
+    githubCase(
+      "refuses a bad input, and environment-url with credentials or spaces, before any request anywhere",
+      async () => {
+        const calls = github().calls.length;
+        for (const inputs of [
+          ...spec.malformed.map((m) => m.inputs),
+          { "environment-url": "https://deploy:hunter2@staging.shop.example" },
+          { "environment-url": "https://staging.shop.example/a b" },
+        ]) {
+          const result = await deploy({ inputs });
+          expect(result.code).toBe(1);
+          expect(failureMessage(result)).toContain("Nothing was sent to the platform");
+        }
+        expect(github().calls.length).toBe(calls);
+        expect(github().deployments).toEqual([]);
+        expect(await platform.requests()).toEqual([]);
+      },
+    );
+
+    githubCase(
+      "takes over a deployment GitHub made although its answer was lost (a 502 after, or garbage)",
+      async () => {
+        for (const lost of [{ status: 502, after: true }, { raw: "<html>502 Bad Gateway</html>" }]) {
+          await platform.reset();
+          github().fail({ operationId: "repos/create-deployment", ...lost });
+          const result = await deploy();
+          expect(result.code, result.stdout).toBe(0);
+          // One deployment, found by its mark, with its final state; the work started once.
+          expect(github().deployments).toHaveLength(1);
+          expect(latestState(github().deployments[0] as Deployment)).toBe("success");
+          expect(result.outputs["deployment-id"]).toBe(String(github().deployments[0]?.id));
+          expect(
+            (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
+          ).toHaveLength(1);
+        }
+      },
+    );
+
+    githubCase(
+      "creates the deployment once more when a 502 came before GitHub made it, and only then",
+      async () => {
+        github().fail({ operationId: "repos/create-deployment", status: 502 });
+        const result = await deploy();
+        expect(result.code, result.stdout).toBe(0);
         expect(github().deployments).toHaveLength(1);
         expect(latestState(github().deployments[0] as Deployment)).toBe("success");
-        expect(result.outputs["deployment-id"]).toBe(String(github().deployments[0]?.id));
-        expect(
-          (await platform.requests()).filter((r) => r.method === "POST" && r.path === spec.start.path),
-        ).toHaveLength(1);
-      }
-    });
+      },
+    );
 
-    it("creates the deployment once more when a 502 came before GitHub made it, and only then", async () => {
-      github().fail({ operationId: "repos/create-deployment", status: 502 });
-      const result = await deploy();
-      expect(result.code, result.stdout).toBe(0);
-      expect(github().deployments).toHaveLength(1);
-      expect(latestState(github().deployments[0] as Deployment)).toBe("success");
-    });
+    githubCase(
+      "when every creation's answer is lost, starts nothing and leaves nothing GitHub made pending",
+      async () => {
+        github().fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
+        github().fail({ operationId: "repos/list-deployments", raw: "{not json", times: 3 });
+        const result = await deploy();
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toContain("Nothing was sent to the platform");
+        expect(await writes()).toEqual([]);
+        expect(github().deployments.length).toBeGreaterThan(0);
+        for (const d of github().deployments) expect(latestState(d)).toBe("inactive");
+      },
+    );
 
-    it("when every creation's answer is lost, starts nothing and leaves nothing GitHub made pending", async () => {
-      github().fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
-      github().fail({ operationId: "repos/list-deployments", raw: "{not json", times: 3 });
-      const result = await deploy();
-      expect(result.code).toBe(1);
-      expect(failureMessage(result)).toContain("Nothing was sent to the platform");
-      expect(await writes()).toEqual([]);
-      expect(github().deployments.length).toBeGreaterThan(0);
-      for (const d of github().deployments) expect(latestState(d)).toBe("inactive");
-    });
-
-    it("takes GitHub's garbage for no answer: a success kept", async () => {
+    githubCase("takes GitHub's garbage for no answer: a success kept", async () => {
       github().fail({ operationId: "repos/list-deployments", raw: "{not json" });
       const listed = await deploy({ inputs: { environment: "production" } });
       expect(listed.code, listed.stdout).toBe(0);
@@ -399,7 +443,7 @@ export function deploymentContract(spec: ContractSpec): void {
       );
     });
 
-    it("warns when GITHUB_API_URL is plain http to another machine", async () => {
+    githubCase("warns when GITHUB_API_URL is plain http to another machine", async () => {
       const result = await deploy({
         inputs: { timeout: "2s" },
         options: { env: { GITHUB_API_URL: "http://github().invalid" } },
@@ -409,13 +453,13 @@ export function deploymentContract(spec: ContractSpec): void {
       expect(await writes()).toEqual([]);
     });
 
-    it("links the environment's URL in the job summary", async () => {
+    githubCase("links the environment's URL in the job summary", async () => {
       const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example/(x)" } });
       expect(result.code, result.stdout).toBe(0);
       expect(result.summary).toContain("](https://staging.shop.example/%28x%29)");
     });
 
-    it("with deactivate-environment tears the environment down once the work succeeds", async () => {
+    githubCase("with deactivate-environment tears the environment down once the work succeeds", async () => {
       const pr7 = { environment: "pr-7", transient: true, sha: HEAD_SHA };
       const result = await deploy({
         inputs: { environment: "pr-7", "transient-environment": "true", "deactivate-environment": "true" },
@@ -430,7 +474,7 @@ export function deploymentContract(spec: ContractSpec): void {
       ]);
     });
 
-    it("refuses environment with wait: false, before any request anywhere", async () => {
+    githubCase("refuses environment with wait: false, before any request anywhere", async () => {
       const calls = github().calls.length;
       const result = await deploy({ inputs: { wait: "false" } });
       expect(result.code).toBe(1);
