@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8424);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2705);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8424:
+/***/ 2705:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70703,24 +70703,8 @@ function runUrl({ owner, repo }) {
 //# sourceMappingURL=github.js.map
 // EXTERNAL MODULE: ../../packages/cost-report/dist/decimal.js
 var decimal = __nccwpck_require__(2937);
-;// CONCATENATED MODULE: ../../packages/cost-report/dist/errors.js
-// The two ways a report stops before it is made, each told in words a user acts on.
-/** An option is wrong (a date that is not one, an end before its start): names the option and what is allowed. */
-class ReportOptionError extends Error {
-    option;
-    reason;
-    name = "ReportOptionError";
-    constructor(option, reason) {
-        super(`${option}: ${reason}`);
-        this.option = option;
-        this.reason = reason;
-    }
-}
-/** What the platform sent cannot be reported on as it is (a time that is not one): says what and where. */
-class ReportDataError extends Error {
-    name = "ReportDataError";
-}
-//# sourceMappingURL=errors.js.map
+// EXTERNAL MODULE: ../../packages/cost-report/dist/errors.js
+var errors = __nccwpck_require__(1267);
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/period.js
 
 // The report's period, in Unix seconds (UTC), and the period just before it.
@@ -70750,7 +70734,7 @@ function parseDate(text, input) {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
     const seconds = match ? utc(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
     if (!match || Number.isNaN(seconds) || new Date(seconds * 1000).toISOString().slice(0, 10) !== text)
-        throw new ReportOptionError(input, "must be a date as YYYY-MM-DD (UTC)");
+        throw new errors/* ReportOptionError */.s(input, "must be a date as YYYY-MM-DD (UTC)");
     return seconds;
 }
 /** Resolves the period inputs against `now` (ms). Billing hours are whole, so "now" is the last whole hour. */
@@ -70764,13 +70748,13 @@ function resolvePeriod(name, explicit, now) {
     let label;
     if (explicit.start !== undefined || explicit.end !== undefined) {
         if (explicit.start === undefined || explicit.end === undefined)
-            throw new ReportOptionError(explicit.start === undefined ? "start" : "end", "give start and end together (dates, UTC; end included)");
+            throw new errors/* ReportOptionError */.s(explicit.start === undefined ? "start" : "end", "give start and end together (dates, UTC; end included)");
         window = { start: parseDate(explicit.start, "start"), end: parseDate(explicit.end, "end") + DAY };
         if (window.end <= window.start)
-            throw new ReportOptionError("end", "must not be before start");
+            throw new errors/* ReportOptionError */.s("end", "must not be before start");
         // A typo in the year would otherwise be a report of nothing spent.
         if (window.start * 1000 > now)
-            throw new ReportOptionError("start", `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`);
+            throw new errors/* ReportOptionError */.s("start", `is after today (${new Date(now).toISOString().slice(0, 10)}): nothing can have been spent in it yet`);
         let soFar = "";
         // A period that has not ended yet (a quarter's report run during it) is read so far, and
         // compared with as long a time before it: against the whole previous period it would look
@@ -71195,7 +71179,7 @@ class UsageReader {
                 const end = parseTimestamp(invoice.periodEnd);
                 // Its rows' InvoiceId depends on its period: one that cannot be read stops the report.
                 if (start === undefined || end === undefined)
-                    throw new ReportDataError(`The platform's invoice ${JSON.stringify(String(invoice.id).slice(0, 60))} has a billing period that is not a time (periodStart ${JSON.stringify(String(invoice.periodStart).slice(0, 40))}, periodEnd ${JSON.stringify(String(invoice.periodEnd).slice(0, 40))}): the report stops here.`);
+                    throw new errors/* ReportDataError */.d(`The platform's invoice ${JSON.stringify(String(invoice.id).slice(0, 60))} has a billing period that is not a time (periodStart ${JSON.stringify(String(invoice.periodStart).slice(0, 40))}, periodEnd ${JSON.stringify(String(invoice.periodEnd).slice(0, 40))}): the report stops here.`);
                 if (end / 1000 > period.start && start / 1000 < period.end)
                     found.push({ id: invoice.id, start: start / 1000, end: end / 1000 });
             }
@@ -71936,11 +71920,11 @@ class TrendFold {
  */
 function checkTimes(at, entry) {
     if (at.window?.start === undefined && at.timestamp === undefined)
-        throw new ReportDataError(`The platform's usage entry ${entry} has neither a window nor a timestamp, so its bucket has no time: the report stops here.`);
+        throw new errors/* ReportDataError */.d(`The platform's usage entry ${entry} has neither a window nor a timestamp, so its bucket has no time: the report stops here.`);
     const times = { "window.start": at.window?.start, "window.end": at.window?.end, timestamp: at.timestamp };
     for (const [field, value] of Object.entries(times))
         if (value !== undefined && !Number.isFinite(millis(value)))
-            throw new ReportDataError(`The platform's usage entry ${entry} has a ${field} that is not a time (${JSON.stringify(String(value).slice(0, 40))}): the report stops here.`);
+            throw new errors/* ReportDataError */.d(`The platform's usage entry ${entry} has a ${field} that is not a time (${JSON.stringify(String(value).slice(0, 40))}): the report stops here.`);
 }
 //# sourceMappingURL=trend.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/read-report.js
@@ -72345,7 +72329,7 @@ async function writeCostReport(client, options) {
     const top = o.top ?? 10;
     const partitioned = o.focusLayout === "partitioned";
     if (partitioned && !coversWholeBillingPeriods(period, now))
-        throw new ReportOptionError("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
+        throw new errors/* ReportOptionError */.s("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
     const files = {};
     for (const format of o.formats)
         files[format] = (0,external_node_path_.join)(o.dir, FILE_NAMES[format]);
@@ -72404,7 +72388,7 @@ const TEXT_RULES = {
 };
 const oneOf = (option, value, allowed) => {
     if (value !== undefined && !allowed.includes(value))
-        throw new ReportOptionError(option, `must be one of ${allowed.join(", ")}`);
+        throw new errors/* ReportOptionError */.s(option, `must be one of ${allowed.join(", ")}`);
 };
 /** The options as a script may get them wrong: refused before anything is read, naming the option. */
 function checked(o) {
@@ -72416,23 +72400,23 @@ function checked(o) {
         oneOf("formats", format, FORMATS);
     oneOf("focusLayout", o.focusLayout, FOCUS_LAYOUTS);
     if (o.focusLayout === "partitioned" && !o.formats.includes("focus-parquet"))
-        throw new ReportOptionError("focusLayout", "partitioned is a layout of focus-parquet: add focus-parquet to formats");
+        throw new errors/* ReportOptionError */.s("focusLayout", "partitioned is a layout of focus-parquet: add focus-parquet to formats");
     if (o.top !== undefined && !(Number.isInteger(o.top) && o.top >= 1))
-        throw new ReportOptionError("top", "must be a whole number, 1 or more");
+        throw new errors/* ReportOptionError */.s("top", "must be a whole number, 1 or more");
     if (o.warnPercent !== undefined && !(Number.isInteger(o.warnPercent) && o.warnPercent >= 0))
-        throw new ReportOptionError("warnPercent", "must be a whole number of percent, 0 or more");
+        throw new errors/* ReportOptionError */.s("warnPercent", "must be a whole number of percent, 0 or more");
     for (const option of ["budget", "billingAccountName"]) {
         const value = o[option];
         if (value !== undefined && !TEXT_RULES[option].pattern.test(value))
-            throw new ReportOptionError(option, TEXT_RULES[option].message);
+            throw new errors/* ReportOptionError */.s(option, TEXT_RULES[option].message);
     }
     if (typeof o.dir !== "string" || o.dir === "")
-        throw new ReportOptionError("dir", "must be a directory");
+        throw new errors/* ReportOptionError */.s("dir", "must be a directory");
     // A time that is no time would make every period and every wait's end a nonsense date.
     for (const option of ["now", "deadline"]) {
         const value = o[option];
         if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0))
-            throw new ReportOptionError(option, "must be a time in milliseconds since the epoch (a finite number)");
+            throw new errors/* ReportOptionError */.s(option, "must be a time in milliseconds since the epoch (a finite number)");
     }
     return o;
 }
@@ -72821,9 +72805,9 @@ const definition = defineAction({
             warn: warn,
             now,
         }).catch((error) => {
-            if (error instanceof ReportOptionError)
+            if (error instanceof errors/* ReportOptionError */.s)
                 throw new input_error_InputError(INPUT_OF_OPTION[error.option] ?? error.option, error.reason);
-            if (error instanceof ReportDataError || error instanceof IncompleteListError)
+            if (error instanceof errors/* ReportDataError */.d || error instanceof IncompleteListError)
                 throw new StepFailure(error.message);
             throw error;
         });
@@ -81836,6 +81820,33 @@ function formatSigned(value, places = 2) {
 /** Money for people, with the currency code. */
 const formatMoney = (amount, currency) => `${formatNumber(amount)} ${currency}`;
 //# sourceMappingURL=decimal.js.map
+
+/***/ }),
+
+/***/ 1267:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ ReportDataError),
+/* harmony export */   s: () => (/* binding */ ReportOptionError)
+/* harmony export */ });
+// The two ways a report stops before it is made, each told in words a user acts on.
+/** An option is wrong (a date that is not one, an end before its start): names the option and what is allowed. */
+class ReportOptionError extends Error {
+    option;
+    reason;
+    name = "ReportOptionError";
+    constructor(option, reason) {
+        super(`${option}: ${reason}`);
+        this.option = option;
+        this.reason = reason;
+    }
+}
+/** What the platform sent cannot be reported on as it is (a time that is not one): says what and where. */
+class ReportDataError extends Error {
+    name = "ReportDataError";
+}
+//# sourceMappingURL=errors.js.map
 
 /***/ }),
 

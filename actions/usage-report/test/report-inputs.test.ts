@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectListGoingRound } from "./project-list-going-round.js";
@@ -42,6 +43,25 @@ describe("usage-report: inputs and the platform", () => {
       '::error::Input "output-dir": cannot be written (ENOENT): /proc/cwp-reports/2026',
     );
     expect(await platform.requests()).toEqual([]);
+  });
+
+  it("refuses an output-dir whose focus/ is a file, naming the input and the path, before any request", async () => {
+    await platform.reset();
+    const dir = await mkdtemp(join(tmpdir(), "cwp-focus-file-"));
+    await writeFile(join(dir, "focus"), "not a folder\n");
+    const { result } = await report({
+      period: "last-month",
+      formats: "focus-parquet",
+      "focus-layout": "partitioned",
+      "billing-account-name": "Acme Corp",
+      "output-dir": dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `::error::Input "output-dir": ${join(dir, "focus")} is a file, where the FOCUS dataset's folder goes: move it away, or write the report to another folder (nothing was read or written)`,
+    );
+    expect(await platform.requests()).toEqual([]);
+    expect(await readFile(join(dir, "focus"), "utf8")).toBe("not a folder\n");
   });
 
   it("stops on a project list that goes round, naming it, without spending the hour's budget or writing a report from part of it", async () => {

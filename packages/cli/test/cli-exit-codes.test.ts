@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,31 @@ describe("cwp: exit codes and secrets", () => {
     const result = await cwp([...build, "--timeout", "3s"]);
     expect(result.code).toBe(EXIT_CODES.timeout);
     expect(result.stderr).toMatch(/did not conclude within 3s.*aborted on the platform/);
+  });
+
+  it("suggests a timeout from the usual builds, not the one of a whole day, in --json too", async () => {
+    // History: four builds of 2 minutes and one of 24 hours, each concluded on the emulator's clock.
+    for (const seconds of [120, 120, 120, 120, 86_400]) {
+      await platform.control("POST", "outcomes", { kind: "build", durationSeconds: seconds });
+      await fetch(`${platform.url}${OPS["trigger-build"]?.start}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${platform.tokens.org}`, "content-type": "application/json" },
+        body: JSON.stringify({ branch: "main" }),
+      });
+      await platform.control("POST", "clock", { advanceSeconds: seconds + 1 });
+    }
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    // The median is 2 minutes; the suggestion is the usual longest (2 minutes and a few seconds)
+    // and half again, in the CLI's own words (the flag): never the day's 36h.
+    const advice =
+      /The timeout \(3s\) is shorter than builds of service web usually take \(2m 0s, the median of the last 5\): set --timeout [34]m\./;
+    const text = await cwp([...build, "--timeout", "3s"]);
+    expect(text.code).toBe(EXIT_CODES.timeout);
+    expect(text.stderr).toMatch(advice);
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
+    const json = await cwp([...build, "--timeout", "3s", "--json"]);
+    expect(json.code).toBe(EXIT_CODES.timeout);
+    expect(JSON.parse(json.stdout.trim()).error.message).toMatch(advice);
   });
 
   it("exits 4 when the start's answer is lost, sending it once", async () => {
@@ -387,6 +412,30 @@ describe("cwp: exit codes and secrets", () => {
     expect(bars).toHaveLength(30);
     expect(Math.max(...bars.map((l) => (l.match(/█/g) ?? []).length))).toBe(40);
     expect(await readFile(join(dir, "report.md"), "utf8")).toContain("<!-- cwp-usage-report -->");
+  });
+
+  it("refuses an --output-dir whose focus/ is a file, naming the flag and the path: exit 2, --json too, nothing sent", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-cli-focus-file-"));
+    await writeFile(join(dir, "focus"), "not a folder\n");
+    const args = [
+      "usage-report",
+      "--period",
+      "last-month",
+      "--formats",
+      "focus-parquet",
+      "--focus-layout",
+      "partitioned",
+    ];
+    const said = `${join(dir, "focus")} is a file, where the FOCUS dataset's folder goes: move it away, or write the report to another folder (nothing was read or written)`;
+    const text = await cwp([...args, "--billing-account-name", "Acme Corp", "--output-dir", dir]);
+    expect(text.code).toBe(EXIT_CODES.input);
+    expect(text.stderr).toContain(`--output-dir: ${said}`);
+    const json = await cwp([...args, "--billing-account-name", "Acme Corp", "--output-dir", dir, "--json"]);
+    expect(json.code).toBe(EXIT_CODES.input);
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({
+      error: { kind: "input", message: expect.stringContaining(said) },
+    });
+    expect(await platform.requests()).toEqual([]);
   });
 
   it("writes usage-report's files where --output-dir says, the FOCUS dataset as Parquet too", async () => {

@@ -291,30 +291,72 @@ describe(`local actions (uses: ./path; ${METADATA})`, () => {
     expect(result.stdout).toContain('✘ job a would fail: "./.github/actions/missing" failed');
   });
 
-  it("fails the job where a step of the composite action fails; lists a JavaScript action as not rehearsed", async () => {
+  it("fails the job where a step of the composite action fails; lists a Docker action as not rehearsed", async () => {
     const machine = await userMachine(
       `on: push
 jobs:
   a:
     runs-on: ubuntu-latest
     steps:
-      - uses: ./.github/actions/js
+      - uses: ./.github/actions/image
       - uses: ./.github/actions/breaks
 `,
       {
-        ".github/actions/js/action.yml":
-          "name: JS\ndescription: d\nruns:\n  using: node24\n  main: index.js\n",
+        ".github/actions/image/Dockerfile": "FROM alpine\n",
         ".github/actions/breaks/action.yml":
           "name: Breaks\ndescription: d\nruns:\n  using: composite\n  steps:\n    - run: exit 3\n      shell: bash\n    - run: echo never\n      shell: bash\n",
       },
     );
     const result = await rehearse(machine);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(
-      "not rehearsed: a JavaScript action (node24), which the rehearsal does not run",
-    );
+    expect(result.stdout).toContain("not rehearsed: a Docker action, which the rehearsal does not run");
     expect(result.stdout).toContain("✘ failure (exit code 3)");
     expect(printed(result.stdout)).not.toContain("never");
     expect(result.stdout).toMatch(/✘ job a would fail: .*"\.\/\.github\/actions\/breaks" failed/);
+  });
+
+  it("runs a JavaScript action as the runner does: pre, main and post with Node, INPUT_*, GITHUB_OUTPUT and GITHUB_STATE", async () => {
+    const machine = await userMachine(
+      `on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - id: js
+        uses: ./.github/actions/js
+        with:
+          who name: Grace
+      - run: echo "output \${{ steps.js.outputs.greeting }}"
+`,
+      {
+        ".github/actions/js/action.yml": `name: JS
+description: A JavaScript action of the repository's own
+inputs:
+  who name:
+    description: whom to greet
+    default: Ada
+outputs:
+  greeting:
+    description: what main wrote
+runs:
+  using: node24
+  pre: pre.mjs
+  main: main.mjs
+  post: post.js
+`,
+        ".github/actions/js/pre.mjs": 'console.log("pre ran");\n',
+        ".github/actions/js/main.mjs": `import { appendFileSync } from "node:fs";
+import { basename } from "node:path";
+console.log(\`hello \${process.env.INPUT_WHO_NAME} from \${basename(process.env.GITHUB_ACTION_PATH)}\`);
+appendFileSync(process.env.GITHUB_OUTPUT, "greeting=hi\\n");
+appendFileSync(process.env.GITHUB_STATE, "pid=42\\n");
+`,
+        ".github/actions/js/post.js": "console.log(`post, state ${process.env.STATE_pid}`);\n",
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    // The post step runs after the job's steps ("Metadata syntax", runs.post).
+    expect(printed(result.stdout)).toEqual(["pre ran", "hello Grace from js", "output hi", "post, state 42"]);
   });
 });

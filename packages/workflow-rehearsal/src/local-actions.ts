@@ -23,7 +23,16 @@ export type LocalAction =
       outputs: ActionOutputDefinition[];
       steps: Step[];
     }
-  | { kind: "node"; folder: string; using: string }
+  | {
+      kind: "node";
+      folder: string;
+      using: string;
+      inputs: ActionInputDefinition[];
+      /** The files `runs.main`, `runs.pre`, `runs.post` name, in the action's folder. */
+      main: string;
+      pre?: { file: string; if: string };
+      post?: { file: string; if: string };
+    }
   | { kind: "docker"; folder: string }
   /** Not there, or not an action GitHub would run: the step fails with this message. */
   | { kind: "refused"; message: string };
@@ -67,5 +76,18 @@ function parsed(folder: string, file: string, text: string): LocalAction {
       steps: stepsOf(file, `action ${file}`, runs.steps, member(member(result.value, "runs"), "steps")),
     };
   if (runs.using === "docker") return { kind: "docker", folder };
-  return { kind: "node", folder, using: runs.using };
+  // pre-if and post-if default to always() ("Metadata syntax", runs.pre-if, runs.post-if).
+  const phase = (file: string | undefined, condition: string | undefined) =>
+    file === undefined ? undefined : { file: join(folder, file), if: condition ?? "always()" };
+  const pre = phase(runs.pre, runs.preIf);
+  const post = phase(runs.post, runs.postIf);
+  return {
+    kind: "node",
+    folder,
+    using: runs.using,
+    inputs: template.inputs ?? [],
+    main: join(folder, runs.main),
+    ...(pre ? { pre } : {}),
+    ...(post ? { post } : {}),
+  };
 }

@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url";
 import { isMapping } from "@actions/workflow-parser";
 import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import {
@@ -20,7 +21,7 @@ import {
   UnknownValue,
 } from "./expressions.js";
 import { jobFindings, stepLabel } from "./findings.js";
-import { readLocalAction } from "./local-actions.js";
+import { type LocalAction, readLocalAction } from "./local-actions.js";
 import { type Combination, expandMatrix } from "./matrix.js";
 import { type ActionShape, ourAction } from "./our-actions.js";
 import { jobOf, literalText, ownId, type RunDefaults, type Step, type Workflow } from "./workflow.js";
@@ -86,6 +87,8 @@ export interface LocalResult extends StepResult {
 export interface ScriptResult extends StepResult {
   env: Record<string, string>;
   path: string[];
+  /** What it saved for its action's post step (GITHUB_STATE, save-state). */
+  state?: Record<string, string>;
 }
 
 export interface RehearsalOptions<R extends StepResult> {
@@ -393,6 +396,7 @@ async function rehearseInstance<R extends StepResult>(
   }
   const records: StepRecord<R>[] = [];
   const state = { env, path: [] as string[] };
+  const posts: (() => Promise<void>)[] = [];
   const { failed, steps } = await runSteps({
     options,
     where: `job ${id}`,
@@ -412,7 +416,10 @@ async function rehearseInstance<R extends StepResult>(
     },
     depth: 0,
     prefix: "",
+    posts,
   });
+  // Post steps, the last action's first, as the runner runs them after the job's steps.
+  for (const post of posts.reverse()) await post();
   env = state.env;
   const stepStatus: StatusFunctions = {
     success: () => !failed,
@@ -474,6 +481,8 @@ interface StepsRun<R extends StepResult> {
   depth: number;
   /** Before each step's name: the local action's, for its steps ("Set up › "). */
   prefix: string;
+  /** The job's post steps (local JavaScript actions' `runs.post`), run after its steps, last first. */
+  posts: (() => Promise<void>)[];
 }
 
 async function runSteps<R extends StepResult>(
@@ -649,12 +658,6 @@ async function runLocalAction<R extends StepResult>(
   if (action.kind === "refused") return { code: 1, ...none, error: action.message };
   if (action.kind === "docker")
     return { code: 0, ...none, notRehearsed: "a Docker action, which the rehearsal does not run" };
-  if (action.kind === "node")
-    return {
-      code: 0,
-      ...none,
-      notRehearsed: `a JavaScript action (${action.using}), which the rehearsal does not run`,
-    };
   const declared = action.inputs.map((input) => input.id);
   const unexpected = Object.keys(given).filter((name) => !declared.includes(name));
   if (unexpected.length > 0)
@@ -667,6 +670,7 @@ async function runLocalAction<R extends StepResult>(
       given[input.id] ?? (input.default !== undefined ? tokenText(input.default, scope) : ""),
     ]),
   );
+  if (action.kind === "node") return runJavaScriptAction(run, action, label, inputs, scope);
   const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = run.contexts;
   const contexts = {
     ...shared,
@@ -697,6 +701,70 @@ async function runLocalAction<R extends StepResult>(
   for (const output of action.outputs)
     if (output.value !== undefined) outputs[output.id] = tokenText(output.value, outputScope);
   return { code: inner.failed ? 1 : 0, outputs, env: changes };
+}
+
+/**
+ * A local JavaScript action, run with Node as the runner runs it (`node <file>` in the workspace):
+ * its inputs as INPUT_<NAME> (uppercase, spaces as _), `runs.pre` before `runs.main` where
+ * `pre-if` holds, `runs.post` at the job's end where `post-if` holds (both default always()), with
+ * what main saved (GITHUB_STATE, save-state) as STATE_<name>. Its outputs are what main wrote to
+ * GITHUB_OUTPUT. Only under --run-shell: it runs code of the repository's, as a `run:` step does.
+ */
+async function runJavaScriptAction<R extends StepResult>(
+  run: StepsRun<R>,
+  action: Extract<LocalAction, { kind: "node" }>,
+  label: string,
+  inputs: Record<string, string>,
+  scope: Scope,
+): Promise<LocalResult> {
+  const runScript = run.options.runScript;
+  if (!runScript)
+    return {
+      code: 0,
+      outputs: {},
+      env: {},
+      notRehearsed: `a JavaScript action (${action.using}), which runs only with --run-shell`,
+    };
+  const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
+  const env = {
+    ...(scope.contexts.env as Record<string, string>),
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([name, value]) => [
+        `INPUT_${name.replace(/ /g, "_").toUpperCase()}`,
+        value,
+      ]),
+    ),
+  };
+  const node = (file: string, name: string, more: Record<string, string> = {}) =>
+    runScript({
+      name,
+      // Node, as the runner starts an action's file; import() keeps an ES module an ES module.
+      script: `import(${JSON.stringify(pathToFileURL(file).href)});\n`,
+      shell: "node {0}",
+      env: { ...env, ...more },
+      path: [...run.path],
+      variables: defaultVariables(github, run.contexts.runner as Record<string, unknown>),
+      timeoutMs: Math.max(0, run.deadline - Date.now()),
+    });
+  const phaseScope = { ...scope, contexts: { ...scope.contexts, github } };
+  if (action.pre && condition(action.pre.if, phaseScope)) {
+    const pre = await node(action.pre.file, `Pre ${label}`);
+    if (pre.code !== 0) return { code: pre.code, outputs: {}, env: pre.env };
+  }
+  const main = await node(action.main, label);
+  run.path.unshift(...main.path.reverse());
+  run.onEnv?.(main.env);
+  const { post } = action;
+  if (post)
+    run.posts.push(async () => {
+      if (!condition(post.if, phaseScope)) return;
+      const state = Object.fromEntries(Object.entries(main.state ?? {}).map(([k, v]) => [`STATE_${k}`, v]));
+      const record: StepRecord<R> = { name: `Post ${label}`, kind: "script" };
+      run.options.onStepStart?.(record);
+      record.script = await node(post.file, record.name, state);
+      run.end(record);
+    });
+  return { code: main.code, outputs: main.outputs, env: main.env };
 }
 
 /** Whether a step (or job) goes on after it fails: `continue-on-error`, a boolean or an expression. */

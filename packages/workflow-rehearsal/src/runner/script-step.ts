@@ -118,6 +118,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         outputs: { ...output.outputs, ...readEnvFile(await read("output")) },
         env: { ...output.env, ...readGithubEnv(await read("env")) },
         path: [...output.path, ...readGithubPath(await read("path"))],
+        state: { ...output.state, ...readEnvFile(await read("state")) },
       };
     } catch (error) {
       if (!(error instanceof EnvFileError)) throw error;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { mkdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { ReportOptionError } from "../../errors.js";
 import { FocusParquet } from "./parquet-sink.js";
 import type { FocusCharge, FocusOwner, FocusPeriod } from "./parts.js";
 import type { FocusSink } from "./rows.js";
@@ -65,8 +66,10 @@ export class PartitionedFocusParquet implements FocusSink {
         () => false,
       )
     )
-      throw new Error(
-        `${root} is a file, where the FOCUS dataset's folder goes: move it away, or write the dataset elsewhere (nothing was read or written)`,
+      // An option's fault (the folder the report goes to), so each host names its own input.
+      throw new ReportOptionError(
+        "dir",
+        `${root} is a file, where the FOCUS dataset's folder goes: move it away, or write the report to another folder (nothing was read or written)`,
       );
     const staging = join(dirname(real), `.${basename(real)}-staging-${randomBytes(6).toString("hex")}`);
     await mkdir(staging, { recursive: true });
