@@ -12,7 +12,7 @@ import {
   isSequence,
   isString,
 } from "@actions/workflow-parser";
-import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
+import { InsertExpressionToken, type TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import { parse as parseYaml } from "yaml";
 
 type ExpressionData = data.ExpressionData;
@@ -238,15 +238,39 @@ function blockScalarText(token: TemplateToken, scope: Scope): string | undefined
  */
 export function tokenValue(token: TemplateToken | undefined, scope: Scope): unknown {
   if (token === undefined) return undefined;
+  // A block scalar that holds one expression and nothing else is that expression's value (a
+  // matrix written `matrix: |` over `${{ fromJSON(...) }}`), as the runner reads it.
+  const alone = onlyExpression(token);
+  if (alone !== undefined) return fromData(evaluate(alone, scope));
   const block = blockScalarText(token, scope);
   if (block !== undefined) return block;
   if (isBasicExpression(token)) return fromData(evaluate(token.expression, scope));
   if (isString(token)) return token.value;
   if (isNumber(token) || isBoolean(token)) return token.value;
   if (isSequence(token)) return [...token].map((item) => tokenValue(item, scope));
-  if (isMapping(token))
-    return Object.fromEntries([...token].map((pair) => [pair.key.toString(), tokenValue(pair.value, scope)]));
+  if (isMapping(token)) {
+    const out: Record<string, unknown> = {};
+    for (const pair of token) {
+      const value = tokenValue(pair.value, scope);
+      // `${{ insert }}: <a mapping>` lays that mapping's members in, where the key stands.
+      if (pair.key instanceof InsertExpressionToken) {
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+          throw new Error("${{ insert }} needs a mapping as its value");
+        Object.assign(out, value);
+      } else out[pair.key.toString()] = value;
+    }
+    return out;
+  }
   return null;
+}
+
+/** The expression of a block scalar that holds it alone, with only whitespace around. */
+function onlyExpression(token: TemplateToken): string | undefined {
+  if (!isBasicExpression(token) || token.blockScalarHeader === undefined || token.source === undefined)
+    return undefined;
+  const [only, ...more] = token.originalExpressions ?? [];
+  if (only === undefined || more.length > 0) return undefined;
+  return token.source.replace(/\$\{\{[\s\S]*\}\}/, "").trim() === "" ? only.expression : undefined;
 }
 
 /** Each `${{ }}` of a plain string (an action.yml default) replaced by its value as text. */

@@ -153,6 +153,15 @@ describe(`jobs and their outputs (${SYNTAX}#jobsjob_idoutputs)`, () => {
     expect(jobs.get("b")?.map((j) => j.job)).toEqual(["b (eu)", "b (us)"]);
   });
 
+  it(`a matrix written as a block scalar holding one expression, and \${{ insert }} laying a mapping in (${SYNTAX}#jobsjob_idstrategymatrix)`, async () => {
+    const { jobs } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    strategy:\n      matrix: |\n        \${{ fromJSON(vars.SITES) }}\n    steps:\n      - run: echo\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n        os: [linux]\n        \${{ insert }}: \${{ fromJSON('{"node":[22,24]}') }}\n    steps:\n      - run: echo\n`,
+      { vars: { SITES: '{"site": ["eu", "us"]}' } },
+    );
+    expect(jobs.get("a")?.map((j) => j.job)).toEqual(["a (eu)", "a (us)"]);
+    expect(jobs.get("b")?.map((j) => j.job)).toEqual(["b (linux, 22)", "b (linux, 24)"]);
+  });
+
   it("an output only a run: step sets is unknown where it is read, never passed on as ''", async () => {
     const { jobs, ran } = await rehearse(
       `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - id: v\n        run: echo "version=1.2.3" >> "$GITHUB_OUTPUT"\n      - name: Build\n        uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: release-\${{ steps.v.outputs.version }}\n`,
