@@ -360,3 +360,43 @@ appendFileSync(process.env.GITHUB_STATE, "pid=42\\n");
     expect(printed(result.stdout)).toEqual(["pre ran", "hello Grace from js", "output hi", "post, state 42"]);
   });
 });
+
+const REUSE = "https://docs.github.com/en/actions/how-tos/reuse-automations/reuse-workflows";
+
+describe(`reusable workflows (${REUSE})`, () => {
+  // The README's example, as written there (packages/cli/test/fixtures/reusable).
+  const fixture = (name: string) =>
+    readFileSync(new URL(`fixtures/reusable/${name}`, import.meta.url), "utf8");
+
+  it("rehearses one of this repository with with:, secrets: inherit and its outputs; lists another's, naming it", async () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    for (const name of ["caller.yml", "deploy.yml"]) expect(readme).toContain(fixture(name));
+    const machine = await userMachine(fixture("caller.yml"), {
+      ".github/workflows/deploy.yml": fixture("deploy.yml"),
+    });
+    const result = await rehearse(machine, ["--secret", "DEPLOY_KEY=abcdef"]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    // A number input's default, typed; the secret passed on by inherit (its length, never its value).
+    expect(printed(result.stdout)).toEqual([
+      "ship to staging, 2 replicas, key 6 characters",
+      "smoke test of https://staging.example",
+    ]);
+    expect(result.stdout).toContain("job deploy / ship\n");
+    expect(result.stdout).toContain("✔ job deploy / ship would pass");
+    expect(result.stdout).toContain(
+      "job shared: not rehearsed (it calls octo-org/ci/.github/workflows/lint.yml@v2, a reusable workflow of another repository, which the rehearsal does not fetch)",
+    );
+    expect(result.stdout).toMatch(/would pass as far as rehearsed \(1 step\(s\) or job\(s\) not rehearsed/);
+    expect(result.stdout).not.toContain("abcdef");
+  });
+
+  it("refuses a call GitHub refuses: a required input not given, with GitHub's parser's words", async () => {
+    const caller = fixture("caller.yml").replace("    with:\n      environment: staging\n", "");
+    const machine = await userMachine(caller, { ".github/workflows/deploy.yml": fixture("deploy.yml") });
+    const result = await rehearse(machine, ["--secret", "DEPLOY_KEY=abcdef"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /\(Line: 4, Col: 11\): Input environment is required, but not provided while calling\./,
+    );
+  });
+});

@@ -142,7 +142,7 @@ const CASES: Record<string, Case> = {
       '✔ job export would pass as far as rehearsed; not rehearsed: "Last month\'s first day to today (UTC)" (a run: step, which runs only with --run-shell), "acme/cwp/actions/usage-report@v1" (it reads a value unknown',
     ],
     printed: [
-      /Every job that runs for this schedule would pass as far as rehearsed \(2 step\(s\) not rehearsed, named above\)/,
+      /Every job that runs for this schedule would pass as far as rehearsed \(2 step\(s\) or job\(s\) not rehearsed, named above\)/,
       /\? acme\/cwp\/actions\/usage-report@v1 \(not rehearsed: it reads a value unknown \(set by the run: step "Last month's first day to today \(UTC\)", which the rehearsal does not run; --run-shell runs it\)\)/,
     ],
   },

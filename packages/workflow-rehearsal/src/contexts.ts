@@ -202,10 +202,23 @@ export function runnerContext(temp: string): Record<string, unknown> {
  * GitHub refuses the dispatch.
  */
 export function typedInputs(events: EventsConfig, given: Record<string, string>): Record<string, unknown> {
-  const declared = (events.workflow_dispatch?.inputs ?? {}) as Record<
-    string,
-    { type?: string; default?: unknown; required?: boolean; options?: string[] }
-  >;
+  return typedValues((events.workflow_dispatch?.inputs ?? {}) as Record<string, InputSpec>, given, "--input");
+}
+
+/** An input as a workflow declares it (`workflow_dispatch` or `workflow_call`), its default evaluated. */
+export interface InputSpec {
+  type?: string;
+  default?: unknown;
+  required?: boolean;
+  options?: string[];
+}
+
+/** Inputs typed as `declared` says, from text given by `how` (`--input` on the command line, a caller's `with:`). */
+export function typedValues(
+  declared: Record<string, InputSpec>,
+  given: Record<string, string>,
+  how: "--input" | "with:",
+): Record<string, unknown> {
   const unexpected = Object.keys(given).filter((name) => !Object.hasOwn(declared, name));
   if (unexpected.length > 0)
     throw new WorkflowError(
@@ -216,7 +229,9 @@ export function typedInputs(events: EventsConfig, given: Record<string, string>)
     const raw = Object.hasOwn(given, name) ? given[name] : spec.default;
     if (raw === undefined) {
       if (spec.required)
-        throw new WorkflowError(`Required input '${name}' not provided (--input ${name}=...)`);
+        throw new WorkflowError(
+          `Required input '${name}' not provided (${how === "--input" ? `--input ${name}=...` : `with: ${name}: ...`})`,
+        );
       inputs[name] = spec.type === "boolean" ? false : spec.type === "number" ? null : "";
       continue;
     }

@@ -1,13 +1,15 @@
 import { pathToFileURL } from "node:url";
-import { isMapping } from "@actions/workflow-parser";
+import { isMapping, isString } from "@actions/workflow-parser";
 import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import {
   defaultVariables,
   githubContext,
+  type InputSpec,
   type RehearsalEvent,
   type RunFacts,
   runnerContext,
   typedInputs,
+  typedValues,
 } from "./contexts.js";
 import {
   condition,
@@ -24,7 +26,17 @@ import { jobFindings, stepLabel } from "./findings.js";
 import { type LocalAction, readLocalAction } from "./local-actions.js";
 import { type Combination, expandMatrix } from "./matrix.js";
 import { type ActionShape, ourAction } from "./our-actions.js";
-import { jobOf, literalText, ownId, type RunDefaults, type Step, type Workflow } from "./workflow.js";
+import {
+  type Job,
+  jobOf,
+  jobOrder,
+  literalText,
+  ownId,
+  type RunDefaults,
+  type Step,
+  type Workflow,
+  type WorkflowCall,
+} from "./workflow.js";
 
 // A workflow's job run as GitHub runs it, once per combination of its matrix: its `if:` with the
 // job-level status functions (success() only when every job up its chain of needs succeeded, so
@@ -110,6 +122,8 @@ export interface RehearsalOptions<R extends StepResult> {
   actions: Record<string, ActionShape>;
   runStep(step: OurStep): Promise<R>;
   runScript?(step: ScriptStep): Promise<ScriptResult>;
+  /** The `inputs` of a reusable workflow, as the job that calls it gives them. */
+  callInputs?: Record<string, unknown>;
   /** Called as each run of a job (each matrix combination) begins, with its name as GitHub shows it. */
   onJobStart?(job: { id: string; title: string }): void;
   /** Called before a step runs (ours, or a script), with what it gets. */
@@ -185,6 +199,8 @@ export interface JobRecord<R extends StepResult = StepResult> {
   outputs: Record<string, string | SetByScript>;
   /** Why it did not run. */
   reason?: string;
+  /** It would run on GitHub, but was not rehearsed (another repository's reusable workflow). */
+  notRehearsed?: boolean;
 }
 
 /** A job's records (one per matrix combination) as the jobs that need it see them (`needs.<id>`). */
@@ -240,6 +256,7 @@ function runFacts(options: RehearsalOptions<StepResult>): RunFacts {
 
 /** The workflow's `inputs`, typed: the event's payload carries them as text, as GitHub's does. */
 function inputsOf(options: RehearsalOptions<StepResult>): Record<string, unknown> {
+  if (options.callInputs !== undefined) return options.callInputs;
   return options.event.name === "workflow_dispatch" || options.inputs
     ? typedInputs(options.workflow.events, options.inputs ?? {})
     : {};
@@ -307,6 +324,7 @@ export async function rehearseJob<R extends StepResult>(
     status,
     workspace: options.workspace,
   });
+  if (job.calls) return rehearseCall(options, job, job.calls, scopeOf(base, jobStatus), unmet, findings);
   const failedRecord = (reason: string): JobRecord<R> => ({
     id,
     job: id,
@@ -341,6 +359,135 @@ export async function rehearseJob<R extends StepResult>(
     records.push(await rehearseInstance(options, id, contexts, { ...jobStatus, unmet }, findings, matrix));
   }
   return records;
+}
+
+/**
+ * A job that calls a reusable workflow ("Reusing workflows",
+ * https://docs.github.com/en/actions/how-tos/reuse-automations/reuse-workflows): one of this
+ * repository runs its jobs in order, with `inputs` typed by its `workflow_call` inputs from the
+ * caller's `with:` (defaults where none is given), `secrets` as the caller passes them (`inherit`:
+ * every one), and its `outputs` for the jobs that need the caller. Its jobs are named as GitHub
+ * shows them, "caller / job". Another repository's is listed as not rehearsed, naming it.
+ */
+async function rehearseCall<R extends StepResult>(
+  options: RehearsalOptions<R>,
+  job: Job,
+  calls: WorkflowCall,
+  scope: Scope,
+  unmet: readonly string[],
+  findings: readonly string[],
+): Promise<JobRecord<R>[]> {
+  const title = job.name !== undefined ? tokenText(job.name, scope) : job.id;
+  const base = { id: job.id, job: title, steps: [], outputs: {} };
+  if (!condition(job.if, scope))
+    return [
+      {
+        ...base,
+        findings: [...findings],
+        ran: false,
+        result: "skipped",
+        success: true,
+        reason:
+          unmet.length > 0 && job.if === "success()"
+            ? `it needs ${unmet.join(", ")}, and its if: is success()`
+            : `its if: is false (${job.if})`,
+      },
+    ];
+  const called = calls.workflow;
+  if (called === undefined)
+    return [
+      {
+        ...base,
+        findings: [...findings],
+        ran: false,
+        result: "success",
+        success: true,
+        notRehearsed: true,
+        reason: `it calls ${calls.ref}, a reusable workflow of another repository, which the rehearsal does not fetch`,
+      },
+    ];
+  let inputs: Record<string, unknown>;
+  try {
+    const declared: Record<string, InputSpec> = {};
+    for (const { key, value } of called.callInputs !== undefined && isMapping(called.callInputs)
+      ? called.callInputs
+      : []) {
+      const field = (name: string) => (isMapping(value) ? value.find(name) : undefined);
+      const fallback = field("default");
+      declared[key.toString()] = {
+        type: literalText(field("type")) ?? "string",
+        required: literalText(field("required")) === "true",
+        ...(fallback !== undefined ? { default: tokenText(fallback, scope) } : {}),
+      };
+    }
+    const given = (tokenValue(calls.with, scope) ?? {}) as Record<string, unknown>;
+    inputs = typedValues(
+      declared,
+      Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)])),
+      "with:",
+    );
+  } catch (error) {
+    if (error instanceof UnknownValue) throw error;
+    return [
+      {
+        ...base,
+        findings: [...findings, `job ${job.id}: ${(error as Error).message}`],
+        ran: false,
+        result: "failure",
+        success: false,
+        reason: (error as Error).message,
+      },
+    ];
+  }
+  const secrets =
+    calls.secrets !== undefined && isString(calls.secrets) && calls.secrets.value === "inherit"
+      ? options.secrets
+      : mappingText(calls.secrets, scope);
+  const nested: RehearsalOptions<R> = {
+    ...options,
+    workflow: called,
+    callInputs: inputs,
+    secrets: secrets ?? {},
+    // GitHub names a called workflow's job after the caller: "deploy / ship".
+    onJobStart: (started) => options.onJobStart?.({ ...started, title: `${title} / ${started.title}` }),
+  };
+  const done = new Map<string, JobRecord<R>[]>();
+  const records: JobRecord<R>[] = [];
+  for (const id of jobOrder(called)) {
+    const ran = await rehearseJob(nested, id, done);
+    done.set(id, ran);
+    records.push(...ran.map((r) => ({ ...r, job: `${title} / ${r.job}` })));
+  }
+  const jobs = Object.fromEntries([...done].map(([id, ran]) => [id, needsEntry(ran)]));
+  const outputScope: Scope = {
+    contexts: { ...scope.contexts, jobs, inputs },
+    status: ALWAYS,
+    workspace: options.workspace,
+  };
+  const outputs: Record<string, string> = {};
+  const extra: string[] = [];
+  for (const { key, value } of called.callOutputs !== undefined && isMapping(called.callOutputs)
+    ? called.callOutputs
+    : []) {
+    const valueToken = isMapping(value) ? value.find("value") : undefined;
+    try {
+      outputs[key.toString()] = tokenText(valueToken, outputScope);
+    } catch (error) {
+      extra.push(`job ${job.id}, outputs.${key.toString()}: ${(error as Error).message}`);
+    }
+  }
+  const failed = records.some((r) => r.result === "failure");
+  return [
+    ...records,
+    {
+      ...base,
+      findings: [...findings, ...extra],
+      ran: true,
+      result: failed ? "failure" : "success",
+      success: !failed && extra.length === 0 && records.every((r) => r.success),
+      outputs,
+    },
+  ];
 }
 
 /** One run of the job (one matrix combination). */

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import {
   convertWorkflowTemplate,
   isMapping,
@@ -59,6 +61,18 @@ export interface Job {
   /** What `run:` steps use where they set no `shell:` or `working-directory:`. */
   defaults: RunDefaults;
   steps: Step[];
+  /** A job that calls a reusable workflow (`uses:`) instead of running steps. */
+  calls?: WorkflowCall;
+}
+
+/** A job's `uses:` of a reusable workflow, with what it passes (`with:`, `secrets:`). */
+export interface WorkflowCall {
+  ref: string;
+  /** The workflow, where it is in this repository (`./.github/workflows/x.yml`); none for another's. */
+  workflow?: Workflow;
+  with: TemplateToken | undefined;
+  /** `inherit`, or a mapping of the called workflow's secrets. */
+  secrets: TemplateToken | undefined;
 }
 
 export interface Workflow {
@@ -69,6 +83,13 @@ export interface Workflow {
   events: EventsConfig;
   /** In the file's order. */
   jobs: Job[];
+  /** `on.workflow_call.outputs`: what a reusable workflow gives the job that calls it. */
+  callOutputs?: TemplateToken;
+  /**
+   * `on.workflow_call.inputs` as written: @actions/workflow-parser 0.3.61 converts an input of
+   * `type: number` to nothing (its InputType has no number), so they are read from the file.
+   */
+  callInputs?: TemplateToken;
 }
 
 /** A workflow file GitHub would refuse, or a job it does not have: bad input, in GitHub's words. */
@@ -79,8 +100,20 @@ export class WorkflowError extends Error {
 export const member = (token: TemplateToken | undefined, key: string): TemplateToken | undefined =>
   token !== undefined && isMapping(token) ? token.find(key) : undefined;
 
-/** The workflow in `text` (its path `file`), read and checked as GitHub reads and checks it. */
-export async function readWorkflow(text: string, file: string): Promise<Workflow> {
+/** GitHub's limit on reusable workflows calling others ("Reusing workflows", limitations). */
+const MAX_CALL_DEPTH = 4;
+
+/**
+ * The workflow in `text` (its path `file`), read and checked as GitHub reads and checks it. With
+ * `repository` (the clone's folder), a job's reusable workflow of the same repository
+ * (`uses: ./.github/workflows/x.yml`) is read from there and checked by GitHub's parser, its
+ * inputs and secrets against the caller's; one of another repository is kept as a reference.
+ */
+export async function readWorkflow(
+  text: string,
+  file: string,
+  repository?: { folder: string; depth?: number },
+): Promise<Workflow> {
   const hostile = hostileYaml(text);
   if (hostile !== undefined) throw new WorkflowError(`${file}: not read: ${hostile}`);
   const parsed = parseWorkflow({ name: file, content: text }, new NoOperationTraceWriter());
@@ -89,22 +122,79 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
   };
   refused(parsed.context.errors.getErrors().map((e) => e.message));
   if (parsed.value === undefined) throw new WorkflowError(`${file}: not a workflow`);
-  const template = await convertWorkflowTemplate(parsed.context, parsed.value);
-  refused([
-    ...parsed.context.errors.getErrors().map((e) => e.message),
-    ...(template.errors ?? []).map((e) => e.Message),
-  ]);
+  const depth = repository?.depth ?? 0;
+  const local = new Map<string, string>();
+  const template = await convertWorkflowTemplate(
+    parsed.context,
+    parsed.value,
+    {
+      getFileContent: async (ref) => {
+        // Another repository's is not fetched (GitHub's parser then says it found none: left out below).
+        if (repository === undefined || "owner" in ref) throw new Error("not fetched");
+        const content = await readFile(join(repository.folder, ref.path), "utf8");
+        local.set(ref.path, content);
+        return { name: ref.path, content };
+      },
+    },
+    { fetchReusableWorkflowDepth: repository === undefined ? 0 : 1 },
+  );
+  const remoteRefs = new Set(
+    template.jobs.flatMap((job) =>
+      job.type === "reusableWorkflowJob" && !job.ref.value.startsWith("./")
+        ? [`(Line: ${job.ref.line}, Col: ${job.ref.col}): Unable to find reusable workflow`]
+        : [],
+    ),
+  );
+  const notAnotherRepositorysFetch = (message: string) => ![...remoteRefs].some((at) => message.endsWith(at));
+  refused(
+    [
+      ...parsed.context.errors.getErrors().map((e) => e.message),
+      ...(template.errors ?? []).map((e) => e.Message),
+    ].filter((message, i, all) => notAnotherRepositorysFetch(message) && all.indexOf(message) === i),
+  );
   const root = parsed.value;
   const jobsToken = member(root, "jobs");
   const workflowDefaults = runDefaults(root);
-  const jobs: Job[] = template.jobs.map((job) => {
-    if (job.type === "reusableWorkflowJob")
-      throw new WorkflowError(
-        `${file}: job ${job.id.value} calls the reusable workflow ${job.ref.value}, which a rehearsal does not fetch; rehearse that workflow's own file`,
-      );
+  const jobs: Job[] = [];
+  for (const job of template.jobs) {
     const raw = member(jobsToken, job.id.value);
+    if (job.type === "reusableWorkflowJob") {
+      const ref = job.ref.value;
+      const path = ref.replace(/^\.\//, "");
+      const content = local.get(path);
+      if (ref.startsWith("./") && (repository === undefined || content === undefined))
+        throw new WorkflowError(
+          `${file}: job ${job.id.value} calls the reusable workflow ${ref}, which a rehearsal reads only from the workflow's own clone; rehearse that workflow's own file`,
+        );
+      if (depth + 1 > MAX_CALL_DEPTH)
+        throw new WorkflowError(
+          `${file}: job ${job.id.value}: reusable workflows call each other more than ${MAX_CALL_DEPTH} deep, which GitHub refuses`,
+        );
+      jobs.push({
+        id: job.id.value,
+        name: member(raw, "name") as ScalarToken | undefined,
+        needs: (job.needs ?? []).map((n) => n.value),
+        if: job.if.expression,
+        env: undefined,
+        strategy: job.strategy,
+        outputs: undefined,
+        continueOnError: undefined,
+        timeoutMinutes: undefined,
+        defaults: {},
+        steps: [],
+        calls: {
+          ref,
+          ...(content !== undefined && repository
+            ? { workflow: await readWorkflow(content, path, { folder: repository.folder, depth: depth + 1 }) }
+            : {}),
+          with: member(raw, "with"),
+          secrets: member(raw, "secrets"),
+        },
+      });
+      continue;
+    }
     const rawContinue = member(raw, "continue-on-error");
-    return {
+    jobs.push({
       id: job.id.value,
       // The name as written (the parser fills in the id where there is none).
       name: member(raw, "name") as ScalarToken | undefined,
@@ -122,8 +212,8 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
       timeoutMinutes: member(raw, "timeout-minutes"),
       defaults: { ...workflowDefaults, ...runDefaults(raw) },
       steps: stepsOf(file, `job ${job.id.value}`, job.steps, member(raw, "steps")),
-    };
-  });
+    });
+  }
   refuseCycles(file, jobs);
   return {
     file,
@@ -132,6 +222,8 @@ export async function readWorkflow(text: string, file: string): Promise<Workflow
     env: template.env,
     events: template.events,
     jobs,
+    callOutputs: member(member(member(root, "on"), "workflow_call"), "outputs"),
+    callInputs: member(member(member(root, "on"), "workflow_call"), "inputs"),
   };
 }
 

@@ -80,10 +80,19 @@ describe("a workflow GitHub refuses is refused, in GitHub's words with line and 
     );
   });
 
-  it("a reusable workflow's call is refused naming it", async () => {
-    expect(await refusal("on: push\njobs:\n  a:\n    uses: o/r/.github/workflows/x.yml@v1\n")).toMatch(
-      /job a calls the reusable workflow o\/r\/.github\/workflows\/x.yml@v1/,
+  it("a call of the repository's own reusable workflow, read without its clone, is refused naming it", async () => {
+    expect(await refusal("on: push\njobs:\n  a:\n    uses: ./.github/workflows/x.yml\n")).toMatch(
+      /job a calls the reusable workflow \.\/\.github\/workflows\/x\.yml, which a rehearsal reads only from the workflow's own clone/,
     );
+  });
+
+  it("another repository's reusable workflow is kept as a reference, not fetched", async () => {
+    const workflow = await readWorkflow(
+      "on: push\njobs:\n  a:\n    uses: o/r/.github/workflows/x.yml@v1\n",
+      file,
+    );
+    expect(workflow.jobs[0]?.calls).toMatchObject({ ref: "o/r/.github/workflows/x.yml@v1" });
+    expect(workflow.jobs[0]?.calls?.workflow).toBeUndefined();
   });
 });
 

@@ -145,7 +145,9 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new RehearsalInputError(`${file}: cannot be read (${error.code ?? error.message})`);
   });
-  const workflow = await engine.readWorkflow(text, file);
+  const where = whereFromGit(dirname(resolve(file)), { ref: flags.ref, sha: flags.sha });
+  // A job's reusable workflow of the same repository is read from the clone that holds this one.
+  const workflow = await engine.readWorkflow(text, file, { folder: where.workspace });
   const triggers = engine.triggersOf(workflow);
   if (!triggers.includes(flags.event))
     throw new RehearsalInputError(
@@ -162,7 +164,6 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const over = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
   const secrets = await readSecrets(flags);
   // The repository, branch and commit of the clone that holds the workflow.
-  const where = whereFromGit(dirname(resolve(file)), { ref: flags.ref, sha: flags.sha });
   const event = eventFor(flags.event as EventName, where, flags.input ?? {}, over);
   const payload = event.payload as { action?: string; pull_request?: { base?: { ref?: string } } };
   const verdict = engine.runsFor(workflow.events, {
@@ -275,11 +276,11 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   }
   const records = [...done.values()].flat();
   const failed = records.filter((r) => !r.success);
-  const unrehearsed = records.flatMap(notRehearsed).length;
+  const unrehearsed = records.flatMap(notRehearsed).length + records.filter((r) => r.notRehearsed).length;
   printer.line(
     failed.length > 0
       ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
-      : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
+      : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
   return failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
 }

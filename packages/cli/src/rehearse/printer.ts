@@ -124,7 +124,11 @@ export class RehearsalPrinter {
   }
 
   job(record: JobRecord<CwpStepResult>): void {
-    if (!record.ran && record.success) {
+    if (record.notRehearsed) {
+      this.line(
+        this.#paint("33", `job ${safeText(record.job)}: not rehearsed (${safeText(record.reason ?? "")})`),
+      );
+    } else if (!record.ran && record.success) {
       this.line(
         `${this.#paint("2", `job ${safeText(record.job)}: would not run (${safeText(record.reason ?? "")})`)}`,
       );
