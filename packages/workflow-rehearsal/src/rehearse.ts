@@ -361,6 +361,12 @@ export async function rehearseJob<R extends StepResult>(
   return records;
 }
 
+/** Why a job's `if:` skips it: the jobs up its chain that did not succeed, where its if: is the default. */
+const skippedBecause = (condition: string, unmet: readonly string[]) =>
+  unmet.length > 0 && condition === "success()"
+    ? `it needs ${unmet.join(", ")}, and its if: is success()`
+    : `its if: is false (${condition})`;
+
 /**
  * A job that calls a reusable workflow ("Reusing workflows",
  * https://docs.github.com/en/actions/how-tos/reuse-automations/reuse-workflows): one of this
@@ -387,10 +393,7 @@ async function rehearseCall<R extends StepResult>(
         ran: false,
         result: "skipped",
         success: true,
-        reason:
-          unmet.length > 0 && job.if === "success()"
-            ? `it needs ${unmet.join(", ")}, and its if: is success()`
-            : `its if: is false (${job.if})`,
+        reason: skippedBecause(job.if, unmet),
       },
     ];
   const called = calls.workflow;
@@ -524,12 +527,7 @@ async function rehearseInstance<R extends StepResult>(
     jobDeadline = Date.now() + (timeoutMs(job.timeoutMinutes, jobScope) ?? JOB_TIMEOUT_MINUTES * 60_000);
     options.onJobStart?.({ id, title });
     if (!condition(job.if, jobScope)) {
-      const { unmet } = jobStatus;
-      return notRan(
-        unmet.length > 0 && job.if === "success()"
-          ? `it needs ${unmet.join(", ")}, and its if: is success()`
-          : `its if: is false (${job.if})`,
-      );
+      return notRan(skippedBecause(job.if, jobStatus.unmet));
     }
     const workflowEnv = mappingText(options.workflow.env, jobScope);
     env = {
