@@ -376,9 +376,10 @@ describe(`reusable workflows (${REUSE})`, () => {
     });
     const result = await rehearse(machine, ["--secret", "DEPLOY_KEY=abcdef"]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    // A number input's default, typed; the secret passed on by inherit (its length, never its value).
+    // A number input's default, typed; an expression default, evaluated in the run; the secret
+    // passed on by inherit (its length, never its value).
     expect(printed(result.stdout)).toEqual([
-      "ship to staging, 2 replicas, key 6 characters",
+      "ship main to staging, 2 replicas, key 6 characters",
       "smoke test of https://staging.example",
     ]);
     expect(result.stdout).toContain("job deploy / ship\n");

@@ -411,18 +411,15 @@ async function rehearseCall<R extends StepResult>(
     ];
   let inputs: Record<string, unknown>;
   try {
-    const declared: Record<string, InputSpec> = {};
-    for (const { key, value } of called.callInputs !== undefined && isMapping(called.callInputs)
-      ? called.callInputs
-      : []) {
-      const field = (name: string) => (isMapping(value) ? value.find(name) : undefined);
-      const fallback = field("default");
-      declared[key.toString()] = {
-        type: literalText(field("type")) ?? "string",
-        required: literalText(field("required")) === "true",
-        ...(fallback !== undefined ? { default: tokenText(fallback, scope) } : {}),
-      };
-    }
+    // A default that is an expression stays a token: it is evaluated here, in the caller's run.
+    const declared = Object.fromEntries(
+      Object.entries(called.events.workflow_call?.inputs ?? {}).map(([name, spec]): [string, InputSpec] => [
+        name,
+        typeof spec.default === "object" && spec.default !== null
+          ? { ...spec, default: tokenText(spec.default, scope) }
+          : spec,
+      ]),
+    );
     const given = (tokenValue(calls.with, scope) ?? {}) as Record<string, unknown>;
     inputs = typedValues(
       declared,

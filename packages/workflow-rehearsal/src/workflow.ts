@@ -85,11 +85,6 @@ export interface Workflow {
   jobs: Job[];
   /** `on.workflow_call.outputs`: what a reusable workflow gives the job that calls it. */
   callOutputs?: TemplateToken;
-  /**
-   * `on.workflow_call.inputs` as written: @actions/workflow-parser 0.3.61 converts an input of
-   * `type: number` to nothing (its InputType has no number), so they are read from the file.
-   */
-  callInputs?: TemplateToken;
 }
 
 /** A workflow file GitHub would refuse, or a job it does not have: bad input, in GitHub's words. */
@@ -223,7 +218,6 @@ export async function readWorkflow(
     events: template.events,
     jobs,
     callOutputs: member(member(member(root, "on"), "workflow_call"), "outputs"),
-    callInputs: member(member(member(root, "on"), "workflow_call"), "inputs"),
   };
 }
 

@@ -74,6 +74,14 @@ describe(`if: and the status functions (${EXPRESSIONS}#status-check-functions)`,
     expect(ran).toEqual([]);
   });
 
+  it("a number input is a number, its default too (the parser patched: patches/@actions__workflow-parser@0.3.61.md)", async () => {
+    const { ran } = await rehearse(
+      `on:\n  workflow_dispatch:\n    inputs:\n      replicas: { type: number, default: 3 }\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: t\n          arguments: \${{ toJSON(inputs.replicas) }}\n`,
+      { event: { name: "workflow_dispatch", payload: {}, sha: "a".repeat(40), ref: "refs/heads/main" } },
+    );
+    expect(ran[0]?.step.inputs.arguments).toBe("3");
+  });
+
   it("a need that failed skips the jobs after it, but always() and failure() run; !cancelled() too", async () => {
     const { jobs, ran } = await rehearse(
       `on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n${build("Build")}  deploy:\n    needs: build\n    runs-on: x\n    steps:\n${build("Deploy")}  report:\n    needs: deploy\n    if: always()\n    runs-on: x\n    steps:\n${build("Report")}  alert:\n    needs: build\n    if: failure()\n    runs-on: x\n    steps:\n${build("Alert")}  tidy:\n    needs: build\n    if: \${{ !cancelled() }}\n    runs-on: x\n    steps:\n${build("Tidy")}`,
