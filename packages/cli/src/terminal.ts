@@ -246,7 +246,7 @@ export function printJsonRefusal(
  * One line of JSON with every control character escaped: JSON escapes C0 itself; DEL and C1
  * (U+007F to U+009F) a terminal may act on are escaped here, so a value from the platform is inert.
  */
-function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
+export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
   const text = JSON.stringify(value, replacer).replace(
     /[\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,

@@ -231,6 +231,40 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     }
   });
 
+  it("--json: one JSON document on stdout with each job's verdict and what was not rehearsed; the lines on stderr", async () => {
+    const passing = await rehearse(["examples/workflows/build-on-push.yml", "--json"]);
+    expect(passing.code).toBe(0);
+    expect(passing.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(passing.stdout)).toMatchObject({
+      workflow: "examples/workflows/build-on-push.yml",
+      event: "push",
+      runs: true,
+      verdict: "pass",
+      exitCode: 0,
+      jobs: [{ id: "build", verdict: "pass", notRehearsed: [], failedSteps: [] }],
+    });
+    expect(passing.stderr).toContain("✔ job build would pass");
+    const partly = await rehearse([
+      "examples/workflows/daily-focus-export.yml",
+      "--event",
+      "schedule",
+      "--json",
+    ]);
+    const json = JSON.parse(partly.stdout);
+    expect(json.verdict).toBe("pass-as-far-as-rehearsed");
+    expect(json.jobs[0].notRehearsed[0]).toEqual({
+      step: "Last month's first day to today (UTC)",
+      why: "a run: step, which runs only with --run-shell",
+    });
+    // An output only a step not rehearsed sets is not known: null, never "".
+    expect(Object.values(json.jobs[0].outputs).every((v) => v === null || typeof v === "string")).toBe(true);
+    const refused = await rehearse(["examples/workflows/nope.yml", "--json"]);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toEqual({
+      error: { kind: "input", exitCode: 2, message: "examples/workflows/nope.yml: cannot be read (ENOENT)" },
+    });
+  });
+
   it("refuses bad input with exit 2 and one line naming it, starting nothing", async () => {
     const missing = await rehearse(["examples/workflows/nope.yml"]);
     expect([missing.code, missing.stderr]).toEqual([

@@ -7,11 +7,12 @@ import type { ActionShape, JobRecord } from "@cwp/workflow-rehearsal";
 import { type Command, Option } from "commander";
 import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
-import { safeText } from "../terminal.js";
+import { jsonLine, printJsonRefusal, safeText } from "../terminal.js";
 import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { notRehearsed, RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
+import { rehearsalJson } from "./verdict-json.js";
 
 // `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
 // read and checked by GitHub's own parser, every expression by GitHub's evaluator
@@ -35,6 +36,7 @@ interface Flags {
   ref?: string;
   sha?: string;
   runShell?: boolean;
+  json?: boolean;
 }
 
 /** `--input NAME=VALUE`, repeatable: each into the flag's record, refusing what is not NAME=VALUE. */
@@ -110,8 +112,12 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
     .option(
+      "--json",
+      "one JSON document on stdout: each job's verdict, the steps not rehearsed and why, findings, outputs (the steps' lines go to stderr)",
+    )
+    .option(
       "--run-shell",
-      "run the run: steps with bash, as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
+      "run the run: steps in their shell (shell:, defaults.run), as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
     )
     .action(async (file: string, flags: Flags) => {
       const engine = await import("@cwp/workflow-rehearsal");
@@ -120,6 +126,7 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
       } catch (error) {
         if (!(error instanceof engine.WorkflowError || error instanceof RehearsalInputError)) throw error;
         process.stderr.write(`error: ${safeLines(error.message)}\n`);
+        if (flags.json) printJsonRefusal(error.message, []);
         setExitCode(EXIT_CODES.input);
       }
     });
@@ -178,7 +185,8 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     ...Object.values(secrets),
     ...(process.env.CWP_API_TOKEN ? [process.env.CWP_API_TOKEN] : []),
   ]);
-  const printer = new RehearsalPrinter(process.stdout, process.env, masks);
+  // With --json, stdout holds the one JSON document: what a person reads goes to stderr.
+  const printer = new RehearsalPrinter(flags.json ? process.stderr : process.stdout, process.env, masks);
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
   // rehearsal's; the user's clone and home are never a step's to write.
@@ -203,6 +211,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   for (const note of verdict.notes) printer.line(`  note: ${note}`);
   if (!verdict.runs) {
     printer.line(`This ${event.name} would not start the workflow: nothing runs, nothing is rehearsed.`);
+    if (flags.json) process.stdout.write(jsonLine(rehearsalJson(file, event.name, [], EXIT_CODES.success)));
     return EXIT_CODES.success;
   }
   printer.line(
@@ -282,7 +291,14 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
       ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
       : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
-  return failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
+  const exitCode = failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
+  if (flags.json)
+    process.stdout.write(
+      jsonLine(rehearsalJson(file, event.name, records, exitCode), (_, value) =>
+        typeof value === "string" ? masks.apply(value) : value,
+      ),
+    );
+  return exitCode;
 }
 
 /**

@@ -1,0 +1,72 @@
+import type { JobRecord } from "@cwp/workflow-rehearsal";
+import type { CwpStepResult } from "./step-runner.js";
+
+// `cwp rehearse --json`: the verdicts the text ends with, as one JSON document for a script (the
+// steps' own lines go to stderr meanwhile). A job "pass"es only where every step that decides it
+// was rehearsed; else "pass-as-far-as-rehearsed", with each step (or job) not rehearsed and why.
+
+export type JobVerdict = "pass" | "pass-as-far-as-rehearsed" | "fail" | "not-run" | "not-rehearsed";
+
+export interface RehearsalJson {
+  workflow: string;
+  event: string;
+  /** Whether the event starts the workflow at all (its `on:` and filters). */
+  runs: boolean;
+  verdict: "pass" | "pass-as-far-as-rehearsed" | "fail";
+  exitCode: number;
+  jobs: {
+    id: string;
+    job: string;
+    verdict: JobVerdict;
+    /** Why it did not run, or was not rehearsed. */
+    reason: string | null;
+    failedSteps: string[];
+    notRehearsed: { step: string; why: string }[];
+    findings: string[];
+    outputs: Record<string, string | null>;
+  }[];
+}
+
+const failedSteps = (record: JobRecord<CwpStepResult>) =>
+  record.steps
+    .filter((s) => {
+      const code = (s.result ?? s.script ?? s.local)?.code;
+      return s.kind === "refused" || (!s.continuedOnError && code !== undefined && code !== 0);
+    })
+    .map((s) => s.name);
+
+function jobVerdict(record: JobRecord<CwpStepResult>): JobVerdict {
+  if (record.notRehearsed) return "not-rehearsed";
+  if (!record.ran && record.success) return "not-run";
+  if (!record.success) return "fail";
+  return record.steps.some((s) => s.notRehearsed !== undefined) ? "pass-as-far-as-rehearsed" : "pass";
+}
+
+export function rehearsalJson(
+  workflow: string,
+  event: string,
+  records: readonly JobRecord<CwpStepResult>[],
+  exitCode: number,
+): RehearsalJson {
+  const jobs = records.map((record) => ({
+    id: record.id,
+    job: record.job,
+    verdict: jobVerdict(record),
+    reason: record.reason ?? null,
+    failedSteps: failedSteps(record),
+    notRehearsed: record.steps.flatMap((s) =>
+      s.notRehearsed !== undefined ? [{ step: s.name, why: s.notRehearsed }] : [],
+    ),
+    findings: record.findings,
+    // An output only a step not rehearsed sets is not known: null, never "".
+    outputs: Object.fromEntries(
+      Object.entries(record.outputs).map(([name, value]) => [name, typeof value === "string" ? value : null]),
+    ),
+  }));
+  const verdict = jobs.some((j) => j.verdict === "fail")
+    ? "fail"
+    : jobs.some((j) => j.verdict === "pass-as-far-as-rehearsed" || j.verdict === "not-rehearsed")
+      ? "pass-as-far-as-rehearsed"
+      : "pass";
+  return { workflow, event, runs: records.length > 0, verdict, exitCode, jobs };
+}
