@@ -1,6 +1,3 @@
-import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import {
   type Deployment,
@@ -8,6 +5,7 @@ import {
   runBundle,
   type StandIn,
   startGitHubStandIn,
+  startOtherSite,
   type TestPlatform,
   useTestPlatform,
 } from "@cwp/action-testing";
@@ -67,13 +65,8 @@ describe("trigger-build: a newcomer's mistakes", () => {
     ["a web page (200)", "text/html", "<!doctype html><p>Welcome"],
     ["another API's JSON (200, no data)", "application/json", '{"ok": true, "items": []}'],
   ])("says an API URL answering %s is not the API, and that nothing was started", async (_, type, answer) => {
-    const site = createServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { "content-type": type }).end(answer);
-    });
-    site.listen(0, "127.0.0.1");
-    await once(site, "listening");
-    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const site = await startOtherSite(200, { "content-type": type }, answer);
+    const { url } = site;
     try {
       const result = await build({ "api-url": url });
       expect(result.code).toBe(1);

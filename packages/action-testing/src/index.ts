@@ -22,6 +22,7 @@ export { useGitHubStandIn } from "./github/use-stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
 export { oddAnswersContract } from "./odd-answers-contract.js";
 export { olderNodeOnPath } from "./older-node.js";
+export { startOtherSite } from "./other-site.js";
 export {
   leakedSecrets,
   parseCommandFile,

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startOtherSite } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { BIN, cwp, env, OPS, platform } from "./cli-harness.js";
@@ -45,13 +44,8 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
   ] as const)(
     "says a URL that answers %s is not the API, to check the URL; nothing started, never 'outcome unknown'",
     async (_, status, headers, answer) => {
-      const site = createServer((req, res) => {
-        req.resume();
-        res.writeHead(status, headers).end(answer);
-      });
-      site.listen(0, "127.0.0.1");
-      await once(site, "listening");
-      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const site = await startOtherSite(status, headers, answer);
+      const { url } = site;
       try {
         const result = await cwp([...build], { env: { CWP_API_URL: url } });
         expect(result.code).toBe(EXIT_CODES.failed);

@@ -1,10 +1,8 @@
-import { once } from "node:events";
 import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startOtherSite } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 
@@ -207,13 +205,12 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
 
   it("says an --api-url that answers another product's JSON is not the API, and that nothing was started there", async () => {
     // Every answer of the API has "data" (the spec, §1): this one is another product's.
-    const site = createServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { "content-type": "application/json" }).end('{"ok": true, "items": []}');
-    });
-    site.listen(0, "127.0.0.1");
-    await once(site, "listening");
-    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const site = await startOtherSite(
+      200,
+      { "content-type": "application/json" },
+      '{"ok": true, "items": []}',
+    );
+    const { url } = site;
     try {
       const result = await runCli(
         ["rehearse", "examples/workflows/build-on-push.yml", "--api-url", url, "--sha", HEAD_SHA],

@@ -10,9 +10,9 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, printJsonRefusal, safeText } from "../terminal.js";
 import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
-import { notRehearsed, RehearsalPrinter } from "./printer.js";
+import { RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
-import { rehearsalJson } from "./verdict-json.js";
+import { notRehearsed, rehearsalJson } from "./verdict-json.js";
 
 // `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
 // read and checked by GitHub's own parser, every expression by GitHub's evaluator

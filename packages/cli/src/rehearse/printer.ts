@@ -2,6 +2,7 @@ import type { JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
+import { failedSteps, jobVerdict, notRehearsed } from "./verdict-json.js";
 
 // What `cwp rehearse` prints: each step with what it gets (secrets as ***), the lines a step of
 // ours prints as they come, its outputs and its result; then the job's verdict and the findings.
@@ -124,43 +125,37 @@ export class RehearsalPrinter {
   }
 
   job(record: JobRecord<CwpStepResult>): void {
-    if (record.notRehearsed) {
-      this.line(
-        this.#paint("33", `job ${safeText(record.job)}: not rehearsed (${safeText(record.reason ?? "")})`),
-      );
-    } else if (!record.ran && record.success) {
-      this.line(
-        `${this.#paint("2", `job ${safeText(record.job)}: would not run (${safeText(record.reason ?? "")})`)}`,
-      );
-    } else {
-      const failedSteps = record.steps.filter(
-        (s) =>
-          s.kind === "refused" ||
-          (!s.continuedOnError &&
-            (s.result ?? s.script ?? s.local)?.code !== undefined &&
-            (s.result ?? s.script ?? s.local)?.code !== 0),
-      );
-      const unrehearsed = notRehearsed(record);
-      this.line(
-        record.success
-          ? this.#paint(
-              "32",
-              unrehearsed.length === 0
-                ? `✔ job ${safeText(record.job)} would pass`
-                : `✔ job ${safeText(record.job)} would pass as far as rehearsed; not rehearsed: ${unrehearsed.map((s) => `"${safeText(s.name)}" (${safeText(s.notRehearsed ?? "")})`).join(", ")}`,
-            )
-          : this.#paint(
-              "31",
-              `✘ job ${safeText(record.job)} would fail${failedSteps.length > 0 ? `: ${failedSteps.map((s) => `"${safeText(s.name)}"`).join(", ")} failed` : ""}`,
-            ),
-      );
+    const job = safeText(record.job);
+    const reason = safeText(record.reason ?? "");
+    const named = (steps: StepRecord<CwpStepResult>[], why?: (s: StepRecord<CwpStepResult>) => string) =>
+      steps.map((s) => `"${safeText(s.name)}"${why ? ` (${safeText(why(s))})` : ""}`).join(", ");
+    switch (jobVerdict(record)) {
+      case "not-rehearsed":
+        this.line(this.#paint("33", `job ${job}: not rehearsed (${reason})`));
+        break;
+      case "not-run":
+        this.line(this.#paint("2", `job ${job}: would not run (${reason})`));
+        break;
+      case "pass":
+        this.line(this.#paint("32", `✔ job ${job} would pass`));
+        break;
+      case "pass-as-far-as-rehearsed":
+        this.line(
+          this.#paint(
+            "32",
+            `✔ job ${job} would pass as far as rehearsed; not rehearsed: ${named(notRehearsed(record), (s) => s.notRehearsed ?? "")}`,
+          ),
+        );
+        break;
+      case "fail": {
+        const failed = failedSteps(record);
+        this.line(
+          this.#paint("31", `✘ job ${job} would fail${failed.length > 0 ? `: ${named(failed)} failed` : ""}`),
+        );
+      }
     }
     for (const finding of record.findings)
       this.line(`  ${this.#paint("31", "finding:")} ${safeText(finding)}`);
     this.line("");
   }
 }
-
-/** The steps of a job that decide its verdict and were not rehearsed. */
-export const notRehearsed = (record: JobRecord<CwpStepResult>) =>
-  record.steps.filter((s) => s.notRehearsed !== undefined);

@@ -27,19 +27,23 @@ export interface RehearsalJson {
   }[];
 }
 
-const failedSteps = (record: JobRecord<CwpStepResult>) =>
-  record.steps
-    .filter((s) => {
-      const code = (s.result ?? s.script ?? s.local)?.code;
-      return s.kind === "refused" || (!s.continuedOnError && code !== undefined && code !== 0);
-    })
-    .map((s) => s.name);
+/** The steps that failed a job: refused, or ended non-zero without continue-on-error. */
+export const failedSteps = (record: JobRecord<CwpStepResult>) =>
+  record.steps.filter((s) => {
+    const code = (s.result ?? s.script ?? s.local)?.code;
+    return s.kind === "refused" || (!s.continuedOnError && code !== undefined && code !== 0);
+  });
 
-function jobVerdict(record: JobRecord<CwpStepResult>): JobVerdict {
+/** The steps of a job that decide its verdict and were not rehearsed. */
+export const notRehearsed = (record: JobRecord<CwpStepResult>) =>
+  record.steps.filter((s) => s.notRehearsed !== undefined);
+
+/** A job's verdict: what the text's closing line of the job says, and --json's `verdict`. */
+export function jobVerdict(record: JobRecord<CwpStepResult>): JobVerdict {
   if (record.notRehearsed) return "not-rehearsed";
   if (!record.ran && record.success) return "not-run";
   if (!record.success) return "fail";
-  return record.steps.some((s) => s.notRehearsed !== undefined) ? "pass-as-far-as-rehearsed" : "pass";
+  return notRehearsed(record).length > 0 ? "pass-as-far-as-rehearsed" : "pass";
 }
 
 export function rehearsalJson(
@@ -53,10 +57,8 @@ export function rehearsalJson(
     job: record.job,
     verdict: jobVerdict(record),
     reason: record.reason ?? null,
-    failedSteps: failedSteps(record),
-    notRehearsed: record.steps.flatMap((s) =>
-      s.notRehearsed !== undefined ? [{ step: s.name, why: s.notRehearsed }] : [],
-    ),
+    failedSteps: failedSteps(record).map((s) => s.name),
+    notRehearsed: notRehearsed(record).map((s) => ({ step: s.name, why: s.notRehearsed ?? "" })),
     findings: record.findings,
     // An output only a step not rehearsed sets is not known: null, never "".
     outputs: Object.fromEntries(

@@ -29,6 +29,7 @@ export interface ScriptRunnerOptions {
 
 export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) => Promise<ScriptResult> {
   const { folders } = options;
+  const eventsWritten = new Set<string>();
   return async (step) => {
     const failed = (message: string): ScriptResult => {
       options.onLine(options.masks.apply(`Error: ${message}`));
@@ -52,9 +53,11 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
       return failed(
         `An error occurred trying to start process '${shell.program}' with working directory '${cwd}'. No such file or directory`,
       );
-    // The event's payload, where GITHUB_EVENT_PATH says (in runner.temp, as on a runner).
+    // The event's payload, where GITHUB_EVENT_PATH says (in runner.temp, as on a runner): written
+    // once, for the rehearsal's first script.
     const eventPath = step.variables.GITHUB_EVENT_PATH;
-    if (eventPath !== undefined && inside(eventPath, [folders.temp])) {
+    if (eventPath !== undefined && !eventsWritten.has(eventPath) && inside(eventPath, [folders.temp])) {
+      eventsWritten.add(eventPath);
       await mkdir(dirname(eventPath), { recursive: true });
       await writeFile(eventPath, JSON.stringify(options.event.payload));
     }
