@@ -247,7 +247,14 @@ export function tokenValue(token: TemplateToken | undefined, scope: Scope): unkn
   if (isBasicExpression(token)) return fromData(evaluate(token.expression, scope));
   if (isString(token)) return token.value;
   if (isNumber(token) || isBoolean(token)) return token.value;
-  if (isSequence(token)) return [...token].map((item) => tokenValue(item, scope));
+  // An item that is one expression yielding a list is spliced in, its items in its place, as the
+  // runner's template reader does it (TemplateUnraveler.SequenceItemBasicExpression in actions/runner:
+  // "isSequenceInsertion"); a list written out as an item stays one item.
+  if (isSequence(token))
+    return [...token].flatMap((item) => {
+      const value = tokenValue(item, scope);
+      return isBasicExpression(item) && Array.isArray(value) ? value : [value];
+    });
   if (isMapping(token)) {
     const out: Record<string, unknown> = {};
     for (const pair of token) {

@@ -170,6 +170,21 @@ describe(`jobs and their outputs (${SYNTAX}#jobsjob_idoutputs)`, () => {
     expect(jobs.get("b")?.map((j) => j.job)).toEqual(["b (linux, 22)", "b (linux, 24)"]);
   });
 
+  it("a matrix list item that is an expression yielding a list is spliced in; a list written as an item stays one value (actions/runner, src/Sdk/DTObjectTemplating/ObjectTemplating/TemplateUnraveler.cs, SequenceItemBasicExpression)", async () => {
+    const { jobs } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    strategy:\n      matrix:\n        node: [18, "\${{ fromJSON(vars.NEWER) }}", "\${{ vars.ONE }}"]\n        include:\n          - node: 18\n            lts: old\n          - \${{ fromJSON('[{"node":26,"lts":"next"}]') }}\n    steps:\n      - run: echo\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n        pair: [[1, 2], "\${{ fromJSON('[[3, 4]]') }}"]\n    steps:\n      - run: echo\n`,
+      { vars: { NEWER: "[20, 22]", ONE: "24" } },
+    );
+    expect(jobs.get("a")?.map((j) => j.job)).toEqual([
+      "a (18, old)",
+      "a (20)",
+      "a (22)",
+      "a (24)",
+      "a (26, next)",
+    ]);
+    expect(jobs.get("b")?.map((j) => j.matrix)).toEqual([{ pair: [1, 2] }, { pair: [3, 4] }]);
+  });
+
   it("an output only a run: step sets is unknown where it is read, never passed on as ''", async () => {
     const { jobs, ran } = await rehearse(
       `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - id: v\n        run: echo "version=1.2.3" >> "$GITHUB_OUTPUT"\n      - name: Build\n        uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: release-\${{ steps.v.outputs.version }}\n`,
