@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rehearse, userMachine } from "./rehearse-machine.js";
+import { job, rehearse, userMachine } from "./rehearse-machine.js";
 
 // `cwp rehearse --run-shell` runs a job's `run:` steps as GitHub's runner runs them on Linux.
 // Each case states GitHub's documented outcome and cites its page; a job that fails on GitHub
@@ -315,6 +316,30 @@ jobs:
     expect(result.stdout).toMatch(/✘ job a would fail: .*"\.\/\.github\/actions\/breaks" failed/);
   });
 
+  it("warns as the runner does of a deprecated input given, and of a required input not given, which GitHub does not enforce: the job passes", async () => {
+    const machine = await userMachine(
+      job("      - uses: ./.github/actions/deploy\n        with:\n          old-name: web\n"),
+      {
+        ".github/actions/deploy/action.yml":
+          'name: Deploy\ndescription: d\ninputs:\n  old-name:\n    description: the service\n    deprecationMessage: use service instead\n  target:\n    description: where to\n    required: true\n  region:\n    description: which region\n    required: true\n    default: eu\nruns:\n  using: composite\n  steps:\n    - run: echo "target [${{ inputs.target }}], region ${{ inputs.region }}"\n      shell: bash\n',
+      },
+    );
+    const warnings = [
+      "Input 'old-name' has been deprecated with message: use service instead",
+      "Input 'target' is required but not given: GitHub's runner does not check it (https://github.com/actions/runner/issues/1070), so the action reads ''",
+    ];
+    const text = await rehearse(machine);
+    expect(text.code, text.stdout + text.stderr).toBe(0);
+    expect(printed(text.stdout)).toEqual(["target [], region eu", ...warnings.map((w) => `Warning: ${w}`)]);
+    expect(text.stdout).toContain("✔ job a would pass");
+    const json = await rehearse(machine, ["--json"]);
+    const [only] = (JSON.parse(json.stdout) as { jobs: { verdict: string; warnings: unknown }[] }).jobs;
+    expect(only?.verdict).toBe("pass");
+    expect(only?.warnings).toEqual(
+      warnings.map((warning) => ({ step: "./.github/actions/deploy", warning })),
+    );
+  });
+
   it("runs a JavaScript action as the runner does: pre, main and post with Node, INPUT_*, GITHUB_OUTPUT and GITHUB_STATE", async () => {
     const machine = await userMachine(
       `on: push
@@ -358,6 +383,35 @@ appendFileSync(process.env.GITHUB_STATE, "pid=42\\n");
     expect(result.code, result.stdout + result.stderr).toBe(0);
     // The post step runs after the job's steps ("Metadata syntax", runs.post).
     expect(printed(result.stdout)).toEqual(["pre ran", "hello Grace from js", "output hi", "post, state 42"]);
+  });
+});
+
+describe("the Node a JavaScript action runs with (https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/)", () => {
+  it("is the runner's Node 24 whatever its using: says, never the node on PATH; its file runs as the program's main module", async () => {
+    const machine = await userMachine(
+      job(
+        `      - id: js\n        uses: ./.github/actions/old\n      - run: echo "ran with \${{ steps.js.outputs.node }}"\n`,
+      ),
+      {
+        ".github/actions/old/action.yml":
+          "name: Old\ndescription: A JavaScript action that still says node20\noutputs:\n  node:\n    description: the Node it ran with\nruns:\n  using: node20\n  pre: main.js\n  main: main.js\n",
+        // CommonJS, as ncc bundles many: it runs only as the main module, as `node main.js` starts it.
+        ".github/actions/old/main.js":
+          'if (require.main === module) require("node:fs").appendFileSync(process.env.GITHUB_OUTPUT, `node=${process.versions.node.split(".")[0]}\\n`);\n',
+        // A `node` first on PATH that the runner would never start for an action.
+        "bin/node": "#!/bin/sh\necho 'the node on PATH'\nexit 3\n",
+      },
+    );
+    chmodSync(join(machine.clone, "bin/node"), 0o755);
+    const result = await rehearse(machine, [], {
+      PATH: `${join(machine.clone, "bin")}${delimiter}${process.env.PATH}`,
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    // The runner's words, once for the step (its pre and its main).
+    expect(printed(result.stdout)).toEqual([
+      "Warning: Node.js 20 is deprecated. The following actions target Node.js 20 but are being forced to run on Node.js 24: ./.github/actions/old. For more information see: https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/",
+      "ran with 24",
+    ]);
   });
 });
 

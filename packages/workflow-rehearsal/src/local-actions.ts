@@ -91,3 +91,39 @@ function parsed(folder: string, file: string, text: string): LocalAction {
     ...(post ? { post } : {}),
   };
 }
+
+/**
+ * What a step's inputs to a local action are warned of; a warning never fails the step. The
+ * runner's, in its words: a deprecated input that is given (`deprecationMessage`). Ours: a
+ * required input neither given nor defaulted, which the runner does not check
+ * (https://github.com/actions/runner/issues/1070), so the action reads ''.
+ */
+export function inputWarnings(
+  inputs: readonly ActionInputDefinition[],
+  given: Record<string, string>,
+): string[] {
+  const warnings: string[] = [];
+  for (const input of inputs) {
+    if (Object.hasOwn(given, input.id) && input.deprecationMessage)
+      warnings.push(`Input '${input.id}' has been deprecated with message: ${input.deprecationMessage}`);
+    if (input.required === true && !Object.hasOwn(given, input.id) && input.default === undefined)
+      warnings.push(
+        `Input '${input.id}' is required but not given: GitHub's runner does not check it (https://github.com/actions/runner/issues/1070), so the action reads ''`,
+      );
+  }
+  return warnings;
+}
+
+/**
+ * What the runner says of a JavaScript action whose `using:` is older than node24: it runs it with
+ * Node 24 all the same. The words are the runner's for node20 ("Deprecation of Node 20 on GitHub
+ * Actions runners", https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/);
+ * node12 and node16 are said alike.
+ */
+export function forcedOntoNode24(using: string, uses: string): string[] {
+  const major = /^node(\d+)$/.exec(using)?.[1];
+  if (major === undefined || Number(major) >= 24) return [];
+  return [
+    `Node.js ${major} is deprecated. The following actions target Node.js ${major} but are being forced to run on Node.js 24: ${uses}. For more information see: https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/`,
+  ];
+}

@@ -1,4 +1,3 @@
-import { pathToFileURL } from "node:url";
 import { isMapping, isString } from "@actions/workflow-parser";
 import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import {
@@ -23,7 +22,7 @@ import {
   UnknownValue,
 } from "./expressions.js";
 import { jobFindings, stepLabel } from "./findings.js";
-import { type LocalAction, readLocalAction } from "./local-actions.js";
+import { forcedOntoNode24, inputWarnings, type LocalAction, readLocalAction } from "./local-actions.js";
 import { type Combination, expandMatrix } from "./matrix.js";
 import { type ActionShape, ourAction } from "./our-actions.js";
 import {
@@ -64,8 +63,10 @@ export interface OurStep {
 /** A `run:` step, for a caller that runs scripts. */
 export interface ScriptStep {
   name: string;
-  /** The script, its expressions evaluated. */
+  /** The script, its expressions evaluated ("" for a JavaScript action's file). */
   script: string;
+  /** A JavaScript action's file (`runs.main`, `pre` or `post`): run with the runner's Node, as `node <file>`, instead of `script`. */
+  javascript?: { file: string };
   env: Record<string, string>;
   /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
   path: string[];
@@ -86,7 +87,6 @@ export interface StepResult {
   outputs: Record<string, string>;
 }
 
-/** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */
 /** A local action's end: its outputs; why it failed before a step ran, or why it was not run. */
 export interface LocalResult extends StepResult {
   /** The runner's message where it could not run the action (not there, not valid). */
@@ -94,8 +94,11 @@ export interface LocalResult extends StepResult {
   notRehearsed?: string;
   /** What its scripts wrote to GITHUB_ENV. */
   env: Record<string, string>;
+  /** What the runner would warn of (a deprecated input given, a Node it is forced onto): the step goes on. */
+  warnings?: string[];
 }
 
+/** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */
 export interface ScriptResult extends StepResult {
   env: Record<string, string>;
   path: string[];
@@ -780,10 +783,10 @@ const MAX_ACTION_DEPTH = 10;
 /**
  * A step that uses a local action (`uses: ./path`): a composite action's steps run as the job's
  * do (`run:` steps under --run-shell, ours, other local actions), with its `inputs` (given, else
- * their defaults; `required` is documentation only, as on GitHub), `github.action_path`, no
- * `secrets`, `needs` or `vars` (an action has none) and no `defaults.run`; its outputs are its
- * `outputs.<id>.value`. A JavaScript or Docker action is listed as not rehearsed; one GitHub
- * cannot find or read fails the step with the runner's message.
+ * their defaults; `required` is not enforced, as on GitHub, only warned of), `github.action_path`,
+ * no `secrets`, `needs` or `vars` (an action has none) and no `defaults.run`; its outputs are its
+ * `outputs.<id>.value`. A JavaScript action runs under --run-shell; a Docker action is listed as
+ * not rehearsed; one GitHub cannot find or read fails the step with the runner's message.
  */
 async function runLocalAction<R extends StepResult>(
   run: StepsRun<R>,
@@ -806,13 +809,18 @@ async function runLocalAction<R extends StepResult>(
     run.findings.push(
       `${run.where}, step "${label}": Unexpected input(s) '${unexpected.join("', '")}', valid inputs are [${declared.map((d) => `'${d}'`).join(", ")}]`,
     );
+  const warnings = inputWarnings(action.inputs, given);
   const inputs = Object.fromEntries(
     action.inputs.map((input) => [
       input.id,
       given[input.id] ?? (input.default !== undefined ? tokenText(input.default, scope) : ""),
     ]),
   );
-  if (action.kind === "node") return runJavaScriptAction(run, action, label, inputs, scope);
+  if (action.kind === "node") {
+    warnings.push(...forcedOntoNode24(action.using, uses));
+    const result = await runJavaScriptAction(run, action, label, inputs, scope);
+    return warnings.length > 0 ? { ...result, warnings } : result;
+  }
   const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = run.contexts;
   const contexts = {
     ...shared,
@@ -842,7 +850,7 @@ async function runLocalAction<R extends StepResult>(
   const outputs: Record<string, string> = {};
   for (const output of action.outputs)
     if (output.value !== undefined) outputs[output.id] = tokenText(output.value, outputScope);
-  return { code: inner.failed ? 1 : 0, outputs, env: changes };
+  return { code: inner.failed ? 1 : 0, outputs, env: changes, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**
@@ -880,9 +888,8 @@ async function runJavaScriptAction<R extends StepResult>(
   const node = (file: string, name: string, more: Record<string, string> = {}) =>
     runScript({
       name,
-      // Node, as the runner starts an action's file; import() keeps an ES module an ES module.
-      script: `import(${JSON.stringify(pathToFileURL(file).href)});\n`,
-      shell: "node {0}",
+      script: "",
+      javascript: { file },
       env: { ...env, ...more },
       path: [...run.path],
       variables: defaultVariables(github, run.contexts.runner as Record<string, unknown>),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EnvFileError, expandMatrix, Masks, readEnvFile, readGithubEnv } from "../src/index.js";
+import { EnvFileError, expandMatrix, Masks, nodeWarnings, readEnvFile, readGithubEnv } from "../src/index.js";
+import { forcedOntoNode24 } from "../src/local-actions.js";
 
 // The runner's rules, one by one. Environment files: "Workflow commands for GitHub Actions",
 // https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#environment-files;
@@ -27,6 +28,19 @@ describe("env files, read as the runner reads them", () => {
     expect(() => readGithubEnv("node_options=--require x\n")).toThrow(
       "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
     );
+  });
+});
+
+describe("the Node of a JavaScript action (https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/)", () => {
+  it("the runner's words for an older using:, nothing for node24; a rehearsal's Node that is not 24 is named", () => {
+    expect(forcedOntoNode24("node24", "./a")).toEqual([]);
+    expect(forcedOntoNode24("node20", "./a")).toEqual([
+      "Node.js 20 is deprecated. The following actions target Node.js 20 but are being forced to run on Node.js 24: ./a. For more information see: https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/",
+    ]);
+    expect(nodeWarnings("24.11.1")).toEqual([]);
+    expect(nodeWarnings("22.19.0")).toEqual([
+      "The rehearsal runs JavaScript actions with the Node that runs it, 22.19.0; GitHub's runner has Node 24",
+    ]);
   });
 });
 

@@ -91,6 +91,7 @@ export class RehearsalPrinter {
       return;
     }
     if (step.kind === "local" && step.local?.error !== undefined) this.stepLine(`Error: ${step.local.error}`);
+    for (const warning of step.local?.warnings ?? []) this.stepLine(`Warning: ${warning}`);
     if (step.kind === "ran" || step.kind === "script" || step.kind === "local") {
       const result = step.result ?? step.script ?? step.local;
       if (step.result && step.result.githubOnly.length > 0)

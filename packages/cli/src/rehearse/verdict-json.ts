@@ -23,6 +23,8 @@ export interface RehearsalJson {
     failedSteps: string[];
     notRehearsed: { step: string; why: string }[];
     findings: string[];
+    /** What the runner would warn of at a step (a deprecated input, an action forced onto Node 24): never a failure. */
+    warnings: { step: string; warning: string }[];
     outputs: Record<string, string | null>;
   }[];
 }
@@ -60,6 +62,9 @@ export function rehearsalJson(
     failedSteps: failedSteps(record).map((s) => s.name),
     notRehearsed: notRehearsed(record).map((s) => ({ step: s.name, why: s.notRehearsed ?? "" })),
     findings: record.findings,
+    warnings: record.steps.flatMap((s) =>
+      (s.local?.warnings ?? []).map((warning) => ({ step: s.name, warning })),
+    ),
     // An output only a step not rehearsed sets is not known: null, never "".
     outputs: Object.fromEntries(
       Object.entries(record.outputs).map(([name, value]) => [name, typeof value === "string" ? value : null]),

@@ -4,6 +4,7 @@
 export { StepOutput } from "./commands.js";
 export { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
 export { Masks } from "./masks.js";
+export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";
 export { type ScriptRunnerOptions, scriptRunner } from "./script-step.js";
 export { prepareRunnerFolders, type RunnerFolders, removeScripts } from "./workspace.js";

@@ -7,6 +7,7 @@ import type { ScriptResult, ScriptStep } from "../rehearse.js";
 import { StepOutput } from "./commands.js";
 import { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
 import type { Masks } from "./masks.js";
+import { actionNode, nodeWarnings } from "./node-runtime.js";
 import type { ProcessGroups } from "./process-groups.js";
 import { type ShellCommand, ShellError, shellCommand } from "./shells.js";
 import type { RunnerFolders } from "./workspace.js";
@@ -18,6 +19,7 @@ import type { RunnerFolders } from "./workspace.js";
 // Its output goes through the workflow commands and the masks before it is printed. It ends when
 // its script ends (what it left in the background ends with the job), or at its timeout, its
 // whole process group with it. Its script, which holds the step's values, is removed at once.
+// A local JavaScript action's file runs the same way, with the runner's Node (`node-runtime.ts`).
 
 export interface ScriptRunnerOptions {
   event: RehearsalEvent;
@@ -30,6 +32,8 @@ export interface ScriptRunnerOptions {
 export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) => Promise<ScriptResult> {
   const { folders } = options;
   const eventsWritten = new Set<string>();
+  /** What was said of a JavaScript action's Node: once a rehearsal. */
+  const warned = new Set<string>();
   return async (step) => {
     const failed = (message: string): ScriptResult => {
       options.onLine(options.masks.apply(`Error: ${message}`));
@@ -39,11 +43,18 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     const runnerPath = [...step.path, process.env.PATH ?? ""].join(delimiter);
     let shell: ShellCommand;
     try {
-      shell = shellCommand(step.shell, runnerPath);
+      shell = step.javascript
+        ? javascriptCommand(step.javascript.file)
+        : shellCommand(step.shell, runnerPath);
     } catch (error) {
       if (error instanceof ShellError) return failed(error.message);
       throw error;
     }
+    for (const warning of step.javascript ? nodeWarnings() : [])
+      if (!warned.has(warning)) {
+        warned.add(warning);
+        options.onLine(`Warning: ${warning}`);
+      }
     const cwd = resolve(folders.workspace, step.workingDirectory ?? "");
     if (!inside(cwd, [folders.workspace, folders.temp, folders.home, folders.toolCache]))
       return failed(
@@ -64,7 +75,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     const files = await mkdtemp(join(folders.scripts, "step-"));
     const path = (name: string) => join(files, name);
     const script = path(`script${shell.extension}`);
-    await writeFile(script, shell.contents(step.script), { mode: 0o600 });
+    if (!step.javascript) await writeFile(script, shell.contents(step.script), { mode: 0o600 });
     for (const name of ["output", "env", "path", "summary", "state"]) await writeFile(path(name), "");
     const output = new StepOutput(options.masks, options.onLine, {
       unsecureCommands: step.env.ACTIONS_ALLOW_UNSECURE_COMMANDS?.toLowerCase() === "true",
@@ -131,6 +142,14 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     }
   };
 }
+
+/** A JavaScript action's file, as the runner starts it: `node <file>`, with the runner's Node. */
+const javascriptCommand = (file: string): ShellCommand => ({
+  program: actionNode(),
+  args: () => [file],
+  extension: "",
+  contents: () => "",
+});
 
 /** Whether `path` is one of `folders` or inside one. */
 const inside = (path: string, folders: string[]) =>
