@@ -74,6 +74,25 @@ jobs:
     expect(result.stdout).toContain("▶ Run import sys (run: shell python, --run-shell)");
   });
 
+  it("runs shell: pwsh as the runner starts it: pwsh -command \". '{0}'\", a .ps1 between $ErrorActionPreference and an exit with $LASTEXITCODE", async () => {
+    // PowerShell is not on this machine: a stand-in named pwsh shows what reaches it.
+    const machine = await userMachine(job("      - run: Write-Output hi\n        shell: pwsh\n"), {
+      "bin/pwsh": `#!/bin/sh\necho "$1"\nfile=$(printf '%s' "$2" | cut -c4- | sed 's/.$//')\necho "\${file##*.}"\ncat "$file"\n`,
+    });
+    chmodSync(join(machine.clone, "bin/pwsh"), 0o755);
+    const result = await rehearse(machine, [], {
+      PATH: `${join(machine.clone, "bin")}${delimiter}${process.env.PATH}`,
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(printed(result.stdout)).toEqual([
+      "-command",
+      "ps1",
+      "$ErrorActionPreference = 'stop'",
+      "Write-Output hi",
+      "if ((Test-Path -LiteralPath variable:\\LASTEXITCODE)) { exit $LASTEXITCODE }",
+    ]);
+  });
+
   it("with no shell: anywhere, runs bash -e {0}: a failing pipe passes, a failing command fails the job", async () => {
     const machine = await userMachine(`on: push
 jobs:
