@@ -10,21 +10,19 @@ export {
 export { type EventFacts, runsFor, type Verdict } from "./filters.js";
 export { closest, jobFindings, stepLabel } from "./findings.js";
 export { MAX_DEPTH, MAX_VALUES } from "./hostile-yaml.js";
+export { needsEntry, rehearseJob, runName } from "./jobs.js";
 export { type Combination, expandMatrix, MAX_MATRIX_JOBS } from "./matrix.js";
 export { type ActionShape, OUR_ACTIONS, ourAction } from "./our-actions.js";
-export {
-  type JobRecord,
-  type JobResult,
-  needsEntry,
-  type OurStep,
-  type RehearsalOptions,
-  rehearseJob,
-  runName,
-  type ScriptResult,
-  type ScriptStep,
-  type StepRecord,
-  type StepResult,
-} from "./rehearse.js";
+export type {
+  JobRecord,
+  JobResult,
+  OurStep,
+  RehearsalOptions,
+  ScriptResult,
+  ScriptStep,
+  StepRecord,
+  StepResult,
+} from "./records.js";
 export * from "./runner/index.js";
 export {
   type Job,

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import type { RehearsalEvent } from "../contexts.js";
-import type { ScriptResult, ScriptStep } from "../rehearse.js";
+import type { ScriptResult, ScriptStep } from "../records.js";
 import { StepOutput } from "./commands.js";
 import { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
 import type { Masks } from "./masks.js";

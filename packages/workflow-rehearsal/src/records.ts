@@ -1,0 +1,187 @@
+import type { RehearsalEvent } from "./contexts.js";
+import type { SetByScript } from "./expressions.js";
+import type { Combination } from "./matrix.js";
+import type { ActionShape } from "./our-actions.js";
+import type { RunDefaults, Step, Workflow } from "./workflow.js";
+
+// What a rehearsal is given and what it gives back: the steps it hands its caller to run (ours,
+// and scripts under --run-shell), their results, and the record of each job and step.
+
+export type { RehearsalEvent };
+
+/** One of our steps, as the caller runs it. */
+export interface OurStep {
+  action: string;
+  name: string;
+  /** `with:`, evaluated, over action.yml's expression defaults (`${{ github.token }}`) evaluated. */
+  inputs: Record<string, string>;
+  /** The step's environment: the workflow's, the job's and its own, evaluated. */
+  env: Record<string, string>;
+}
+
+/** A `run:` step, for a caller that runs scripts. */
+export interface ScriptStep {
+  name: string;
+  /** The script, its expressions evaluated ("" for a JavaScript action's file). */
+  script: string;
+  /** A JavaScript action's file (`runs.main`, `pre` or `post`): run with the runner's Node, as `node <file>`, instead of `script`. */
+  javascript?: { file: string };
+  env: Record<string, string>;
+  /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
+  path: string[];
+  /** How long it may run: its `timeout-minutes`, within what is left of its job's. */
+  timeoutMs?: number;
+  /** Its `shell:`, or its job's or workflow's `defaults.run.shell`; none: the runner's default. */
+  shell?: string;
+  /** Its `working-directory:` (evaluated), or `defaults.run`'s; relative to the workspace. */
+  workingDirectory?: string;
+  /** The default variables a runner gives it (GITHUB_*, RUNNER_*, CI), from its contexts. */
+  variables: Record<string, string>;
+  /** Step debug logging is on (the secret or variable ACTIONS_STEP_DEBUG is true). */
+  debug?: boolean;
+}
+
+export interface StepResult {
+  code: number | null;
+  outputs: Record<string, string>;
+}
+
+/** A local action's end: its outputs; why it failed before a step ran, or why it was not run. */
+export interface LocalResult extends StepResult {
+  /** The runner's message where it could not run the action (not there, not valid). */
+  error?: string;
+  notRehearsed?: string;
+  /** What its scripts wrote to GITHUB_ENV. */
+  env: Record<string, string>;
+  /** What the runner would warn of (a deprecated input given, a Node it is forced onto): the step goes on. */
+  warnings?: string[];
+}
+
+/** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */
+export interface ScriptResult extends StepResult {
+  env: Record<string, string>;
+  path: string[];
+  /** What it saved for its action's post step (GITHUB_STATE, save-state). */
+  state?: Record<string, string>;
+}
+
+export interface RehearsalOptions<R extends StepResult> {
+  workflow: Workflow;
+  event: RehearsalEvent;
+  /** owner/name of the repository that holds the workflow. */
+  repository: string;
+  /** That repository's folder (github.workspace; hashFiles reads there). */
+  workspace: string;
+  /** runner.temp. */
+  temp?: string;
+  secrets?: Record<string, string>;
+  vars?: Record<string, string>;
+  /** A workflow_dispatch's inputs as given (typed and defaulted here). */
+  inputs?: Record<string, string>;
+  /** The workflow's token (`github.token`). */
+  token?: string;
+  /** Our actions' inputs and outputs, by name. */
+  actions: Record<string, ActionShape>;
+  runStep(step: OurStep): Promise<R>;
+  runScript?(step: ScriptStep): Promise<ScriptResult>;
+  /** The `inputs` of a reusable workflow, as the job that calls it gives them. */
+  callInputs?: Record<string, unknown>;
+  /** Called as each run of a job (each matrix combination) begins, with its name as GitHub shows it. */
+  onJobStart?(job: { id: string; title: string }): void;
+  /** Called before a step runs (ours, or a script), with what it gets. */
+  onStepStart?(step: StepRecord<R>): void;
+  /** Called with each step once it ran, was read, skipped or refused. */
+  onStepEnd?(step: StepRecord<R>): void;
+  /** Called as each run of a job ends: what its steps left running ends with it, as on a runner. */
+  endJob?(): Promise<void>;
+}
+
+export interface StepRecord<R extends StepResult = StepResult> {
+  /** As the runner's log names it: its name (evaluated), else what it uses or runs. */
+  name: string;
+  id?: string;
+  /**
+   * ran (one of ours), script (a `run:` step run), read (another action or a script not run),
+   * skipped by its `if:`, unknown (it depends on a value only a step not run sets), refused (an
+   * expression GitHub would refuse).
+   */
+  kind: "ran" | "script" | "local" | "read" | "skipped" | "unknown" | "refused";
+  action?: string;
+  /** What our step gave. */
+  result?: R;
+  /** What a `run:` step run (--run-shell) gave. */
+  script?: ScriptResult;
+  /** What a local action (`uses: ./path`) gave: its steps are records of their own, named after it. */
+  local?: LocalResult;
+  inputs?: Record<string, string>;
+  /** The step's environment, its expressions evaluated (what a `run:` script would see). */
+  env?: Record<string, string>;
+  /** Why it was skipped, not known or refused. */
+  reason?: string;
+  /** failure with continue-on-error: the step failed and the job goes on. */
+  continuedOnError?: boolean;
+  /** A `run:` step's shell as set (its own or `defaults.run`'s); none: the runner's default. */
+  shell?: string;
+  /**
+   * Why a step that decides its job's verdict was not rehearsed (another's action, a `run:` step
+   * without --run-shell, a value only a step not rehearsed sets): the job then passes only as far
+   * as rehearsed.
+   */
+  notRehearsed?: string;
+}
+
+export type JobResult = "success" | "failure" | "skipped";
+
+export interface JobRecord<R extends StepResult = StepResult> {
+  /** The job's id. */
+  id: string;
+  /** As GitHub shows it: its name (evaluated), with the matrix's values for a matrix job. */
+  job: string;
+  matrix?: Combination;
+  ran: boolean;
+  result: JobResult;
+  /** It ran and failed no step, or did not run; and has no finding. */
+  success: boolean;
+  steps: StepRecord<R>[];
+  /** What a runner would refuse, each naming the job and the step. */
+  findings: string[];
+  /** Its outputs, for the jobs that need it. */
+  outputs: Record<string, string | SetByScript>;
+  /** Why it did not run. */
+  reason?: string;
+  /** It would run on GitHub, but was not rehearsed (another repository's reusable workflow). */
+  notRehearsed?: boolean;
+}
+
+/** The `steps` context: each step's outputs, outcome and conclusion, by its id. */
+export type StepsContext = Record<
+  string,
+  { outputs: Record<string, string> | SetByScript; outcome: string; conclusion: string }
+>;
+
+/** Steps run in order: a job's, or a local composite action's inside one of its steps. */
+export interface StepsRun<R extends StepResult> {
+  options: RehearsalOptions<R>;
+  /** Who the steps belong to, for findings: "job build", "job build, action ./.github/actions/x". */
+  where: string;
+  steps: readonly Step[];
+  /** The contexts the steps read (github, inputs, matrix, ...), `steps` and `env` aside. */
+  contexts: Record<string, unknown>;
+  /** `defaults.run`: the job's; an action's steps get none, as on GitHub. */
+  defaults: RunDefaults;
+  /** The env the steps start from. */
+  env: Record<string, string>;
+  /** What a script wrote to GITHUB_ENV: for the job's env too. */
+  onEnv?(changes: Record<string, string>): void;
+  /** GITHUB_PATH's folders, latest first: the job's, shared by every step in it. */
+  path: string[];
+  deadline: number;
+  findings: string[];
+  end(record: StepRecord<R>): void;
+  /** How many local actions deep these steps are. */
+  depth: number;
+  /** Before each step's name: the local action's, for its steps ("Set up › "). */
+  prefix: string;
+  /** The job's post steps (local JavaScript actions' `runs.post`), run after its steps, last first. */
+  posts: (() => Promise<void>)[];
+}
