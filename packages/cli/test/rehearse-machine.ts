@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { runCli } from "./run-cli.js";
 
 // What the tests of `cwp rehearse --run-shell` share (rehearse-safety, rehearse-runner): a user's
@@ -36,6 +36,20 @@ export async function userMachine(workflow: string, files: Record<string, string
   await writeFile(join(home, ".gitconfig"), "[user]\n\tname = The Developer\n");
   await writeFile(join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=the-developers-own\n");
   return { clone, home, workflowFile: join(clone, ".github/workflows/w.yml") };
+}
+
+/**
+ * Programs (name: shell script) in a folder of the user's machine, outside the clone, first on
+ * PATH: the environment to rehearse with. A stand-in shows what reaches a program.
+ */
+export async function onPath(machine: { clone: string }, programs: Record<string, string>) {
+  const bin = join(dirname(machine.clone), "bin");
+  await mkdir(bin, { recursive: true });
+  for (const [name, script] of Object.entries(programs)) {
+    await writeFile(join(bin, name), script);
+    await chmod(join(bin, name), 0o755);
+  }
+  return { PATH: `${bin}${delimiter}${process.env.PATH}` };
 }
 
 export const rehearse = (

@@ -1,7 +1,6 @@
-import { chmodSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { job, rehearse, userMachine } from "./rehearse-machine.js";
+import { job, onPath, rehearse, userMachine } from "./rehearse-machine.js";
 
 // `cwp rehearse --run-shell` runs a job's `run:` steps as GitHub's runner runs them on Linux.
 // Each case states GitHub's documented outcome and cites its page; a job that fails on GitHub
@@ -76,13 +75,11 @@ jobs:
 
   it("runs shell: pwsh as the runner starts it: pwsh -command \". '{0}'\", a .ps1 between $ErrorActionPreference and an exit with $LASTEXITCODE", async () => {
     // PowerShell is not on this machine: a stand-in named pwsh shows what reaches it.
-    const machine = await userMachine(job("      - run: Write-Output hi\n        shell: pwsh\n"), {
-      "bin/pwsh": `#!/bin/sh\necho "$1"\nfile=$(printf '%s' "$2" | cut -c4- | sed 's/.$//')\necho "\${file##*.}"\ncat "$file"\n`,
+    const machine = await userMachine(job("      - run: Write-Output hi\n        shell: pwsh\n"));
+    const env = await onPath(machine, {
+      pwsh: `#!/bin/sh\necho "$1"\nfile=$(printf '%s' "$2" | cut -c4- | sed 's/.$//')\necho "\${file##*.}"\ncat "$file"\n`,
     });
-    chmodSync(join(machine.clone, "bin/pwsh"), 0o755);
-    const result = await rehearse(machine, [], {
-      PATH: `${join(machine.clone, "bin")}${delimiter}${process.env.PATH}`,
-    });
+    const result = await rehearse(machine, [], env);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(printed(result.stdout)).toEqual([
       "-command",
@@ -417,14 +414,11 @@ describe("the Node a JavaScript action runs with (https://github.blog/changelog/
         // CommonJS, as ncc bundles many: it runs only as the main module, as `node main.js` starts it.
         ".github/actions/old/main.js":
           'if (require.main === module) require("node:fs").appendFileSync(process.env.GITHUB_OUTPUT, `node=${process.versions.node.split(".")[0]}\\n`);\n',
-        // A `node` first on PATH that the runner would never start for an action.
-        "bin/node": "#!/bin/sh\necho 'the node on PATH'\nexit 3\n",
       },
     );
-    chmodSync(join(machine.clone, "bin/node"), 0o755);
-    const result = await rehearse(machine, [], {
-      PATH: `${join(machine.clone, "bin")}${delimiter}${process.env.PATH}`,
-    });
+    // A `node` first on PATH that the runner would never start for an action.
+    const env = await onPath(machine, { node: "#!/bin/sh\necho 'the node on PATH'\nexit 3\n" });
+    const result = await rehearse(machine, [], env);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     // The runner's words, once for the step (its pre and its main).
     expect(printed(result.stdout)).toEqual([
