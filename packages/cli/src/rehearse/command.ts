@@ -113,11 +113,11 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
     .option(
       "--json",
-      "one JSON document on stdout: each job's verdict, the steps not rehearsed and why, findings, outputs (the steps' lines go to stderr)",
+      "one JSON document on stdout: each job's verdict, the steps not rehearsed and why, findings, warnings, outputs (the steps' lines go to stderr)",
     )
     .option(
       "--run-shell",
-      "run the run: steps in their shell (shell:, defaults.run), as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
+      "run the run: steps in their shell (shell:, defaults.run), and local JavaScript actions with the Node running cwp, as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
     )
     .action(async (file: string, flags: Flags) => {
       const engine = await import("@cwp/workflow-rehearsal");
