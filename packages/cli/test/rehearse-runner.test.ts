@@ -332,15 +332,18 @@ jobs:
     expect(result.stdout).toMatch(/✘ job a would fail: .*"\.\/\.github\/actions\/breaks" failed/);
   });
 
-  it("warns as the runner does of a deprecated input given, and of a required input not given, which GitHub does not enforce: the job passes", async () => {
+  it("warns as the runner does of an input the action does not have and a deprecated input given, and of a required input not given, which GitHub does not enforce: the job passes", async () => {
     const machine = await userMachine(
-      job("      - uses: ./.github/actions/deploy\n        with:\n          old-name: web\n"),
+      job(
+        "      - uses: ./.github/actions/deploy\n        with:\n          old-name: web\n          servce: web\n",
+      ),
       {
         ".github/actions/deploy/action.yml":
           'name: Deploy\ndescription: d\ninputs:\n  old-name:\n    description: the service\n    deprecationMessage: use service instead\n  target:\n    description: where to\n    required: true\n  region:\n    description: which region\n    required: true\n    default: eu\nruns:\n  using: composite\n  steps:\n    - run: echo "target [${{ inputs.target }}], region ${{ inputs.region }}"\n      shell: bash\n',
       },
     );
     const warnings = [
+      "Unexpected input(s) 'servce', valid inputs are ['old-name', 'target', 'region']",
       "Input 'old-name' has been deprecated with message: use service instead",
       "Input 'target' is required but not given: GitHub's runner does not check it (https://github.com/actions/runner/issues/1070), so the action reads ''",
     ];

@@ -93,9 +93,10 @@ function parsed(folder: string, file: string, text: string): LocalAction {
 }
 
 /**
- * What a step's inputs to a local action are warned of; a warning never fails the step. The
- * runner's, in its words: a deprecated input that is given (`deprecationMessage`). Ours: a
- * required input neither given nor defaulted, which the runner does not check
+ * What a step's inputs to a local action are warned of; a warning never fails the step, as on
+ * GitHub. The runner's, in its words (ActionRunner's warnings): an input the action does not
+ * have, and a deprecated input that is given (`deprecationMessage`). Ours: a required input
+ * neither given nor defaulted, which the runner does not check
  * (https://github.com/actions/runner/issues/1070), so the action reads ''.
  */
 export function inputWarnings(
@@ -103,6 +104,12 @@ export function inputWarnings(
   given: Record<string, string>,
 ): string[] {
   const warnings: string[] = [];
+  const declared = inputs.map((input) => input.id);
+  const unexpected = Object.keys(given).filter((name) => !declared.includes(name));
+  if (unexpected.length > 0)
+    warnings.push(
+      `Unexpected input(s) '${unexpected.join("', '")}', valid inputs are [${declared.map((d) => `'${d}'`).join(", ")}]`,
+    );
   for (const input of inputs) {
     if (Object.hasOwn(given, input.id) && input.deprecationMessage)
       warnings.push(`Input '${input.id}' has been deprecated with message: ${input.deprecationMessage}`);

@@ -221,12 +221,6 @@ async function runLocalAction<R extends StepResult>(
   if (action.kind === "refused") return { code: 1, ...none, error: action.message };
   if (action.kind === "docker")
     return { code: 0, ...none, notRehearsed: "a Docker action, which the rehearsal does not run" };
-  const declared = action.inputs.map((input) => input.id);
-  const unexpected = Object.keys(given).filter((name) => !declared.includes(name));
-  if (unexpected.length > 0)
-    run.findings.push(
-      `${run.where}, step "${label}": Unexpected input(s) '${unexpected.join("', '")}', valid inputs are [${declared.map((d) => `'${d}'`).join(", ")}]`,
-    );
   const warnings = inputWarnings(action.inputs, given);
   const inputs = Object.fromEntries(
     action.inputs.map((input) => [
