@@ -9,6 +9,7 @@ import type { LocalResult, StepRecord, StepResult, StepsRun } from "./records.js
  * `pre-if` holds, `runs.post` at the job's end where `post-if` holds (both default always()), with
  * what main saved (GITHUB_STATE, save-state) as STATE_<name>. Its outputs are what main wrote to
  * GITHUB_OUTPUT. Only under --run-shell: it runs code of the repository's, as a `run:` step does.
+ * What the runner warns of is its caller's (the step's inputs, `using:`).
  */
 export async function runJavaScriptAction<R extends StepResult>(
   run: StepsRun<R>,
@@ -16,7 +17,7 @@ export async function runJavaScriptAction<R extends StepResult>(
   label: string,
   inputs: Record<string, string>,
   scope: Scope,
-): Promise<LocalResult> {
+): Promise<Omit<LocalResult, "warnings">> {
   const runScript = run.options.runScript;
   if (!runScript)
     return {
@@ -39,7 +40,7 @@ export async function runJavaScriptAction<R extends StepResult>(
     runScript({
       name,
       script: "",
-      javascript: { file },
+      javascriptFile: file,
       env: { ...env, ...more },
       path: [...run.path],
       variables: defaultVariables(github, run.contexts.runner as Record<string, unknown>),

@@ -25,7 +25,7 @@ export interface ScriptStep {
   /** The script, its expressions evaluated ("" for a JavaScript action's file). */
   script: string;
   /** A JavaScript action's file (`runs.main`, `pre` or `post`): run with the runner's Node, as `node <file>`, instead of `script`. */
-  javascript?: { file: string };
+  javascriptFile?: string;
   env: Record<string, string>;
   /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
   path: string[];
@@ -54,7 +54,7 @@ export interface LocalResult extends StepResult {
   /** What its scripts wrote to GITHUB_ENV. */
   env: Record<string, string>;
   /** What the runner would warn of (a deprecated input given, a Node it is forced onto): the step goes on. */
-  warnings?: string[];
+  warnings: string[];
 }
 
 /** A script's result: what it wrote to GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH. */

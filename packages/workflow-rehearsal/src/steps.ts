@@ -214,7 +214,7 @@ async function runLocalAction<R extends StepResult>(
   scope: Scope,
 ): Promise<LocalResult> {
   const uses = step.uses as string;
-  const none = { outputs: {}, env: {} };
+  const none = { outputs: {}, env: {}, warnings: [] };
   if (run.depth >= MAX_ACTION_DEPTH)
     return { code: 1, ...none, error: `${uses}: local actions nested more than ${MAX_ACTION_DEPTH} deep` };
   const action = await readLocalAction(run.options.workspace, uses);
@@ -230,8 +230,7 @@ async function runLocalAction<R extends StepResult>(
   );
   if (action.kind === "node") {
     warnings.push(...forcedOntoNode24(action.using, uses));
-    const result = await runJavaScriptAction(run, action, label, inputs, scope);
-    return warnings.length > 0 ? { ...result, warnings } : result;
+    return { ...(await runJavaScriptAction(run, action, label, inputs, scope)), warnings };
   }
   const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = run.contexts;
   const contexts = {
@@ -262,7 +261,7 @@ async function runLocalAction<R extends StepResult>(
   const outputs: Record<string, string> = {};
   for (const output of action.outputs)
     if (output.value !== undefined) outputs[output.id] = tokenText(output.value, outputScope);
-  return { code: inner.failed ? 1 : 0, outputs, env: changes, ...(warnings.length > 0 ? { warnings } : {}) };
+  return { code: inner.failed ? 1 : 0, outputs, env: changes, warnings };
 }
 
 /** Whether a step (or job) goes on after it fails: `continue-on-error`, a boolean or an expression. */

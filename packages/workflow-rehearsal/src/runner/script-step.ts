@@ -43,14 +43,15 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     const runnerPath = [...step.path, process.env.PATH ?? ""].join(delimiter);
     let shell: ShellCommand;
     try {
-      shell = step.javascript
-        ? javascriptCommand(step.javascript.file)
-        : shellCommand(step.shell, runnerPath);
+      shell =
+        step.javascriptFile !== undefined
+          ? javascriptCommand(step.javascriptFile)
+          : shellCommand(step.shell, runnerPath);
     } catch (error) {
       if (error instanceof ShellError) return failed(error.message);
       throw error;
     }
-    for (const warning of step.javascript ? nodeWarnings() : [])
+    for (const warning of step.javascriptFile !== undefined ? nodeWarnings() : [])
       if (!warned.has(warning)) {
         warned.add(warning);
         options.onLine(`Warning: ${warning}`);
@@ -75,7 +76,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     const files = await mkdtemp(join(folders.scripts, "step-"));
     const path = (name: string) => join(files, name);
     const script = path(`script${shell.extension}`);
-    if (!step.javascript) await writeFile(script, shell.contents(step.script), { mode: 0o600 });
+    await writeFile(script, shell.contents(step.script), { mode: 0o600 });
     for (const name of ["output", "env", "path", "summary", "state"]) await writeFile(path(name), "");
     const output = new StepOutput(options.masks, options.onLine, {
       unsecureCommands: step.env.ACTIONS_ALLOW_UNSECURE_COMMANDS?.toLowerCase() === "true",
@@ -143,7 +144,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
   };
 }
 
-/** A JavaScript action's file, as the runner starts it: `node <file>`, with the runner's Node. */
+/** A JavaScript action's file, as the runner starts it: `node <file>`, with the runner's Node (its script is empty). */
 const javascriptCommand = (file: string): ShellCommand => ({
   program: actionNode(),
   args: () => [file],
