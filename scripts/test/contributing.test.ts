@@ -93,9 +93,11 @@ describe("the root's scripts", () => {
   it("each run as `pnpm <name>`: none is one of pnpm's own commands, which would run instead", async () => {
     // pnpm's own commands and their aliases, as its shell completion offers them after `pnpm `
     // (`setup` among them, which `pnpm help --all` does not list): one pnpm start, not one a script.
+    // SHELL is named, not inherited: the completion refuses to answer without one (CI's machine has
+    // none), and its lines carry descriptions for zsh or fish.
     const completion = execFileSync("pnpm", ["completion-server"], {
       encoding: "utf8",
-      env: { ...process.env, COMP_CWORD: "1", COMP_LINE: "pnpm ", COMP_POINT: "5" },
+      env: { ...process.env, SHELL: "bash", COMP_CWORD: "1", COMP_LINE: "pnpm ", COMP_POINT: "5" },
     });
     const own = new Set(completion.split("\n").filter((word) => /^[a-z]/.test(word)));
     expect(own.has("setup"), completion).toBe(true);
