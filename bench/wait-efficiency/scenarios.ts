@@ -4,7 +4,7 @@
 // waits with log streaming sharing one account's 1000-request hour. Deterministic: `main.ts`
 // prints them, `test/wait-efficiency*.test.ts` assert their targets in CI.
 import { type CwpClient, createClient, type LogLine, type WaitOptions } from "@cwp/client";
-import { controlPlane, startEmulator, virtualTimeOf } from "@cwp/emulator";
+import { controlPlane, startEmulator } from "@cwp/emulator";
 
 type Strategy = { name: string; options: WaitOptions<unknown>; history: boolean };
 interface Wait {
@@ -42,7 +42,7 @@ async function platform(rateLimit: number) {
   const emulator = await startEmulator({ port: 0, speed: 0, rateLimit });
   const control = controlPlane(emulator.url);
   const fixtures = await control("GET", "fixtures");
-  const time = await virtualTimeOf(emulator.url);
+  const time = emulator.virtualTime();
   const services: Service[] = fixtures.services.filter((s: { kind: string }) => s.kind !== "deployment");
   const client = () => createClient({ baseUrl: emulator.url, token: fixtures.tokens.org, clock: time });
   const requests = async () =>

@@ -18,6 +18,7 @@ import { RequestLog } from "./request-log.js";
 import { match } from "./router.js";
 import { routes } from "./routes/index.js";
 import type { PageShape, Settings } from "./settings.js";
+import { VirtualTime } from "./virtual-time.js";
 import { Outcomes } from "./work/outcomes.js";
 
 export interface EmulatorOptions {
@@ -47,6 +48,12 @@ export interface EmulatorOptions {
 
 export interface RunningEmulator {
   url: string;
+  /**
+   * A client clock on this emulator's virtual time (run it at speed 0) that moves its clock in
+   * this process, as `POST /_emulator/clock` does without the request: for a benchmark that sleeps
+   * thousands of times, half its requests. `virtualTimeOf(url)` does the same from anywhere.
+   */
+  virtualTime(): VirtualTime;
   close(): Promise<void>;
 }
 
@@ -290,6 +297,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = address.includes(":") ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}`,
+    virtualTime: () =>
+      new VirtualTime(clock.now(), async (ms) => {
+        clock.advance(ms / 1000);
+        await settle();
+      }),
     close: async () => {
       clearInterval(ticker);
       server.closeAllConnections();
