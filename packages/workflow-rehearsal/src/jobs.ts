@@ -21,7 +21,7 @@ import { jobFindings } from "./findings.js";
 import { type Combination, expandMatrix } from "./matrix.js";
 import type { JobRecord, JobResult, RehearsalOptions, StepRecord, StepResult } from "./records.js";
 import { ALWAYS, continues, runSteps, timeoutMs } from "./steps.js";
-import { type Job, jobOf, jobOrder, literalText, type Workflow, type WorkflowCall } from "./workflow.js";
+import { type Job, jobOf, jobOrder, literalText, neededBy, type WorkflowCall } from "./workflow.js";
 
 // A workflow's job run as GitHub runs it, once per combination of its matrix: its `if:` with the
 // job-level status functions (success() only when every job up its chain of needs succeeded, so
@@ -49,20 +49,6 @@ export function needsEntry(records: readonly JobRecord[] | undefined): {
       ? "skipped"
       : "success";
   return { result, outputs: Object.assign({}, ...records.map((r) => r.outputs)) };
-}
-
-/** Every job `id` needs, directly or through the jobs it needs. */
-function ancestorsOf(workflow: Workflow, id: string): string[] {
-  const found = new Set<string>();
-  const visit = (job: string) => {
-    for (const need of jobOf(workflow, job).needs)
-      if (!found.has(need)) {
-        found.add(need);
-        visit(need);
-      }
-  };
-  visit(id);
-  return [...found];
 }
 
 /** The facts of the run every job shares. */
@@ -115,7 +101,7 @@ export async function rehearseJob<R extends StepResult>(
   // one has not), failure() one of them having failed: "a failure or skip applies to all jobs in
   // the dependency chain from the point of failure or skip onwards" ("Workflow syntax",
   // jobs.<job_id>.needs), even past a job that ran on always() and succeeded.
-  const chain = ancestorsOf(options.workflow, id).map(
+  const chain = neededBy(options.workflow, id).map(
     (ancestor) => [ancestor, needsEntry(done.get(ancestor)).result] as const,
   );
   const unmet = chain.filter(([, result]) => result !== "success").map(([a, result]) => `${a} (${result})`);
