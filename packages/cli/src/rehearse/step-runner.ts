@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { OurStep, RehearsalEvent, StepResult } from "@cwp/workflow-rehearsal";
+import { machineClock, type OurStep, type RehearsalEvent, type StepResult } from "@cwp/workflow-rehearsal";
 import { OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
 import type { RehearsalPlatform } from "./platform.js";
 
@@ -69,6 +69,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
     await writeFile(eventPath, JSON.stringify(options.event.payload));
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "",
+      ...machineClock(),
       HOME: options.home ?? process.env.HOME ?? options.folder,
       ...(process.env.NO_COLOR !== undefined ? { NO_COLOR: process.env.NO_COLOR } : {}),
       ...step.env,

@@ -3,6 +3,7 @@
 // on, and the masks on everything printed.
 export { StepOutput } from "./commands.js";
 export { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+export { machineClock } from "./machine-clock.js";
 export { Masks } from "./masks.js";
 export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";

@@ -6,6 +6,7 @@ import type { RehearsalEvent } from "../contexts.js";
 import type { ScriptResult, ScriptStep } from "../records.js";
 import { StepOutput } from "./commands.js";
 import { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+import { machineClock } from "./machine-clock.js";
 import type { Masks } from "./masks.js";
 import { actionNode, nodeWarnings } from "./node-runtime.js";
 import type { ProcessGroups } from "./process-groups.js";
@@ -89,6 +90,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
       env: {
         // A workflow's env may set CI; never a GITHUB_* or RUNNER_* default ("Variables reference").
         CI: "true",
+        ...machineClock(),
         ...step.env,
         ...step.variables,
         HOME: folders.home,

@@ -1,0 +1,18 @@
+// What a process the rehearsal starts (a `run:` step, one of our steps) keeps of the machine's
+// environment besides PATH: its clock. It gets a chosen environment, never the whole of the user's
+// (their tokens and settings stay theirs), but it runs on the same machine as the emulator the
+// rehearsal started, so it tells the same time in the same zone: a script's `date` and the
+// platform's "now" agree, as a runner's steps and the runner do.
+
+/**
+ * The variables that decide what time a process sees: `TZ`, and libfaketime's (`LD_PRELOAD`, which
+ * loads it into every process that keeps it, and its `FAKETIME*` settings, the shared start among
+ * them), so that a rehearsal run under `faketime` is one clock, not two.
+ */
+export function machineClock(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && (name === "TZ" || name === "LD_PRELOAD" || name.startsWith("FAKETIME")))
+      kept[name] = value;
+  return kept;
+}
