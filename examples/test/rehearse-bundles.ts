@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type RunResult, readActionYml, runBundle } from "@cwp/action-testing";
+import { machineClock, type RunResult, readActionYml, runBundle } from "@cwp/action-testing";
 import {
   type ActionShape,
   type JobRecord,
@@ -100,7 +100,9 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
       endJob: () => groups.endAll(),
       ...(r.runScripts
         ? {
-            runScript: (step) => runScript({ ...step, env: { ...step.env, ...r.env } }),
+            // The machine's clock as the bundles have it (runBundle): a script's `date` and the
+            // step after it agree on what day it is, under `pnpm test:at` too.
+            runScript: (step) => runScript({ ...step, env: { ...machineClock(), ...step.env, ...r.env } }),
           }
         : {}),
     },

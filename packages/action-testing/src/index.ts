@@ -20,6 +20,7 @@ export {
 } from "./github/stand-in.js";
 export { useGitHubStandIn } from "./github/use-stand-in.js";
 export { sendHugeAnswer } from "./huge-answer.js";
+export { machineClock, machineEnv } from "./machine-env.js";
 export { oddAnswersContract } from "./odd-answers-contract.js";
 export { olderNodeOnPath } from "./older-node.js";
 export { startOtherSite } from "./other-site.js";

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { machineEnv } from "./machine-env.js";
 
 // The runner contract (ARCHITECTURE.md, "The actions and the runner contract"): `node dist/index.js` with INPUT_<NAME>
 // variables (defaults from action.yml), the GITHUB_* files in a temporary folder, and cancellation
@@ -78,7 +79,7 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
     if (spec.default !== undefined) inputs[name] = String(spec.default);
   Object.assign(inputs, options.inputs);
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
+    ...machineEnv(),
     HOME: process.env.HOME ?? temp,
     ...files,
     GITHUB_ACTIONS: "true",

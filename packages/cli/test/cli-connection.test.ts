@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { startOtherSite } from "@cwp/action-testing";
+import { machineEnv, startOtherSite } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { BIN, cwp, env, OPS, platform } from "./cli-harness.js";
@@ -78,7 +78,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     // In a terminal (a pseudo-terminal from `script`), the wait's line is drawn as it begins.
     const command = [process.execPath, BIN, ...build, "--timeout", "30s"].map((w) => `'${w}'`).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env() },
+      env: { ...machineEnv(), HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env() },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { useTestPlatform } from "@cwp/action-testing";
+import { machineEnv, useTestPlatform } from "@cwp/action-testing";
 import { parseWorldFile } from "@cwp/emulator";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -41,7 +41,7 @@ async function runJob(job: Job, cwd: string, env: Record<string, string>, realNp
   const run = async (lines: string[]) => {
     const child = spawn("bash", ["-eo", "pipefail", "-c", [shim, ...lines].join("\n")], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: cwd, ...pipeline.variables, ...env },
+      env: { ...machineEnv(), HOME: cwd, ...pipeline.variables, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { sendHugeAnswer } from "@cwp/action-testing";
+import { machineEnv, sendHugeAnswer } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 
@@ -41,7 +41,7 @@ async function upgrade(): Promise<{ code: number | null; stderr: string; peakMb:
     process.execPath,
     [BIN, "upgrade-addon", "--project-id", "p1", "--addon-id", "db", "--version", "17.0", "--timeout", "60s"],
     {
-      env: { PATH: process.env.PATH ?? "", CWP_API_URL: url, CWP_API_TOKEN: "cwp_test_token" },
+      env: { ...machineEnv(), CWP_API_URL: url, CWP_API_TOKEN: "cwp_test_token" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

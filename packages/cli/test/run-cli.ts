@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { machineEnv } from "@cwp/action-testing";
 
 // Runs the built `cwp` bin as a process, as a user or another CI system would.
 
@@ -32,7 +33,7 @@ export async function runCli(
   } = {},
 ): Promise<CliResult> {
   const child = spawn(options.node ?? process.execPath, [...(options.nodeOptions ?? []), BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    env: { ...machineEnv(), HOME: process.env.HOME ?? "/tmp", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });

@@ -1,0 +1,163 @@
+// pnpm test:at "YYYY-MM-DD HH:MM" [--filter=NAME ...]: every package's tests (or the named ones)
+// with the machine's clock starting at that instant (UTC), under libfaketime on the whole process
+// tree: the test runner, the emulator in it, and every bundle, CLI and helper it starts (their
+// harnesses pass LD_PRELOAD and FAKETIME* on, as they pass PATH). TZ, if set, is the machine's time
+// zone for all of them. Each package runs in its own folder, not through turbo, whose strict
+// environment would drop LD_PRELOAD; three at a time, as `pnpm test`. What needs a clock that is
+// not the one a test fixed itself shows here: a test green today and red at another instant.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const AT_ONCE = 3;
+const RESULTS = "test-results-at.json";
+
+function usage(problem: string): never {
+  console.error(`pnpm test:at: ${problem}`);
+  console.error('usage: [TZ=Zone/City] pnpm test:at "YYYY-MM-DD HH:MM[:SS]" [--filter=PACKAGE ...]');
+  process.exit(2);
+}
+
+const [instant, ...rest] = process.argv.slice(2);
+if (instant === undefined) usage("give the instant to run at, in UTC");
+const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2})?)$/.exec(instant);
+const at = match ? new Date(`${match[1]}T${match[2]}Z`) : undefined;
+if (!match || !at || Number.isNaN(at.getTime()) || !at.toISOString().startsWith(match[1] as string))
+  usage(`the instant must be a UTC date and time as "YYYY-MM-DD HH:MM" (got ${JSON.stringify(instant)})`);
+const filters = rest.map((arg) => {
+  const name = /^--filter=(.+)$/.exec(arg)?.[1];
+  if (!name) usage(`unknown argument ${JSON.stringify(arg)}: only --filter=PACKAGE (a package's name)`);
+  return name;
+});
+try {
+  execFileSync("faketime", ["-f", "+0", "true"], { stdio: "ignore" });
+} catch {
+  usage("libfaketime's `faketime` is not on PATH: install Debian's package (apt-get install faketime)");
+}
+
+interface Workspace {
+  name: string;
+  path: string;
+}
+const workspaces = (
+  JSON.parse(
+    execFileSync("pnpm", ["-r", "ls", "--json", "--depth", "-1"], { cwd: root, encoding: "utf8" }),
+  ) as Workspace[]
+).filter((w) => w.path !== root.replace(/\/$/, ""));
+const withTests: Workspace[] = [];
+for (const w of workspaces) {
+  const { scripts } = JSON.parse(await readFile(join(w.path, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
+  if (scripts?.test) withTests.push(w);
+}
+const unknown = filters.filter((f) => !withTests.some((w) => w.name === f));
+if (unknown.length > 0)
+  usage(
+    `no package with tests is named ${unknown.join(", ")} (those with tests: ${withTests.map((w) => w.name).join(", ")})`,
+  );
+const picked = filters.length > 0 ? withTests.filter((w) => filters.includes(w.name)) : withTests;
+
+// Built first, on the real clock: what turbo caches is no business of the instant.
+console.log(`== build (${filters.length > 0 ? filters.join(", ") : "every package"}), on the real clock`);
+execFileSync(
+  "pnpm",
+  ["exec", "turbo", "run", "build", ...picked.map((w) => `--filter=${w.name}`), "--output-logs=errors-only"],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
+
+const zone = process.env.TZ ? `, TZ=${process.env.TZ}` : "";
+console.log(
+  `== tests with the clock starting at ${at.toISOString()}${zone}: ${picked.length} packages, ${AT_ONCE} at a time`,
+);
+const logs = await mkdtemp(join(tmpdir(), "cwp-test-at-"));
+
+interface Outcome {
+  workspace: Workspace;
+  code: number | null;
+  passed: number;
+  failed: number;
+  failures: string[];
+}
+
+async function runPackage(workspace: Workspace): Promise<Outcome> {
+  const log = join(logs, `${workspace.name.replace(/\W/g, "_")}.log`);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TURBO_")));
+  const child = spawn(
+    "faketime",
+    ["-f", `@${at.toISOString().slice(0, 19).replace("T", " ")}`, "pnpm", "test"],
+    {
+      cwd: workspace.path,
+      env: {
+        ...env,
+        // Children go on from the parent's instant instead of starting at it again, and the
+        // monotonic clock (timers, timeouts) stays the real one.
+        FAKETIME_DONT_RESET: "1",
+        FAKETIME_DONT_FAKE_MONOTONIC: "1",
+        CWP_TEST_RESULTS_FILE: RESULTS,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let text = "";
+  child.stdout.on("data", (c: Buffer) => {
+    text += c;
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    text += c;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  await writeFile(log, text);
+  const outcome: Outcome = { workspace, code, passed: 0, failed: 0, failures: [] };
+  const resultsFile = join(workspace.path, RESULTS);
+  const results = JSON.parse(await readFile(resultsFile, "utf8").catch(() => "null")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    testResults: {
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: { status: string; fullName: string }[];
+    }[];
+  } | null;
+  await rm(resultsFile, { force: true });
+  if (results) {
+    outcome.passed = results.numPassedTests;
+    outcome.failed = results.numFailedTests;
+    for (const file of results.testResults) {
+      const where = relative(root, file.name);
+      const failed = file.assertionResults.filter((t) => t.status === "failed");
+      for (const t of failed) outcome.failures.push(`${where} > ${t.fullName}`);
+      if (file.status === "failed" && failed.length === 0)
+        outcome.failures.push(`${where}: ${(file.message || "failed").split("\n")[0]}`);
+    }
+  }
+  if (code !== 0 && outcome.failures.length === 0)
+    outcome.failures.push(`${workspace.name}: exit ${code}, see ${log}`);
+  const verdict = code === 0 ? "green" : "RED";
+  console.log(
+    `${workspace.name}: ${verdict}, ${outcome.passed} passed, ${outcome.failed} failed (log: ${log})`,
+  );
+  if (code !== 0) console.log(text);
+  return outcome;
+}
+
+const queue = [...picked];
+const outcomes: Outcome[] = [];
+await Promise.all(
+  Array.from({ length: Math.min(AT_ONCE, queue.length) }, async () => {
+    for (let w = queue.shift(); w; w = queue.shift()) outcomes.push(await runPackage(w));
+  }),
+);
+const failures = outcomes.flatMap((o) => o.failures);
+if (failures.length > 0)
+  console.log(`Failed at ${at.toISOString()}${zone}:\n${failures.map((f) => `  ${f}`).join("\n")}`);
+const passed = outcomes.reduce((n, o) => n + o.passed, 0);
+const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);
