@@ -399,6 +399,7 @@ export async function focusReport(inputs: Record<string, string>, token = platfo
   await duck.run(`CREATE OR REPLACE TABLE pq AS SELECT * FROM read_parquet(${quoted(parquet)})`);
   const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as {
     total: string;
+    period: { start: string; end: string };
     allRows: { key: string; cost: string; usage: Record<string, string> }[];
   };
   return { header, json, parquet };
@@ -539,6 +540,19 @@ export async function checkDataset(
 // Each report writes and reads back a hundred thousand rows: more than the default 20 s on a loaded CI machine.
 // The timeouts bound a hang, nothing more: a hundred thousand rows took over 90 s on two cores
 // beside two busy loops.
+/** The calendar months (UTC, as YYYY-MM) that a window [start, end) touches, the first first. */
+export function monthsOf(window: { start: string; end: string }): string[] {
+  const months: string[] = [];
+  const end = Date.parse(window.end);
+  for (
+    let d = new Date(window.start);
+    d.getTime() < end;
+    d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1))
+  )
+    months.push(d.toISOString().slice(0, 7));
+  return months;
+}
+
 export function twoWholeMonths(): { start: string; end: string; months: string[] } {
   const now = new Date();
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));

@@ -19,6 +19,7 @@ export const outDir = () => {
 };
 
 type Json = {
+  generatedAt: string;
   total: string;
   previousTotal: string | null;
   currency: string;

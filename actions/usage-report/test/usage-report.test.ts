@@ -106,7 +106,12 @@ describe("usage-report: the numbers", () => {
           );
           return ((await res.json()) as { data: { usage: Array<{ total: number }> } }).data.usage[0]?.total;
         };
-        expect(Number(json?.total), `${period} ${groupBy}`).toBe(await totalOf(start, end));
+        const total = await totalOf(start, end);
+        // In a month's (or a year's) first hour, month-to-date (year-to-date) has no whole hour
+        // yet: the platform has no entry for the hour under way, and the report spends nothing.
+        if (total === undefined)
+          expect(end * 1000, `${period}: no usage`).toBeGreaterThan(Date.parse(json?.generatedAt ?? ""));
+        expect(Number(json?.total), `${period} ${groupBy}`).toBe(total ?? 0);
         // The period before: as many calendar months before whole months, else as long a time.
         const [from, to] = [new Date(start * 1000), new Date(end * 1000)];
         const wholeMonths = [from, to].every((d) => d.getUTCDate() === 1 && d.getTime() % 86_400_000 === 0);
@@ -118,7 +123,8 @@ describe("usage-report: the numbers", () => {
         expect(Number(json?.previousTotal), `${period} ${groupBy} previous`).toBe(
           await totalOf(previousStart, start),
         );
-        expect(json?.rows.length).toBeGreaterThan(0);
+        if (total === undefined) expect(json?.rows).toEqual([]);
+        else expect(json?.rows.length).toBeGreaterThan(0);
       }
     }
   });
@@ -220,18 +226,16 @@ describe("usage-report: scopes (spec 5.4)", () => {
 describe("usage-report: budget", () => {
   it("warns past the warning share and fails over budget when asked", async () => {
     await platform.reset();
-    const first = await report({ formats: "json", compare: "false" });
+    // Seven whole days: spend on any day (month-to-date has none in a month's first hour).
+    const week = { period: "last-7-days", formats: "json", compare: "false" };
+    const first = await report(week);
     const total = Number(first.json?.total);
-    const warned = await report({ budget: (total * 1.1).toFixed(2), formats: "json", compare: "false" });
+    expect(total).toBeGreaterThan(0);
+    const warned = await report({ ...week, budget: (total * 1.1).toFixed(2) });
     expect(warned.result.code).toBe(0);
     expect(warned.result.stdout).toMatch(/::warning::Spent 9\d\.\d%25 of the budget/);
     expect(warned.result.outputs["over-budget"]).toBe("false");
-    const over = await report({
-      budget: (total / 2).toFixed(2),
-      "fail-on-budget-exceeded": "true",
-      formats: "json",
-      compare: "false",
-    });
+    const over = await report({ ...week, budget: (total / 2).toFixed(2), "fail-on-budget-exceeded": "true" });
     expect(over.result.code).toBe(1);
     expect(over.result.outputs).toMatchObject({ "over-budget": "true", "budget-used-percent": "200.0" });
     expect(over.result.summary).toContain("🛑 over budget");
