@@ -188,6 +188,26 @@ describe("fetch-logs", () => {
     });
   });
 
+  it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago"])(
+    "reads a start-time without an offset as UTC on a runner whose time zone is far from it (TZ=%s)",
+    async (zone) => {
+      await platform.reset();
+      // Two hours before the platform's now, written as a person would: no Z, no offset.
+      const start = new Date(Math.floor((await emulatorNow()) / 60_000) * 60_000 - 2 * 3_600_000);
+      const written = start.toISOString().slice(0, 19);
+      const result = await runBundle(actionDir, {
+        inputs: { ...base(), "service-id": "web", "start-time": written, duration: "15m", print: "false" },
+        env: { TZ: zone },
+      });
+      expect(result.code, result.stdout).toBe(0);
+      const [first] = (await platform.requests()).map((r) => r.query);
+      expect(first).toMatchObject({
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 15 * 60_000).toISOString(),
+      });
+    },
+  );
+
   it("fails the step when fail-on-regex matches, after writing the file", async () => {
     await platform.reset();
     const out = file("gate.log");
