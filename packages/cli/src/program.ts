@@ -24,14 +24,8 @@ async function runOperation(
 ): Promise<number> {
   const operation = OPERATIONS[name];
   if (!operation) throw new Error(`no operation ${name}`);
+  // A reader that went away is not a cancel (index.ts): only a signal cancels.
   const cancel = onCancel();
-  // A reader that went away (`cwp run-job ... | grep -m1 Started`, or stderr's) is not a cancel: a migration
-  // must not be cut because a pipe closed. Writing stops (what is written goes nowhere, with no
-  // EPIPE trace), the wait goes on, and the exit code still says how the work ended. Only a
-  // signal cancels.
-  process.stdout.on("error", () => {});
-  // The same for stderr (`cwp ... 2>&1 | head -1` closes both): never an uncaught EPIPE.
-  process.stderr.on("error", () => {});
   // A step `cwp rehearse` runs was given its inputs as a workflow's `with:`: named so.
   const rehearsed = process.env[REHEARSAL_INPUTS] !== undefined;
   const terminal = new TerminalHost({ json: flags.json === true, inputsAs: rehearsed ? "inputs" : "flags" });

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, startGitHubStandIn } from "@cwp/action-testing";
+import { leakedSecrets, machineEnv, startGitHubStandIn } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { asRun, cwp, env, OPS, platform, posts, results } from "./cli-harness.js";
@@ -155,6 +155,37 @@ describe("cwp: exit codes and secrets", () => {
     const failed = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
     expect(failed.code).toBe(EXIT_CODES.failed);
     expect(failed.stderr).not.toMatch(/EPIPE| {4}at /);
+  });
+
+  it("ends quietly when the reader of its help or version closes the pipe (| head -1): every command, exit 0, no EPIPE trace", async () => {
+    const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
+    const commands = [
+      ...Object.keys(OPS).map((op) => [op, "--help"]),
+      ["rehearse", "--help"],
+      ["emulator", "--help"],
+      ["--help"],
+      ["--version"],
+    ];
+    for (const args of commands) {
+      // As a user types it: the shell's pipe, head exiting after its line.
+      const shell = spawnSync(
+        "bash",
+        [
+          "-c",
+          'node "$CWP_BIN" "$@" | head -1 > /dev/null; echo "cwp exited ${PIPESTATUS[0]}"',
+          "cwp",
+          ...args,
+        ],
+        {
+          env: { ...machineEnv(), CWP_BIN: bin, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+          encoding: "utf8",
+          // No standard input: on a socket, bash takes itself for a remote shell and reads ~/.bashrc.
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      expect(shell.stderr, args.join(" ")).toBe("");
+      expect(shell.stdout, args.join(" ")).toBe("cwp exited 0\n");
+    }
   });
 
   it("goes on waiting when both streams close (2>&1 | head -1): the build is not cut short, the exit code is the build's", async () => {
