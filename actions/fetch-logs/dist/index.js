@@ -71224,6 +71224,19 @@ function timeRange(start, end, durationMs, now) {
 
 
 const MAX_LINES = 1_000_000;
+/** How much of the line that matched fail-on-regex the failure quotes. */
+const QUOTED_CHARS = 500;
+/**
+ * The line that matched, as the failure quotes it: one line (its breaks as `\n`, as the file has
+ * them), at most QUOTED_CHARS. Each host keeps it inert where it prints it (an annotation's data,
+ * an escaped summary cell, the terminal's safe text) and masks what is secret.
+ */
+const quoted = (line) => {
+    const text = lineText(line).replace(/\r?\n/g, "\\n");
+    return text.length <= QUOTED_CHARS
+        ? text
+        : `${text.slice(0, QUOTED_CHARS)} … (${text.length - QUOTED_CHARS} more characters)`;
+};
 const main_record = (line, format) => format === "jsonl"
     ? `${JSON.stringify({ ts: line.ts, containerId: line.containerId, log: line.log })}\n`
     : `${line.ts} ${line.containerId} ${lineText(line).replace(/\r?\n/g, "\\n")}\n`;
@@ -71319,8 +71332,8 @@ const definition = defineAction({
         out.end();
         await Promise.race([(0,external_node_events_.once)(out, "finish"), failed]);
         const matched = firstMatch !== undefined;
-        const message = matched
-            ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}). The lines are in ${file}.`
+        const message = firstMatch
+            ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch.ts}, container ${firstMatch.containerId}): ${quoted(firstMatch)}\nThe lines are in ${file}.`
             : `Read ${count} line(s) of the ${source.title} into ${file}.`;
         return {
             finished: true,
@@ -71331,6 +71344,7 @@ const definition = defineAction({
                 ["File", file],
                 ["First", first],
                 ["Last", last],
+                ["Matched", firstMatch && `${firstMatch.ts} ${quoted(firstMatch)}`],
             ],
             outputs: {
                 file,

@@ -22,6 +22,20 @@ import { logSource } from "./sources.js";
 import { timeRange } from "./time-range.js";
 
 const MAX_LINES = 1_000_000;
+/** How much of the line that matched fail-on-regex the failure quotes. */
+const QUOTED_CHARS = 500;
+
+/**
+ * The line that matched, as the failure quotes it: one line (its breaks as `\n`, as the file has
+ * them), at most QUOTED_CHARS. Each host keeps it inert where it prints it (an annotation's data,
+ * an escaped summary cell, the terminal's safe text) and masks what is secret.
+ */
+const quoted = (line: LogLine) => {
+  const text = lineText(line).replace(/\r?\n/g, "\\n");
+  return text.length <= QUOTED_CHARS
+    ? text
+    : `${text.slice(0, QUOTED_CHARS)} … (${text.length - QUOTED_CHARS} more characters)`;
+};
 
 const record = (line: LogLine, format: "text" | "jsonl") =>
   format === "jsonl"
@@ -121,8 +135,8 @@ export const definition = defineAction({
     out.end();
     await Promise.race([once(out, "finish"), failed]);
     const matched = firstMatch !== undefined;
-    const message = matched
-      ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch?.ts}). The lines are in ${file}.`
+    const message = firstMatch
+      ? `A line of the ${source.title} matches fail-on-regex (first at ${firstMatch.ts}, container ${firstMatch.containerId}): ${quoted(firstMatch)}\nThe lines are in ${file}.`
       : `Read ${count} line(s) of the ${source.title} into ${file}.`;
     return {
       finished: true,
@@ -133,6 +147,7 @@ export const definition = defineAction({
         ["File", file],
         ["First", first],
         ["Last", last],
+        ["Matched", firstMatch && `${firstMatch.ts} ${quoted(firstMatch)}`],
       ],
       outputs: {
         file,

@@ -223,10 +223,53 @@ describe("fetch-logs", () => {
     });
     expect(result.code).toBe(1);
     expect(result.outputs.matched).toBe("true");
-    expect(result.stdout).toMatch(
-      /::error::A line of the logs of service web in project platform-web matches fail-on-regex/,
+    // With print: false the lines are only in the file: the failure quotes the line that matched,
+    // the first one in the file, so that the step's annotation says what to act on.
+    const written = (await readFile(out, "utf8")).split("\n");
+    const line = written.find((l) => / ERROR upstream timeout after \d+ms on GET /.test(l)) ?? "";
+    const [ts, container] = line.split(" ");
+    const text = line.slice(`${ts} ${container} `.length);
+    expect(text).toMatch(/^ERROR upstream timeout/);
+    const [error] = result.stdout.split("\n").filter((l) => l.startsWith("::error::"));
+    expect(error).toBe(
+      `::error::A line of the logs of service web in project platform-web matches fail-on-regex (first at ${ts}, container ${container}): ${text}%0AThe lines are in ${out}.`,
     );
-    expect((await readFile(out, "utf8")).length).toBeGreaterThan(0);
+    expect(result.summary).toContain(`| Matched | ${ts} ${text} |`);
+  });
+
+  it("quotes a matching line inert and masked: its commands do nothing, a secret in it is ***", async () => {
+    await platform.reset();
+    const token = platform.tokens.org;
+    const buildId = await concludedBuildWithLogs([
+      "starting",
+      `FATAL ::add-mask::x ##[error]forged token=${token} <b>@octocat</b>`,
+      "after",
+    ]);
+    const out = file("hostile-match.log");
+    const result = await runBundle(actionDir, {
+      inputs: {
+        ...base(),
+        "service-id": "web",
+        "build-id": buildId,
+        "fail-on-regex": "^FATAL",
+        "output-file": out,
+        print: "false",
+      },
+    });
+    expect(result.code).toBe(1);
+    const [error, ...more] = result.stdout.split("\n").filter((l) => l.startsWith("::error::"));
+    expect(more).toEqual([]);
+    // In the annotation's data: the runner reads no command there; the old ##[ form is broken up.
+    expect(error).toContain(
+      "): FATAL ::add-mask::x # #[error]forged token=*** <b>@octocat</b>%0AThe lines are in",
+    );
+    expect(result.stdout).not.toMatch(/^::add-mask::x/m);
+    expect(leakedSecrets(result, [token])).toEqual([]);
+    // In the summary, a cell of escaped text: no HTML, no mention.
+    const matched = result.summary.split("\n").find((l) => l.startsWith("| Matched |")) ?? "";
+    expect(matched).not.toContain("<b>");
+    expect(matched).not.toMatch(/@octocat/);
+    expect(matched).toContain("token=&#42;&#42;&#42;"); // ***, escaped
   });
 
   it("runs fail-on-regex in linear time: a pattern that backtracks for ever in JavaScript ends at once", async () => {

@@ -109,6 +109,43 @@ describe("cwp: each operation against the emulator", () => {
   }
 });
 
+describe("cwp fetch-logs --fail-on-regex", () => {
+  it("exits 1 quoting the line that matched, with --print false too, its controls made safe", async () => {
+    const out = join(tmpdir(), `cwp-cli-${process.pid}-matched.log`);
+    const result = await cwp([
+      "fetch-logs",
+      ...["--project-id", "platform-web", "--service-id", "web", "--duration", "6h"],
+      ...["--fail-on-regex", "^ERROR upstream timeout", "--print", "false", "--output-file", out],
+    ]);
+    expect(result.code).toBe(EXIT_CODES.failed);
+    const line =
+      (await readFile(out, "utf8")).split("\n").find((l) => / ERROR upstream timeout /.test(l)) ?? "";
+    const [ts, container] = line.split(" ");
+    expect(result.stderr).toContain(
+      `error: A line of the logs of service web in project platform-web matches fail-on-regex (first at ${ts}, container ${container}): ${line.slice(`${ts} ${container} `.length)}\nerror: The lines are in ${out}.`,
+    );
+  });
+});
+
+describe("cwp upgrade-addon to an older version", () => {
+  it("is refused with exit code 2 naming both versions and --allow-downgrade, changing nothing", async () => {
+    const result = await cwp([
+      "upgrade-addon",
+      "--project-id",
+      "platform-web",
+      "--addon-id",
+      "db",
+      "--version",
+      "15.7",
+    ]);
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain(
+      "error: --version: 15.7 is older than 16.4, the version addon db runs: a downgrade, not done. Give the newer version you meant, or set --allow-downgrade true to downgrade it",
+    );
+    expect((await platform.requests()).filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
+
 describe("cwp --version", () => {
   it("prints the version of the package, as -V too, and exits 0", async () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
