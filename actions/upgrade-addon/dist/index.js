@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3250);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2641);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3250:
+/***/ 2641:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70705,7 +70705,31 @@ function runUrl({ owner, repo }) {
 
 
 //# sourceMappingURL=github.js.map
+;// CONCATENATED MODULE: ./src/versions.ts
+// Whether a version is older than another, as addon versions are written: numbers separated by
+// dots ("16.4", "7.2.5"), maybe followed by a label ("7.2-alpine"). The platform documents no
+// format, so what does not start with a number is never called older: only a comparison that is
+// sure refuses a step.
+/** The leading numbers of a version ("16.4" → [16, 4], "7.2-alpine" → [7, 2]); none: undefined. */
+function numbers(version) {
+    const match = /^v?(\d+(?:\.\d+)*)/.exec(version.trim());
+    return match?.[1]?.split(".").map(Number);
+}
+/** True when `target` is surely older than `current` (15.7 against 16.4; 16.4 against 16.10). */
+function isOlder(target, current) {
+    const [a, b] = [numbers(target), numbers(current)];
+    if (!a || !b)
+        return false;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const [x, y] = [a[i] ?? 0, b[i] ?? 0];
+        if (x !== y)
+            return x < y;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
+
 
 
 
@@ -70716,6 +70740,7 @@ const definition = defineAction({
         "addon-id": resourceIdInput(),
         version: requiredText(),
         force: booleanInput(false),
+        "allow-downgrade": booleanInput(false),
     },
     outputs: { "previous-version": OUTPUT.version, version: OUTPUT.version, status: OUTPUT.status },
     async start({ config, client, signal, startOptions }) {
@@ -70745,6 +70770,9 @@ const definition = defineAction({
                 success: true,
                 message: `Addon ${addonId} already runs ${target}: nothing to upgrade.`,
             };
+        // 16.4 to 15.7 is more often a typo (for 17.0) than a wish: refused unless it is said.
+        if (isOlder(target, previous) && !config["allow-downgrade"])
+            throw new input_error_InputError("version", `${target} is older than ${previous}, the version addon ${addonId} runs: a downgrade, not done. Give the newer version you meant, or set ${host().inputSetting("allow-downgrade", "true")} to downgrade it`);
         if (addon.status !== "running" && !config.force)
             return {
                 finished: true,

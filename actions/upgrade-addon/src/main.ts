@@ -2,6 +2,7 @@ import {
   booleanInput,
   defineAction,
   host,
+  InputError,
   OUTPUT,
   requiredText,
   resourceIdInput,
@@ -9,6 +10,7 @@ import {
 } from "@cwp/action-kit";
 import { deployments } from "@cwp/action-kit/github";
 import { type Addon, addonUpgradeConclusion } from "@cwp/client";
+import { isOlder } from "./versions.js";
 
 export const definition = defineAction({
   name: "upgrade-addon",
@@ -17,6 +19,7 @@ export const definition = defineAction({
     "addon-id": resourceIdInput(),
     version: requiredText(),
     force: booleanInput(false),
+    "allow-downgrade": booleanInput(false),
   },
   outputs: { "previous-version": OUTPUT.version, version: OUTPUT.version, status: OUTPUT.status },
   async start({ config, client, signal, startOptions }) {
@@ -46,6 +49,12 @@ export const definition = defineAction({
         success: true,
         message: `Addon ${addonId} already runs ${target}: nothing to upgrade.`,
       };
+    // 16.4 to 15.7 is more often a typo (for 17.0) than a wish: refused unless it is said.
+    if (isOlder(target, previous) && !config["allow-downgrade"])
+      throw new InputError(
+        "version",
+        `${target} is older than ${previous}, the version addon ${addonId} runs: a downgrade, not done. Give the newer version you meant, or set ${host().inputSetting("allow-downgrade", "true")} to downgrade it`,
+      );
     if (addon.status !== "running" && !config.force)
       return {
         finished: true,

@@ -40,6 +40,30 @@ describe("upgrade-addon: reads the addon first", () => {
     });
   });
 
+  it("refuses a version older than the addon runs, naming both, before anything changes; allow-downgrade goes there", async () => {
+    await platform.reset();
+    const refused = await runBundle(actionDir, { inputs: { ...base(), "addon-id": "db", version: "15.7" } });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(
+      '::error::Input "version": 15.7 is older than 16.4, the version addon db runs: a downgrade, not done. Give the newer version you meant, or set allow-downgrade: true to downgrade it',
+    );
+    const changes = async () => (await platform.requests()).filter((r) => r.method !== "GET");
+    expect(await changes()).toEqual([]);
+    // 16.10 is newer than 16.4, not 16.1: numbers, not text.
+    expect(
+      (await runBundle(actionDir, { inputs: { ...base(), "addon-id": "db", version: "16.10" } })).stdout,
+    ).toMatch(/::error::.*body\.version.*versions are/);
+    const downgraded = await runBundle(actionDir, {
+      inputs: { ...base(), "addon-id": "db", version: "15.7", "allow-downgrade": "true" },
+    });
+    expect(downgraded.code, downgraded.stdout).toBe(0);
+    expect(downgraded.outputs).toMatchObject({
+      "previous-version": "16.4",
+      version: "15.7",
+      status: "running",
+    });
+  });
+
   it("fails naming the platform's refusal of an unknown version", async () => {
     await platform.reset();
     const result = await runBundle(actionDir, { inputs: { ...base(), "addon-id": "db", version: "99.0" } });
