@@ -18,6 +18,7 @@ const world = parseWorldFile(await readFile(join(root, "examples/world.yaml"), "
 const platform = useTestPlatform({ world });
 
 interface Job {
+  rules?: Array<{ if?: string; when?: string }>;
   script: string[];
   after_script?: string[];
   artifacts?: { when?: string; paths: string[] };
@@ -56,7 +57,67 @@ async function runJob(job: Job, cwd: string, env: Record<string, string>, realNp
   return result;
 }
 
+/**
+ * Whether GitLab adds a job to a pipeline with these predefined variables: its first rule whose
+ * `if:` holds decides (`when: never` leaves it out), and no rule that holds leaves it out
+ * (docs.gitlab.com/ee/ci/jobs/job_rules.html). GitLab's own evaluator is Ruby inside GitLab: this
+ * reads only the forms the example uses (`$VAR == "text"`, `$VAR != "text"`, `$VAR` for set and not
+ * empty, joined by `&&` or `||`), and refuses any other, so a new form in the example fails here
+ * instead of being read wrongly.
+ */
+function added(job: Job, variables: Record<string, string>): boolean {
+  const term = (text: string): boolean => {
+    const compared = /^\$(\w+)\s*(==|!=)\s*"([^"]*)"$/.exec(text);
+    if (compared)
+      return ((variables[compared[1] as string] ?? "") === compared[3]) === (compared[2] === "==");
+    const named = /^\$(\w+)$/.exec(text);
+    if (named) return (variables[named[1] as string] ?? "") !== "";
+    throw new Error(`a rules: if: form this test does not read: ${text}`);
+  };
+  const holds = (expression: string) =>
+    expression.split("||").some((any) => any.split("&&").every((all) => term(all.trim())));
+  const rule = (job.rules ?? [{}]).find((r) => r.if === undefined || holds(r.if));
+  return rule !== undefined && rule.when !== "never";
+}
+
+/** The predefined variables of each event that starts a pipeline, as GitLab sets them. */
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const EVENTS: Record<string, Record<string, string>> = {
+  "push of branch main": { CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "main", CI_COMMIT_REF_NAME: "main" },
+  "push of tag v1.2.0": { CI_PIPELINE_SOURCE: "push", CI_COMMIT_TAG: "v1.2.0", CI_COMMIT_REF_NAME: "v1.2.0" },
+  schedule: { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_COMMIT_REF_NAME: "main" },
+  "merge request": {
+    CI_PIPELINE_SOURCE: "merge_request_event",
+    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: "feature",
+    CI_COMMIT_REF_NAME: "feature",
+  },
+  "run from the web": { CI_PIPELINE_SOURCE: "web", CI_COMMIT_BRANCH: "main", CI_COMMIT_REF_NAME: "main" },
+};
+
 describe("examples/gitlab-ci.yml", () => {
+  it.each(Object.entries(EVENTS))("on a %s, each job its rules add succeeds", async (event, variables) => {
+    const jobs = Object.entries(pipeline).filter(
+      ([name, job]) => name !== "default" && name !== "variables" && Array.isArray(job.script),
+    );
+    const ran = jobs.filter(([, job]) => added(job, variables)).map(([name]) => name);
+    expect(ran, event).toEqual(
+      { "push of branch main": ["build"], "push of tag v1.2.0": [], schedule: ["cost-report"] }[event] ?? [],
+    );
+    for (const name of ran) {
+      await platform.reset();
+      await platform.control("POST", "outcomes", { kind: "build", succeed: true, durationSeconds: 30 });
+      const dir = await mkdtemp(join(tmpdir(), "cwp-gitlab-event-"));
+      const env = {
+        CWP_API_TOKEN: platform.tokens.org,
+        CWP_API_URL: platform.url,
+        CI_COMMIT_SHA: SHA,
+        ...variables,
+      };
+      const { code, stderr } = await runJob(pipeline[name] as Job, dir, env);
+      expect(code, `${event}: ${name}: ${stderr}`).toBe(0);
+    }
+  });
+
   const ci = () => ({
     CWP_API_TOKEN: platform.tokens.org,
     CWP_API_URL: platform.url,
