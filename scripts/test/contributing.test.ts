@@ -1,15 +1,14 @@
-import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify, stripVTControlCharacters } from "node:util";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 
 // Every command in CONTRIBUTING.md's shell blocks, as a contributor types it: run here as written
 // (from the clone's root, exit 0, no tracked file changed), or run as written by .ci/run itself.
 
-const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const contributing = await readFile(join(root, "CONTRIBUTING.md"), "utf8");
 const ciRun = await readFile(join(root, ".ci/run"), "utf8");

@@ -49,7 +49,11 @@ async function reportAt(platform: TestPlatform, now: number, period: PeriodName)
     const [focus] = await rows(
       `SELECT strftime(min(ChargePeriodStart::TIMESTAMPTZ) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS first, strftime(max(ChargePeriodEnd::TIMESTAMPTZ) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS last, list(DISTINCT strftime(BillingPeriodStart::TIMESTAMPTZ AT TIME ZONE 'UTC', '%Y-%m')) AS months FROM read_csv(${csv}, header = true, all_varchar = true)`,
     );
-    return { markdown, json, focus: { ...focus, months: [...(focus?.months as string[])].sort() } };
+    return {
+      markdown,
+      json,
+      focus: { ...focus, months: [...((focus?.months as string[] | undefined) ?? [])].sort() },
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
