@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -157,6 +157,30 @@ describe("cwp: exit codes and secrets", () => {
     expect(failed.stderr).not.toMatch(/EPIPE| {4}at /);
   });
 
+  it("names the platform's failures when every status read fails until the timeout: exit 1, not the timeout's 3, and a 409 to the abort is 'concluded', never 'may still be running'", {
+    timeout: 90_000,
+  }, async () => {
+    await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 3 });
+    await platform.control("POST", "faults", {
+      method: "GET",
+      path: "/v1/projects/platform-web/services/web/build/*",
+      status: 503,
+      times: 10_000,
+    });
+    const result = await cwp([...build, "--timeout", "10s"]);
+    expect(result.code, result.stderr).toBe(EXIT_CODES.failed);
+    expect(result.stderr).toMatch(
+      /error: Build \S+ of service web in project platform-web could not be followed to its end \(build \S+ could not be read: all \d+ of its status reads failed \(503 to each\) up to the deadline, the platform's fault rather than the work's time\)/,
+    );
+    expect(result.stderr).toContain(
+      "the platform refused the abort as it had already concluded (409); how it concluded could not be read. Look at its status on the platform.",
+    );
+    expect(result.stderr).not.toMatch(/did not conclude within|may still be running|set --timeout/);
+    // The abort was asked once, and refused: the build had concluded.
+    const aborts = (await platform.requests()).filter((r) => r.method === "DELETE");
+    expect(aborts.map((r) => r.status)).toEqual([409]);
+  });
+
   it("ends quietly when the reader of its help or version closes the pipe (| head -1): every command, exit 0, no EPIPE trace", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
     const commands = [
@@ -167,8 +191,10 @@ describe("cwp: exit codes and secrets", () => {
       ["--version"],
     ];
     for (const args of commands) {
-      // As a user types it: the shell's pipe, head exiting after its line.
-      const shell = spawnSync(
+      // As a user types it: the shell's pipe, head exiting after its line. Not spawnSync: the
+      // emulator runs in this process, and a blocked event loop lets its idle connections close
+      // under the next test's request (ECONNRESET).
+      const shell = spawn(
         "bash",
         [
           "-c",
@@ -178,13 +204,20 @@ describe("cwp: exit codes and secrets", () => {
         ],
         {
           env: { ...machineEnv(), CWP_BIN: bin, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
-          encoding: "utf8",
           // No standard input: on a socket, bash takes itself for a remote shell and reads ~/.bashrc.
           stdio: ["ignore", "pipe", "pipe"],
         },
       );
-      expect(shell.stderr, args.join(" ")).toBe("");
-      expect(shell.stdout, args.join(" ")).toBe("cwp exited 0\n");
+      let [stdout, stderr] = ["", ""];
+      shell.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk;
+      });
+      shell.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk;
+      });
+      await once(shell, "close");
+      expect(stderr, args.join(" ")).toBe("");
+      expect(stdout, args.join(" ")).toBe("cwp exited 0\n");
     }
   });
 

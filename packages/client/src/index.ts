@@ -37,5 +37,10 @@ export {
 export { VERSION } from "./version.js";
 export * from "./waiting/conclusions.js";
 export type { HistoryOptions } from "./waiting/history.js";
-export { type WaitOptions, WaitTimeoutError } from "./waiting/poll.js";
+export {
+  PLATFORM_FAULT_READS,
+  type WaitOptions,
+  WaitTimeoutError,
+  WaitUnreadableError,
+} from "./waiting/poll.js";
 export { PollSchedule, type PollScheduleOptions, typicalDurations } from "./waiting/schedule.js";

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AbortedError, createClient, WaitTimeoutError } from "../src/index.js";
+import {
+  AbortedError,
+  createClient,
+  PLATFORM_FAULT_READS,
+  WaitTimeoutError,
+  WaitUnreadableError,
+} from "../src/index.js";
 import { build, FAST, startScriptedServer, TOKEN, useScriptedPlatform } from "./helpers/scripted-server.js";
 
 const t = useScriptedPlatform(FAST);
@@ -111,6 +117,57 @@ describe("waiters", () => {
       .catch((e: unknown) => e)) as WaitTimeoutError;
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error.last as { status: string }).status).toBe("running");
+  });
+
+  describe("a wait the platform's failures end, not the work's time", () => {
+    const noRetry = () => createClient({ baseUrl: t.server.url, token: TOKEN, maxRetries: 0 });
+    const waited = (c: ReturnType<typeof createClient>) =>
+      c.builds
+        .waitFor("p", "s", "joyous-view-6290", { ...fastPolling, timeoutMs: 300 })
+        .catch((e: unknown) => e);
+
+    it("every status read failing up to the deadline is WaitUnreadableError, naming how many and with what", async () => {
+      t.server.on("GET", BUILD, () => ({ status: 503 }));
+      const c = noRetry();
+      const error = (await waited(c)) as WaitUnreadableError;
+      await c.close();
+      expect(error).toBeInstanceOf(WaitUnreadableError);
+      expect(error).not.toBeInstanceOf(WaitTimeoutError);
+      const failed = error.failures.get("503") ?? 0;
+      expect(failed).toBeGreaterThanOrEqual(PLATFORM_FAULT_READS);
+      expect([...error.failures.keys()]).toEqual(["503"]);
+      expect(error.status).toBe(503);
+      expect(error.last).toBeUndefined();
+      expect(error.message).toBe(
+        `build joyous-view-6290 could not be read: all ${failed} of its status reads failed (503 to each) up to the deadline, the platform's fault rather than the work's time`,
+      );
+    });
+
+    it("after statuses were read, counts the failed reads since the last one that was read", async () => {
+      t.server.on("GET", BUILD, (_req, n) =>
+        n <= 2 ? { body: { data: build("BUILDING") } } : { status: 502 },
+      );
+      const c = noRetry();
+      const error = (await waited(c)) as WaitUnreadableError;
+      await c.close();
+      expect(error).toBeInstanceOf(WaitUnreadableError);
+      expect((error.last as { status: string }).status).toBe("BUILDING");
+      expect(error.message).toMatch(
+        /^build joyous-view-6290 could not be read: its last \d+ status reads failed \(502 to each\) up to the deadline/,
+      );
+    });
+
+    it("a read or two failing just before the deadline is still the work's time: WaitTimeoutError", async () => {
+      let failing = false;
+      t.server.on("GET", BUILD, () => (failing ? { status: 503 } : { body: { data: build("BUILDING") } }));
+      const c = noRetry();
+      setTimeout(() => {
+        failing = true;
+      }, 280).unref();
+      const error = await waited(c);
+      await c.close();
+      expect(error).toBeInstanceOf(WaitTimeoutError);
+    });
   });
 
   it("a restart counts only a COMPLETED transition later than the restart", async () => {

@@ -425,6 +425,13 @@ async function abortRemote<T>(
         : undefined;
     if (final !== undefined && work.conclude(final).concluded)
       return { said: "it had already concluded.", stopped: true, concluded: final };
+    // The platform's 409 says there is nothing left to abort: never "it may still be running",
+    // even when the read after it failed too.
+    if (error instanceof ConflictError)
+      return {
+        said: "the platform refused the abort as it had already concluded (409); how it concluded could not be read. Look at its status on the platform.",
+        stopped: true,
+      };
     return {
       said: `aborting it failed (${(error as Error).message}): it may still be running.`,
       stopped: false,

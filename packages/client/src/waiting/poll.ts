@@ -43,6 +43,48 @@ export class WaitTimeoutError<T = unknown> extends TimeoutError {
   }
 }
 
+/**
+ * Failed status reads in a row, at the end of a wait, from which the platform is what ended it:
+ * one or two failures before the deadline are a passing fault, this many are the platform's.
+ */
+export const PLATFORM_FAULT_READS = 3;
+
+/**
+ * The wait ended at its deadline while the platform kept failing the status reads (a 503 to each,
+ * no answer): the platform's fault, not a work that ran long. `last` is the latest state read, if
+ * any; `failures` counts the failed reads since, by what they got ("503", "no answer").
+ */
+export class WaitUnreadableError<T = unknown> extends CwpError {
+  override name = "WaitUnreadableError";
+  constructor(
+    message: string,
+    readonly last: T | undefined,
+    readonly failures: ReadonlyMap<string, number>,
+    init: { method: string; path: string; status?: number | undefined },
+  ) {
+    super(message, init);
+  }
+}
+
+/** What a failed read got, as a person reads it: its status, or that no answer came. */
+const failureOf = (error: unknown) =>
+  error instanceof CwpError && error.status !== undefined ? String(error.status) : "no answer";
+
+/** "all 9 of its status reads failed (503 to each)", "its last 5 status reads failed (503 to 4, no answer to 1)". */
+function failedReadsText(failures: ReadonlyMap<string, number>, sinceARead: boolean): string {
+  const total = [...failures.values()].reduce((a, b) => a + b, 0);
+  const got =
+    failures.size === 1
+      ? `${[...failures.keys()][0]} to ${total === 1 ? "it" : "each"}`
+      : [...failures].map(([what, n]) => `${what} to ${n}`).join(", ");
+  const which = sinceARead
+    ? `its last ${total === 1 ? "status read" : `${total} status reads`}`
+    : total === 1
+      ? "its only status read"
+      : `all ${total} of its status reads`;
+  return `${which} failed (${got})`;
+}
+
 interface PollSpec<T> {
   what: string;
   /** Reads the current state; receives the deadline so a request never outlives the wait. */
@@ -73,12 +115,23 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
   let lastStatus: string | undefined;
   let polled = false;
   let badAnswers = 0;
+  /** The reads that failed since the last one that was read, by what they got. */
+  const failures = new Map<string, number>();
+  let lastFailure: unknown;
   const unknownSeen = new Set<string>();
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError(`waiting for ${spec.what} was aborted`, spec.where);
     const now = clock.now();
     const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
     if (polled && wait <= 0) {
+      const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+      if (failed >= PLATFORM_FAULT_READS)
+        throw new WaitUnreadableError(
+          `${spec.what} could not be read: ${failedReadsText(failures, last !== undefined)} up to the deadline, the platform's fault rather than the work's time`,
+          last,
+          failures,
+          { ...spec.where, status: lastFailure instanceof CwpError ? lastFailure.status : undefined },
+        );
       throw new WaitTimeoutError(
         `${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`,
         last,
@@ -94,6 +147,7 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
     try {
       last = await spec.read(deadline, options.signal);
       badAnswers = 0;
+      failures.clear();
       const conclusion = spec.conclude(last);
       if (conclusion.status !== lastStatus) {
         lastStatus = conclusion.status;
@@ -110,9 +164,14 @@ export async function pollUntilConcluded<T>(spec: PollSpec<T>, options: WaitOpti
       if (error instanceof AbortedError || options.signal?.aborted) {
         throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
       }
-      // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+      // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError
+      // above, or a WaitUnreadableError when the reads kept failing up to the deadline.
       if (error instanceof UnexpectedResponseError && ++badAnswers < MAX_BAD_ANSWERS) continue;
       if (!isTransient(error)) throw error;
+      // A read the wait's own deadline cut short says nothing of the platform.
+      if (error instanceof TimeoutError && clock.now() >= deadline) continue;
+      failures.set(failureOf(error), (failures.get(failureOf(error)) ?? 0) + 1);
+      lastFailure = error;
     }
   }
 }
