@@ -2,5 +2,5 @@ export { EMULATOR_OPTIONS, emulatorMain } from "./cli.js";
 export { controlPlane } from "./control-client.js";
 export type { WorldScale } from "./model/world.js";
 export { parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";
-export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./server.js";
+export { type EmulatorOptions, IDLE_CONNECTION_MS, type RunningEmulator, startEmulator } from "./server.js";
 export { VirtualTime, virtualTimeOf } from "./virtual-time.js";

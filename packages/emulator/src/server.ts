@@ -21,6 +21,9 @@ import type { PageShape, Settings } from "./settings.js";
 import { VirtualTime } from "./virtual-time.js";
 import { Outcomes } from "./work/outcomes.js";
 
+/** How long the emulator keeps an idle connection open: longer than any client keeps one. */
+export const IDLE_CONNECTION_MS = 65_000;
+
 export interface EmulatorOptions {
   host?: string;
   port?: number;
@@ -291,6 +294,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       bytes: socket.bytesWritten - bytesBefore,
     });
   });
+  // An idle connection is closed by its client, never under it: a server that closes first (Node's
+  // default, 5 s) can do so just as the client sends on it again, and that request ends in
+  // ECONNRESET (fetch's own idle timeout is 4 s, checked coarsely; seen on loaded test machines).
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.listen(options.port ?? 4010, options.host ?? "127.0.0.1");
   await once(server, "listening");
   const { address, port } = server.address() as AddressInfo;

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { IDLE_CONNECTION_MS } from "@cwp/emulator";
 import { deploymentRoutes } from "./deployments.js";
 import { GitHubDescription } from "./description.js";
 import { issueRoutes } from "./issues.js";
@@ -192,6 +193,8 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     send(answer);
   });
+  // As the emulator's (IDLE_CONNECTION_MS): the client closes an idle connection, never the server under it.
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
