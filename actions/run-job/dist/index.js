@@ -56273,6 +56273,41 @@ class WaitTimeoutError extends TimeoutError {
         this.last = last;
     }
 }
+/**
+ * Failed status reads in a row, at the end of a wait, from which the platform is what ended it:
+ * one or two failures before the deadline are a passing fault, this many are the platform's.
+ */
+const PLATFORM_FAULT_READS = 3;
+/**
+ * The wait ended at its deadline while the platform kept failing the status reads (a 503 to each,
+ * no answer): the platform's fault, not a work that ran long. `last` is the latest state read, if
+ * any; `failures` counts the failed reads since, by what they got ("503", "no answer").
+ */
+class WaitUnreadableError extends CwpError {
+    last;
+    failures;
+    name = "WaitUnreadableError";
+    constructor(message, last, failures, init) {
+        super(message, init);
+        this.last = last;
+        this.failures = failures;
+    }
+}
+/** What a failed read got, as a person reads it: its status, or that no answer came. */
+const failureOf = (error) => error instanceof CwpError && error.status !== undefined ? String(error.status) : "no answer";
+/** "all 9 of its status reads failed (503 to each)", "its last 5 status reads failed (503 to 4, no answer to 1)". */
+function failedReadsText(failures, sinceARead) {
+    const total = [...failures.values()].reduce((a, b) => a + b, 0);
+    const got = failures.size === 1
+        ? `${[...failures.keys()][0]} to ${total === 1 ? "it" : "each"}`
+        : [...failures].map(([what, n]) => `${what} to ${n}`).join(", ");
+    const which = sinceARead
+        ? `its last ${total === 1 ? "status read" : `${total} status reads`}`
+        : total === 1
+            ? "its only status read"
+            : `all ${total} of its status reads`;
+    return `${which} failed (${got})`;
+}
 /** Errors a poll can see and still try again: the work is still running remotely. */
 const isTransient = (error) => error instanceof CwpError &&
     !(error instanceof AbortedError) &&
@@ -56289,6 +56324,9 @@ async function pollUntilConcluded(spec, options = {}) {
     let lastStatus;
     let polled = false;
     let badAnswers = 0;
+    /** The reads that failed since the last one that was read, by what they got. */
+    const failures = new Map();
+    let lastFailure;
     const unknownSeen = new Set();
     for (;;) {
         if (options.signal?.aborted)
@@ -56296,6 +56334,9 @@ async function pollUntilConcluded(spec, options = {}) {
         const now = clock.now();
         const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
         if (polled && wait <= 0) {
+            const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+            if (failed >= PLATFORM_FAULT_READS)
+                throw new WaitUnreadableError(`${spec.what} could not be read: ${failedReadsText(failures, last !== undefined)} up to the deadline, the platform's fault rather than the work's time`, last, failures, { ...spec.where, status: lastFailure instanceof CwpError ? lastFailure.status : undefined });
             throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
         }
         try {
@@ -56308,6 +56349,7 @@ async function pollUntilConcluded(spec, options = {}) {
         try {
             last = await spec.read(deadline, options.signal);
             badAnswers = 0;
+            failures.clear();
             const conclusion = spec.conclude(last);
             if (conclusion.status !== lastStatus) {
                 lastStatus = conclusion.status;
@@ -56328,11 +56370,17 @@ async function pollUntilConcluded(spec, options = {}) {
             if (error instanceof AbortedError || options.signal?.aborted) {
                 throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError
+            // above, or a WaitUnreadableError when the reads kept failing up to the deadline.
             if (error instanceof UnexpectedResponseError && ++badAnswers < MAX_BAD_ANSWERS)
                 continue;
             if (!isTransient(error))
                 throw error;
+            // A read the wait's own deadline cut short says nothing of the platform.
+            if (error instanceof TimeoutError && clock.now() >= deadline)
+                continue;
+            failures.set(failureOf(error), (failures.get(failureOf(error)) ?? 0) + 1);
+            lastFailure = error;
         }
     }
 }
@@ -61671,6 +61719,13 @@ async function abortRemote(work, config, cancel) {
             : undefined;
         if (final !== undefined && work.conclude(final).concluded)
             return { said: "it had already concluded.", stopped: true, concluded: final };
+        // The platform's 409 says there is nothing left to abort: never "it may still be running",
+        // even when the read after it failed too.
+        if (error instanceof ConflictError)
+            return {
+                said: "the platform refused the abort as it had already concluded (409); how it concluded could not be read. Look at its status on the platform.",
+                stopped: true,
+            };
         return {
             said: `aborting it failed (${error.message}): it may still be running.`,
             stopped: false,

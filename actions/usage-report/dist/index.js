@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2705);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4241);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2705:
+/***/ 4241:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56351,6 +56351,41 @@ class WaitTimeoutError extends TimeoutError {
         this.last = last;
     }
 }
+/**
+ * Failed status reads in a row, at the end of a wait, from which the platform is what ended it:
+ * one or two failures before the deadline are a passing fault, this many are the platform's.
+ */
+const PLATFORM_FAULT_READS = 3;
+/**
+ * The wait ended at its deadline while the platform kept failing the status reads (a 503 to each,
+ * no answer): the platform's fault, not a work that ran long. `last` is the latest state read, if
+ * any; `failures` counts the failed reads since, by what they got ("503", "no answer").
+ */
+class WaitUnreadableError extends CwpError {
+    last;
+    failures;
+    name = "WaitUnreadableError";
+    constructor(message, last, failures, init) {
+        super(message, init);
+        this.last = last;
+        this.failures = failures;
+    }
+}
+/** What a failed read got, as a person reads it: its status, or that no answer came. */
+const failureOf = (error) => error instanceof CwpError && error.status !== undefined ? String(error.status) : "no answer";
+/** "all 9 of its status reads failed (503 to each)", "its last 5 status reads failed (503 to 4, no answer to 1)". */
+function failedReadsText(failures, sinceARead) {
+    const total = [...failures.values()].reduce((a, b) => a + b, 0);
+    const got = failures.size === 1
+        ? `${[...failures.keys()][0]} to ${total === 1 ? "it" : "each"}`
+        : [...failures].map(([what, n]) => `${what} to ${n}`).join(", ");
+    const which = sinceARead
+        ? `its last ${total === 1 ? "status read" : `${total} status reads`}`
+        : total === 1
+            ? "its only status read"
+            : `all ${total} of its status reads`;
+    return `${which} failed (${got})`;
+}
 /** Errors a poll can see and still try again: the work is still running remotely. */
 const isTransient = (error) => error instanceof CwpError &&
     !(error instanceof AbortedError) &&
@@ -56367,6 +56402,9 @@ async function pollUntilConcluded(spec, options = {}) {
     let lastStatus;
     let polled = false;
     let badAnswers = 0;
+    /** The reads that failed since the last one that was read, by what they got. */
+    const failures = new Map();
+    let lastFailure;
     const unknownSeen = new Set();
     for (;;) {
         if (options.signal?.aborted)
@@ -56374,6 +56412,9 @@ async function pollUntilConcluded(spec, options = {}) {
         const now = clock.now();
         const wait = Math.min(spec.rateLimit.pollInterval(schedule.next(now)), deadline - now);
         if (polled && wait <= 0) {
+            const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+            if (failed >= PLATFORM_FAULT_READS)
+                throw new WaitUnreadableError(`${spec.what} could not be read: ${failedReadsText(failures, last !== undefined)} up to the deadline, the platform's fault rather than the work's time`, last, failures, { ...spec.where, status: lastFailure instanceof CwpError ? lastFailure.status : undefined });
             throw new WaitTimeoutError(`${spec.what} had not concluded by the deadline (last status ${lastStatus ?? "unknown"})`, last, spec.where);
         }
         try {
@@ -56386,6 +56427,7 @@ async function pollUntilConcluded(spec, options = {}) {
         try {
             last = await spec.read(deadline, options.signal);
             badAnswers = 0;
+            failures.clear();
             const conclusion = spec.conclude(last);
             if (conclusion.status !== lastStatus) {
                 lastStatus = conclusion.status;
@@ -56406,11 +56448,17 @@ async function pollUntilConcluded(spec, options = {}) {
             if (error instanceof AbortedError || options.signal?.aborted) {
                 throw new AbortedError(`waiting for ${spec.what} was aborted`, { ...spec.where, cause: error });
             }
-            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError above.
+            // A transient failure (or a request refused for the deadline) ends in a WaitTimeoutError
+            // above, or a WaitUnreadableError when the reads kept failing up to the deadline.
             if (error instanceof UnexpectedResponseError && ++badAnswers < MAX_BAD_ANSWERS)
                 continue;
             if (!isTransient(error))
                 throw error;
+            // A read the wait's own deadline cut short says nothing of the platform.
+            if (error instanceof TimeoutError && clock.now() >= deadline)
+                continue;
+            failures.set(failureOf(error), (failures.get(failureOf(error)) ?? 0) + 1);
+            lastFailure = error;
         }
     }
 }
@@ -61674,6 +61722,13 @@ async function abortRemote(work, config, cancel) {
             : undefined;
         if (final !== undefined && work.conclude(final).concluded)
             return { said: "it had already concluded.", stopped: true, concluded: final };
+        // The platform's 409 says there is nothing left to abort: never "it may still be running",
+        // even when the read after it failed too.
+        if (error instanceof ConflictError)
+            return {
+                said: "the platform refused the abort as it had already concluded (409); how it concluded could not be read. Look at its status on the platform.",
+                stopped: true,
+            };
         return {
             said: `aborting it failed (${error.message}): it may still be running.`,
             stopped: false,
@@ -70894,6 +70949,33 @@ function coversWholeBillingPeriods(window, now) {
         (monthStart(window.end) === window.end || monthStart(window.end) === monthStart(now / 1000)));
 }
 //# sourceMappingURL=period.js.map
+;// CONCATENATED MODULE: ../../packages/cost-report/dist/project-lookup.js
+
+
+// A report narrowed to one project, named as every other action names it (`storefront`) or by its
+// uid. Billing filters take only the uid (spec 4.1, "Identifiers for filters": a project's uid from
+// GET /v1/projects), so an id is looked up in that list, read whole.
+const UID = /^[0-9a-f]{24}$/;
+/** How many of the ids this token can read the error names. */
+const NAMED = 10;
+async function projectUid(client, project, call) {
+    const whole = { ...call, wholeList: true };
+    const ids = [];
+    const pages = cursorPages((cursor) => client.projects.list({ per_page: 100, cursor }, whole), undefined, client.pageWalk("/v1/projects", whole));
+    for await (const page of pages)
+        for (const item of page.items) {
+            if (item.id === project || item.uid === project)
+                return item.uid;
+            ids.push(item.id);
+        }
+    // A uid of a project the list does not show (another team's, for an organisation token) is
+    // still a uid: the platform's billing answers for it.
+    if (UID.test(project))
+        return project;
+    const named = ids.length === 0 ? "" : ` (${ids.slice(0, NAMED).join(", ")}${ids.length > NAMED ? ", …" : ""})`;
+    throw new errors/* ReportOptionError */.s("project", `no project ${JSON.stringify(project)} among the ${ids.length} this token can read${named}: give a project's id, as the other actions take it, or its 24-character uid`);
+}
+//# sourceMappingURL=project-lookup.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/group.js
 
 /** The unrounded amount of a price node: its components added exactly (undefined without any). */
@@ -71078,6 +71160,8 @@ class UsageReader {
     currency = "";
     /** Set when a team token reads billing through its organisation. */
     scope;
+    /** The projects' ids by their uids, filled as the projects' names are read (`names`). */
+    projectIds = new Map();
     #filters;
     #call;
     #lastProgress = Date.now();
@@ -71110,8 +71194,11 @@ class UsageReader {
             ? this.client.teams.list({ per_page: 100, cursor }, this.#call)
             : this.client.projects.list({ per_page: 100, cursor }, this.#call));
         for await (const page of cursorPages(read, undefined, this.client.pageWalk(`/v1/${list}`, this.#call)))
-            for (const item of page.items)
+            for (const item of page.items) {
                 names.set(item.uid, item.name ?? item.id);
+                if (list === "projects")
+                    this.projectIds.set(item.uid, item.id);
+            }
     }
     /**
      * A period's totals; a team token that filters by team is told which input to drop. Read and
@@ -71716,12 +71803,17 @@ function customerCharge([, description, category, subcategory, host], component)
     const [label, unit] = component ? [`${description}: ${component[2]}`, component[3]] : [description, HOURS];
     return { part: "charge", values: [label, category, description, subcategory, null, unit, unit, host] };
 }
-/** A team's project, named where the names are known. */
-function projectOwner(teamId, projectId, names) {
-    const name = (id) => names.get(id) ?? id;
-    return { part: "owner", values: [teamId, name(teamId), "Team", projectId, name(projectId)] };
+/**
+ * A team's project: the team by its uid and name, the project by its id (as workflows name it),
+ * name and uid (as billing names it). A project the projects list does not have (gone since) has
+ * its uid alone: no id or name is made up for it.
+ */
+function projectOwner(teamId, projectUid, { names, projectIds }) {
+    const id = projectIds.get(projectUid) ?? null;
+    const name = id === null ? null : (names.get(projectUid) ?? id);
+    return { part: "owner", values: [teamId, names.get(teamId) ?? teamId, "Team", id, name, projectUid] };
 }
-const ACCOUNT_OWNER = { part: "owner", values: [null, null, null, null, null] };
+const ACCOUNT_OWNER = { part: "owner", values: [null, null, null, null, null, null] };
 //# sourceMappingURL=parts.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/render/focus/rows.js
 
@@ -71749,7 +71841,7 @@ class FocusRows {
     async team(team, period) {
         const { sinks } = this;
         for (const project of team.projects ?? []) {
-            const owner = projectOwner(team.id, project.id, this.context.names);
+            const owner = projectOwner(team.id, project.id, this.context);
             for (const group of project.resources ?? []) {
                 const charges = this.#charges(group.resourceType);
                 for (const item of group.items) {
@@ -71962,6 +72054,7 @@ async function readReport(client, o) {
             groupBy: o.groupBy,
             context: Promise.all([names, currentRead, invoiced]).then(([groupNames, current, invoices]) => ({
                 names: groupNames,
+                projectIds: reader.projectIds,
                 invoices: new Map(invoices.map((invoice) => [invoice.start * 1000, invoice.id])),
                 keep: shownKeys(current, o.top),
                 currency: reader.currency,
@@ -72299,6 +72392,7 @@ function fitMarkdown(r, limit, measure) {
 
 
 
+
 // A whole report from one call: the period resolved, the billing read as a stream, the files
 // written to a directory. What a script, the usage-report action and the CLI all call. The files
 // replace those of an earlier run, so they are written only from a complete read: every list is
@@ -72330,7 +72424,12 @@ async function writeCostReport(client, options) {
     const period = resolvePeriod(o.period ?? "month-to-date", { start: o.start, end: o.end }, now);
     const granularity = o.granularity ?? "day";
     const groupBy = o.groupBy ?? "project";
-    const filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
+    const call = {
+        signal: o.signal ?? new AbortController().signal,
+        deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+    };
+    const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
+    const filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
     const top = o.top ?? 10;
     const partitioned = o.focusLayout === "partitioned";
     if (partitioned && !coversWholeBillingPeriods(period, now))
@@ -72352,8 +72451,7 @@ async function writeCostReport(client, options) {
         focusParquetPath: files["focus-parquet"],
         focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
         billingAccountName: o.billingAccountName,
-        signal: o.signal ?? new AbortController().signal,
-        deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+        ...call,
         progress: o.progress ?? (() => { }),
         warn: o.warn ?? emitCwpWarning,
     });
@@ -72415,6 +72513,10 @@ function checked(o) {
         if (value !== undefined && !TEXT_RULES[option].pattern.test(value))
             throw new errors/* ReportOptionError */.s(option, TEXT_RULES[option].message);
     }
+    if (o.project !== undefined && o.projectId !== undefined)
+        throw new errors/* ReportOptionError */.s("project", "give the project by its id or by projectId (its uid), not both");
+    if (o.project !== undefined && (typeof o.project !== "string" || o.project.trim() === ""))
+        throw new errors/* ReportOptionError */.s("project", "must be a project's id or uid");
     if (typeof o.dir !== "string" || o.dir === "")
         throw new errors/* ReportOptionError */.s("dir", "must be a directory");
     // A time that is no time would make every period and every wait's end a nonsense date.
@@ -72705,6 +72807,7 @@ const usageReportInputs = {
     end: optionalText(),
     granularity: choiceInput(write_report_GRANULARITIES, "day"),
     "team-uid": uidInput(),
+    "project-id": optionalText(),
     "project-uid": uidInput(),
     "resource-type": choiceInput(RESOURCE_TYPES),
     "group-by": choiceInput(GROUP_BYS, "project"),
@@ -72760,6 +72863,7 @@ const COMMENT_LIMIT_CHARS = 65_536;
 const INPUT_OF_OPTION = {
     groupBy: "group-by",
     teamId: "team-uid",
+    project: "project-id",
     projectId: "project-uid",
     resourceType: "resource-type",
     warnPercent: "budget-warn-percent",
@@ -72781,6 +72885,8 @@ const definition = defineAction({
     },
     validate(config) {
         checkCommentInputs(config);
+        if (config["project-id"] !== undefined && config["project-uid"] !== undefined)
+            throw new input_error_InputError("project-id", "give project-id or project-uid, not both (project-id takes a uid too)");
     },
     async start({ config, client, signal, deadline }) {
         const now = Date.now();
@@ -72794,6 +72900,7 @@ const definition = defineAction({
             granularity: config.granularity,
             groupBy: config["group-by"],
             teamId: config["team-uid"],
+            project: config["project-id"],
             projectId: config["project-uid"],
             resourceType: config["resource-type"],
             top: config.top,
@@ -81912,6 +82019,7 @@ const FOCUS_COLUMNS = [
     column("SubAccountType", "string", "owner", true),
     column("x_ProjectId", "string", "owner", true),
     column("x_ProjectName", "string", "owner", true),
+    column("x_ProjectUid", "string", "owner", true),
 ];
 /** The FOCUS version the files declare (README; focus.parquet's key-value metadata). */
 const FOCUS_VERSION = "1.3";

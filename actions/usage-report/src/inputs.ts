@@ -54,6 +54,7 @@ export const usageReportInputs = {
   end: optionalText(),
   granularity: choiceInput(GRANULARITIES, "day"),
   "team-uid": uidInput(),
+  "project-id": optionalText(),
   "project-uid": uidInput(),
   "resource-type": choiceInput(RESOURCE_TYPES),
   "group-by": choiceInput(GROUP_BYS, "project"),

@@ -34,6 +34,7 @@ const COMMENT_LIMIT_CHARS = 65_536;
 const INPUT_OF_OPTION: Record<string, string> = {
   groupBy: "group-by",
   teamId: "team-uid",
+  project: "project-id",
   projectId: "project-uid",
   resourceType: "resource-type",
   warnPercent: "budget-warn-percent",
@@ -56,6 +57,11 @@ export const definition = defineAction({
   },
   validate(config) {
     checkCommentInputs(config);
+    if (config["project-id"] !== undefined && config["project-uid"] !== undefined)
+      throw new InputError(
+        "project-id",
+        "give project-id or project-uid, not both (project-id takes a uid too)",
+      );
   },
   async start({ config, client, signal, deadline }) {
     const now = Date.now();
@@ -69,6 +75,7 @@ export const definition = defineAction({
       granularity: config.granularity,
       groupBy: config["group-by"],
       teamId: config["team-uid"],
+      project: config["project-id"],
       projectId: config["project-uid"],
       resourceType: config["resource-type"],
       top: config.top,

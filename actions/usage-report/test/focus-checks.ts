@@ -263,6 +263,11 @@ export const RULES: Rule[] = [
     violations: `x_ProjectName = x_ProjectId OR (x_ProjectId IS NULL) <> (x_ProjectName IS NULL)`,
   },
   {
+    section: "subaccountname",
+    rule: "x_ProjectId is the project's id as workflows name it (not its uid), x_ProjectUid its 24-hex uid, set together for a project's charges (README's mapping)",
+    violations: `x_ProjectId = x_ProjectUid OR NOT regexp_full_match(x_ProjectUid, '[0-9a-f]{24}') OR (x_ProjectId IS NOT NULL AND x_ProjectUid IS NULL) OR (SubAccountId IS NULL) <> (x_ProjectUid IS NULL)`,
+  },
+  {
     section: "invoiceid",
     rule: "an InvoiceId belongs to one billing account",
     violations: `InvoiceId IN (SELECT InvoiceId FROM t WHERE InvoiceId IS NOT NULL GROUP BY InvoiceId HAVING count(DISTINCT BillingAccountId) > 1)`,

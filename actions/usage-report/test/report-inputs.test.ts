@@ -34,6 +34,40 @@ describe("usage-report: inputs and the platform", () => {
     });
   }
 
+  it("narrows to a project by the id the other actions take, as by its uid, looked up in the projects list", async () => {
+    await platform.reset();
+    const project = platform.fixtures.projects.find((p: { id: string }) => p.id === "platform-web");
+    const week = { period: "last-7-days", formats: "json", compare: "false" };
+    const byUid = await report({ ...week, "project-uid": project.uid });
+    const byId = await report({ ...week, "project-id": "platform-web" });
+    const uidInId = await report({ ...week, "project-id": project.uid });
+    for (const { result } of [byUid, byId, uidInId]) expect(result.code, result.stdout).toBe(0);
+    expect(byId.json?.total).toBe(byUid.json?.total);
+    expect(uidInId.json?.total).toBe(byUid.json?.total);
+    expect(Number(byId.json?.total)).toBeGreaterThan(0);
+    // The billing reads carry the uid, as the platform's filters take it.
+    const usage = (await platform.requests()).filter((r) => r.path === "/v1/billing/usage");
+    expect(usage.length).toBeGreaterThan(0);
+    expect(new Set(usage.map((r) => r.query.projectId))).toEqual(new Set([project.uid]));
+  });
+
+  it("refuses a project-id no project has, naming the ids there are, with nothing but the projects list read", async () => {
+    await platform.reset();
+    const { result } = await report({ "project-id": "storefornt" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::Input "project-id": no project "storefornt" among the \d+ this token can read \([^)]*platform-web[^)]*\): give a project's id, as the other actions take it, or its 24-character uid/,
+    );
+    expect(new Set((await platform.requests()).map((r) => r.path))).toEqual(new Set(["/v1/projects"]));
+    const both = await report({
+      "project-id": "platform-web",
+      "project-uid": platform.fixtures.projects[0].uid,
+    });
+    expect(both.result.stdout).toContain(
+      'Input "project-id": give project-id or project-uid, not both (project-id takes a uid too)',
+    );
+  });
+
   it("refuses an output-dir the system will not make, instead of hanging there", async () => {
     await platform.reset();
     // /proc answers "no such parent" for ever: a recursive mkdir that retries never ends.

@@ -146,6 +146,24 @@ describe("cwp upgrade-addon to an older version", () => {
   });
 });
 
+describe("cwp usage-report --project-id", () => {
+  it("takes the project's id as the other operations do, and names the ids there are for one no project has", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cwp-cli-project-"));
+    const week = ["usage-report", "--period", "last-7-days", "--formats", "json", "--output-dir", dir];
+    const ok = await cwp([...week, "--project-id", "platform-web"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as {
+      filters: { projectId?: string };
+    };
+    expect(json.filters.projectId).toMatch(/^[0-9a-f]{24}$/);
+    const typo = await cwp([...week, "--project-id", "platform-wbe"]);
+    expect(typo.code).toBe(EXIT_CODES.input);
+    expect(typo.stderr).toMatch(
+      /error: --project-id: no project "platform-wbe" among the \d+ this token can read \(.*platform-web.*\)/,
+    );
+  });
+});
+
 describe("cwp --version", () => {
   it("prints the version of the package, as -V too, and exits 0", async () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {

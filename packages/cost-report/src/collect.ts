@@ -62,6 +62,8 @@ export class UsageReader {
   currency = "";
   /** Set when a team token reads billing through its organisation. */
   scope: Record<string, unknown> | undefined;
+  /** The projects' ids by their uids, filled as the projects' names are read (`names`). */
+  readonly projectIds = new Map<string, string>();
   readonly #filters: Filters;
   readonly #call: { signal: AbortSignal; deadline: number; wholeList: true };
   #lastProgress = Date.now();
@@ -110,7 +112,10 @@ export class UsageReader {
           : this.client.projects.list({ per_page: 100, cursor }, this.#call),
       );
     for await (const page of cursorPages(read, undefined, this.client.pageWalk(`/v1/${list}`, this.#call)))
-      for (const item of page.items) names.set(item.uid, item.name ?? item.id);
+      for (const item of page.items) {
+        names.set(item.uid, item.name ?? item.id);
+        if (list === "projects") this.projectIds.set(item.uid, item.id);
+      }
   }
 
   /**

@@ -62,6 +62,7 @@ export async function readReport(client: CwpClient, o: ReadOptions): Promise<Col
       groupBy: o.groupBy,
       context: Promise.all([names, currentRead, invoiced]).then(([groupNames, current, invoices]) => ({
         names: groupNames,
+        projectIds: reader.projectIds,
         invoices: new Map(invoices.map((invoice) => [invoice.start * 1000, invoice.id])),
         keep: shownKeys(current, o.top),
         currency: reader.currency,

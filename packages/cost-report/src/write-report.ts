@@ -11,6 +11,7 @@ import {
   type PeriodName,
   resolvePeriod,
 } from "./period.js";
+import { projectUid } from "./project-lookup.js";
 import { readReport } from "./read-report.js";
 import { renderJson } from "./render/json.js";
 import { LineFile } from "./render/line-file.js";
@@ -57,6 +58,9 @@ export interface CostReportOptions {
   /** What the rows are (default project). */
   groupBy?: GroupBy | undefined;
   teamId?: string | undefined;
+  /** Only this project, by its id (as the other actions take it) or its uid: looked up in the projects list. */
+  project?: string | undefined;
+  /** Only this project, by its uid (24 hex), as billing filters take it. */
   projectId?: string | undefined;
   resourceType?: ResourceType | undefined;
   /** Rows shown by name before the rest is summed as "other" (default 10). */
@@ -106,7 +110,12 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
   const period = resolvePeriod(o.period ?? "month-to-date", { start: o.start, end: o.end }, now);
   const granularity = o.granularity ?? "day";
   const groupBy = o.groupBy ?? "project";
-  const filters: Filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
+  const call = {
+    signal: o.signal ?? new AbortController().signal,
+    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+  };
+  const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
+  const filters: Filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
   const top = o.top ?? 10;
   const partitioned = o.focusLayout === "partitioned";
   if (partitioned && !coversWholeBillingPeriods(period, now))
@@ -130,8 +139,7 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
     focusParquetPath: files["focus-parquet"],
     focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
     billingAccountName: o.billingAccountName,
-    signal: o.signal ?? new AbortController().signal,
-    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+    ...call,
     progress: o.progress ?? (() => {}),
     warn: o.warn ?? emitCwpWarning,
   });
@@ -197,6 +205,10 @@ function checked(o: CostReportOptions): CostReportOptions {
     if (value !== undefined && !TEXT_RULES[option].pattern.test(value))
       throw new ReportOptionError(option, TEXT_RULES[option].message);
   }
+  if (o.project !== undefined && o.projectId !== undefined)
+    throw new ReportOptionError("project", "give the project by its id or by projectId (its uid), not both");
+  if (o.project !== undefined && (typeof o.project !== "string" || o.project.trim() === ""))
+    throw new ReportOptionError("project", "must be a project's id or uid");
   if (typeof o.dir !== "string" || o.dir === "") throw new ReportOptionError("dir", "must be a directory");
   // A time that is no time would make every period and every wait's end a nonsense date.
   for (const option of ["now", "deadline"] as const) {

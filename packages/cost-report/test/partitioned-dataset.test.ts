@@ -21,12 +21,13 @@ const context: FocusContext = {
   accountName: "Acme",
   teamScoped: false,
   names: new Map(),
+  projectIds: new Map(),
   invoices: new Map(),
 };
 const day = (iso: string) =>
   focusPeriod({ window: { start: iso, end: new Date(Date.parse(iso) + 86_400_000).toISOString() } }, context);
 const charge = paasCharge("service", COMPONENTS[0], false);
-const owner = projectOwner("team", "project", new Map());
+const owner = projectOwner("team", "project", context);
 const MAY = Date.UTC(2026, 4, 1);
 const JUNE = Date.UTC(2026, 5, 1);
 const JULY = Date.UTC(2026, 6, 1);

@@ -67,6 +67,7 @@ export const FOCUS_COLUMNS: readonly FocusColumn[] = [
   column("SubAccountType", "string", "owner", true),
   column("x_ProjectId", "string", "owner", true),
   column("x_ProjectName", "string", "owner", true),
+  column("x_ProjectUid", "string", "owner", true),
 ];
 
 /** The FOCUS version the files declare (README; focus.parquet's key-value metadata). */

@@ -34,6 +34,8 @@ export interface FocusContext {
   /** A team token billed through an organisation reads the team's share of its billing. */
   teamScoped: boolean;
   names: Map<string, string>;
+  /** The projects' ids (what the other actions and the workflows name them by), by their uids. */
+  projectIds: Map<string, string>;
   /** The finalized invoices by the start of their billing period (ms): a charge in one has its id. */
   invoices: Map<number, string>;
 }
@@ -146,10 +148,19 @@ export function customerCharge(
   return { part: "charge", values: [label, category, description, subcategory, null, unit, unit, host] };
 }
 
-/** A team's project, named where the names are known. */
-export function projectOwner(teamId: string, projectId: string, names: Map<string, string>): FocusOwner {
-  const name = (id: string) => names.get(id) ?? id;
-  return { part: "owner", values: [teamId, name(teamId), "Team", projectId, name(projectId)] };
+/**
+ * A team's project: the team by its uid and name, the project by its id (as workflows name it),
+ * name and uid (as billing names it). A project the projects list does not have (gone since) has
+ * its uid alone: no id or name is made up for it.
+ */
+export function projectOwner(
+  teamId: string,
+  projectUid: string,
+  { names, projectIds }: Pick<FocusContext, "names" | "projectIds">,
+): FocusOwner {
+  const id = projectIds.get(projectUid) ?? null;
+  const name = id === null ? null : (names.get(projectUid) ?? id);
+  return { part: "owner", values: [teamId, names.get(teamId) ?? teamId, "Team", id, name, projectUid] };
 }
 
-export const ACCOUNT_OWNER: FocusOwner = { part: "owner", values: [null, null, null, null, null] };
+export const ACCOUNT_OWNER: FocusOwner = { part: "owner", values: [null, null, null, null, null, null] };

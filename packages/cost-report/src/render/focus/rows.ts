@@ -66,7 +66,7 @@ export class FocusRows {
   async team(team: Team, period: FocusPeriod): Promise<void> {
     const { sinks } = this;
     for (const project of team.projects ?? []) {
-      const owner = projectOwner(team.id, project.id, this.context.names);
+      const owner = projectOwner(team.id, project.id, this.context);
       for (const group of project.resources ?? []) {
         const charges = this.#charges(group.resourceType);
         for (const item of group.items) {
