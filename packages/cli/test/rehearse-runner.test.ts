@@ -269,6 +269,30 @@ jobs:
     ]);
   });
 
+  // actions/runner src/Runner.Common/ActionCommand.cs @42fe3105 (TryParseV2, TryParse) and
+  // src/Runner.Worker/ActionCommandManager.cs @02523b9a (SetOutputCommandExtension).
+  it("reads command names in any case and the ##[ form anywhere in a line; a set-output without a name fails the step", async () => {
+    const result = await rehearse(
+      await userMachine(`on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - id: forms
+        run: |
+          echo "::SET-OUTPUT NAME=upper::1"
+          echo "log text ##[set-output name=legacy;]2"
+      - run: echo "upper \${{ steps.forms.outputs.upper }}, legacy \${{ steps.forms.outputs.legacy }}"
+      - run: echo "::set-output::3"
+`),
+    );
+    expect(result.code).toBe(1);
+    const lines = printed(result.stdout);
+    expect(lines).toContain("upper 1, legacy 2");
+    expect(lines).toContain("Error: Unable to process command '::set-output::3' successfully.");
+    expect(lines).toContain("Error: Required field 'name' is missing in ##[set-output] command.");
+  });
+
   it("shows ::debug:: lines where ACTIONS_STEP_DEBUG is true", async () => {
     const result = await rehearse(await userMachine(workflow), ["--var", "ACTIONS_STEP_DEBUG=true"]);
     expect(printed(result.stdout)).toContain("Debug: shown with step debug only");

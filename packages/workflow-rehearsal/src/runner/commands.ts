@@ -1,34 +1,135 @@
 import type { Masks } from "./masks.js";
 
-// Workflow commands in a `run:` step's output, as the runner reads them ("Workflow commands for
-// GitHub Actions", https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands;
-// the runner's ActionCommandManager):
-//   add-mask           masks VALUE in every line from there on, the command line never shown;
-//   stop-commands      reads no command until the line `::TOKEN::`;
-//   set-output, save-state  honoured, with the runner's deprecation warning;
-//   set-env, add-path  honoured only where ACTIONS_ALLOW_UNSECURE_COMMANDS is true; otherwise the
-//                      step fails with the runner's two errors;
-//   error, warning, notice  an annotation: its kind, file, line and column, title, and message;
-//   group, endgroup    a group's title;
-//   debug              shown only where step debug logging is on (ACTIONS_STEP_DEBUG).
-// Every other line is printed as it came, masked.
+// Workflow commands in a `run:` step's output, as the runner's code reads them ("Workflow commands
+// for GitHub Actions", https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands).
+// The parsing is actions/runner's src/Runner.Common/ActionCommand.cs (@42fe310): `::name props::data`
+// at a line's start (after leading spaces), or the older `##[name props]data` anywhere in the line;
+// a name is one of the registered commands in any case, properties are case-insensitive. What each
+// command does is src/Runner.Worker/ActionCommandManager.cs (@02523b9): a command that throws fails
+// the step with "Unable to process command '...' successfully." and the reason. Every other line is
+// printed as it came, masked.
 
 const DEPRECATED = (command: string) =>
   `The \`${command}\` command is deprecated and will be disabled soon. Please upgrade to using Environment Files. For more information see: https://github.blog/changelog/2022-10-11-github-actions-deprecating-save-state-and-set-output-commands/`;
 const DISABLED = (command: string) =>
   `The \`${command}\` command is disabled. Please upgrade to using Environment Files or opt into unsecure command execution by setting the \`ACTIONS_ALLOW_UNSECURE_COMMANDS\` environment variable to \`true\`. For more information see: https://github.blog/changelog/2020-10-01-github-actions-deprecating-set-env-and-add-path-commands/`;
 
+/** The runner's registered commands (ActionCommandManager.Initialize: stop-commands and every extension). */
+const REGISTERED = [
+  "stop-commands",
+  "set-env",
+  "set-output",
+  "save-state",
+  "add-mask",
+  "add-path",
+  "add-matcher",
+  "remove-matcher",
+  "debug",
+  "warning",
+  "error",
+  "notice",
+  "group",
+  "endgroup",
+  "echo",
+] as const;
+type CommandName = (typeof REGISTERED)[number];
+/** The commands whose own line is never echoed (their OmitEcho): a mask's value, a message's text. */
+const OMIT_ECHO = new Set<string>(["add-mask", "debug", "warning", "error", "notice"]);
+
 const ANNOTATIONS = { error: "Error", warning: "Warning", notice: "Notice" } as const;
 
-/** A command's data as the runner unescapes it (`%25`, `%0D`, `%0A`). */
-const unescapeData = (data: string) => data.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-/** A property's value as the runner unescapes it: the data's escapes, and `%3A` and `%2C`. */
-const unescapeProperty = (value: string) => unescapeData(value.replace(/%3A/g, ":").replace(/%2C/g, ","));
+interface ActionCommand {
+  /** Its name as registered (lower case), whatever case the line wrote. */
+  name: string;
+  /** By name in lower case: the runner's properties are case-insensitive. */
+  properties: Map<string, string>;
+  data: string;
+}
+
+/** Each escape as the runner undoes it, in its order (`%25` last). */
+const unescape = (text: string, mappings: ReadonlyArray<readonly [string, string]>) =>
+  mappings.reduce((out, [escaped, token]) => out.split(escaped).join(token), text);
+const DATA: ReadonlyArray<readonly [string, string]> = [
+  ["%0D", "\r"],
+  ["%0A", "\n"],
+  ["%25", "%"],
+];
+const PROPERTY: ReadonlyArray<readonly [string, string]> = [
+  ["%0D", "\r"],
+  ["%0A", "\n"],
+  ["%3A", ":"],
+  ["%2C", ","],
+  ["%25", "%"],
+];
+/** The `##[` form's escapes (ActionCommand._escapeMappings). */
+const LEGACY: ReadonlyArray<readonly [string, string]> = [
+  ["%3B", ";"],
+  ["%0D", "\r"],
+  ["%0A", "\n"],
+  ["%5D", "]"],
+  ["%25", "%"],
+];
+
+/** The command's name as registered, or undefined when the runner does not know it. */
+const registered = (name: string, extra: string | undefined): string | undefined => {
+  const lower = name.toLowerCase();
+  if ((REGISTERED as readonly string[]).includes(lower)) return lower;
+  return extra !== undefined && lower === extra.toLowerCase() ? lower : undefined;
+};
+
+/** Properties `key=value` split by `separator`, as the runner splits them (empty entries dropped). */
+function propertiesOf(text: string, separator: string, mappings: typeof PROPERTY): Map<string, string> {
+  const properties = new Map<string, string>();
+  for (const entry of text.split(separator).filter((e) => e !== "")) {
+    const equals = entry.indexOf("=");
+    // Split in two, empty parts dropped: "key=" and "=value" are no property.
+    if (equals <= 0 || equals === entry.length - 1) continue;
+    properties.set(entry.slice(0, equals).toLowerCase(), unescape(entry.slice(equals + 1), mappings));
+  }
+  return properties;
+}
+
+/** `::name props::data` (ActionCommand.TryParseV2), the stop token counting as a name while stopped. */
+function parseV2(line: string, stopToken: string | undefined): ActionCommand | undefined {
+  const message = line.trimStart();
+  if (!message.startsWith("::")) return undefined;
+  const end = message.indexOf("::", 2);
+  if (end < 0) return undefined;
+  const info = message.slice(2, end);
+  const space = info.indexOf(" ");
+  const name = registered(space < 0 ? info : info.slice(0, space), stopToken);
+  if (name === undefined) return undefined;
+  return {
+    name,
+    properties: space > 0 ? propertiesOf(info.slice(space + 1).trim(), ",", PROPERTY) : new Map(),
+    data: unescape(message.slice(end + 2), DATA),
+  };
+}
+
+/** `##[name props]data`, anywhere in the line (ActionCommand.TryParse). */
+function parseV1(line: string, stopToken: string | undefined): ActionCommand | undefined {
+  const prefix = line.indexOf("##[");
+  if (prefix < 0) return undefined;
+  const bracket = line.indexOf("]", prefix);
+  if (bracket < 0) return undefined;
+  const info = line.slice(prefix + 3, bracket);
+  const space = info.indexOf(" ");
+  const name = registered(space < 0 ? info : info.slice(0, space), stopToken);
+  if (name === undefined) return undefined;
+  return {
+    name,
+    properties: space > 0 ? propertiesOf(info.slice(space + 1), ";", LEGACY) : new Map(),
+    data: unescape(line.slice(bracket + 1), LEGACY),
+  };
+}
+
+/** A command the runner refuses: the step fails, naming the command and why. */
+class CommandError extends Error {}
 
 export interface StepOutputOptions {
   /** ACTIONS_ALLOW_UNSECURE_COMMANDS is true: set-env and add-path are honoured. */
   unsecureCommands: boolean;
-  /** Step debug logging is on (ACTIONS_STEP_DEBUG): `::debug::` lines are shown. */
+  /** Step debug logging is on (ACTIONS_STEP_DEBUG): `::debug::` lines are shown, and commands echoed. */
   debug: boolean;
 }
 
@@ -37,55 +138,92 @@ export class StepOutput {
   readonly outputs: Record<string, string> = {};
   readonly state: Record<string, string> = {};
   readonly env: Record<string, string> = {};
+  /** add-path's folders, the latest last (each once: a folder added again moves to the end). */
   readonly path: string[] = [];
   /** A command the runner refused: the step fails. */
   failed = false;
   /** The token `::stop-commands::` gave, while commands are stopped. */
   #stoppedUntil: string | undefined;
+  /** Whether a command's own line is printed (`::echo::on`); off unless step debug is on. */
+  #echo: boolean;
 
   constructor(
     private readonly masks: Masks,
     private readonly print: (line: string) => void,
     private readonly options: StepOutputOptions = { unsecureCommands: false, debug: false },
-  ) {}
+  ) {
+    this.#echo = options.debug;
+  }
 
   line(raw: string): void {
-    const text = raw.trimStart();
+    const command = parseV2(raw, this.#stoppedUntil) ?? parseV1(raw, this.#stoppedUntil);
     if (this.#stoppedUntil !== undefined) {
-      if (text === `::${this.#stoppedUntil}::`) this.#stoppedUntil = undefined;
-      else this.#show(raw);
+      // Resumed only by its token; any other command is a line like any other.
+      if (this.#stoppedUntil !== "" && command?.name === this.#stoppedUntil.toLowerCase()) {
+        this.#show(raw);
+        this.#stoppedUntil = undefined;
+      } else this.#show(raw);
       return;
     }
-    const command = /^::([A-Za-z-]+)(?: ([^:]*))?::(.*)$/.exec(text);
     if (!command) {
       this.#show(raw);
       return;
     }
-    const [, name = "", given, rawData = ""] = command;
-    const properties = propertiesOf(given);
-    const data = unescapeData(rawData);
+    if (command.name === "stop-commands") {
+      this.#show(raw);
+      this.#stoppedUntil = command.data;
+      return;
+    }
+    if (this.#echo && !OMIT_ECHO.has(command.name)) this.#show(raw);
+    try {
+      this.#run(command.name as CommandName, command);
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      this.#show(
+        `Error: Unable to process command '${OMIT_ECHO.has(command.name) ? command.name : raw}' successfully.`,
+      );
+      this.#show(`Error: ${error.message}`);
+      this.failed = true;
+    }
+  }
+
+  #run(name: CommandName, { properties, data }: ActionCommand): void {
+    const required = (property: string) => {
+      const value = properties.get(property);
+      if (!value) throw new CommandError(`Required field '${property}' is missing in ##[${name}] command.`);
+      return value;
+    };
     switch (name) {
       case "add-mask":
-        this.masks.add(data.trim());
-        return;
-      case "stop-commands":
-        if (rawData !== "") this.#stoppedUntil = rawData;
-        else this.#show(raw);
+        if (data.trim() === "")
+          this.#show("Warning: Can't add secret mask for empty string in ##[add-mask] command.");
+        else this.masks.add(data);
         return;
       case "set-output":
+        this.#show(`Warning: ${DEPRECATED(name)}`);
+        this.outputs[required("name")] = data;
+        return;
       case "save-state":
         this.#show(`Warning: ${DEPRECATED(name)}`);
-        if (properties.name) (name === "set-output" ? this.outputs : this.state)[properties.name] = data;
+        this.state[required("name")] = data;
         return;
-      case "set-env":
-      case "add-path":
-        if (!this.options.unsecureCommands) {
-          this.#show(`Error: Unable to process command '${text}' successfully.`);
-          this.#show(`Error: ${DISABLED(name)}`);
-          this.failed = true;
-        } else if (name === "add-path") this.path.push(data);
-        else if (properties.name) this.env[properties.name] = data;
+      case "set-env": {
+        if (!this.options.unsecureCommands) throw new CommandError(DISABLED(name));
+        const variable = required("name");
+        // An error annotation, and the variable left as it was: the step goes on.
+        if (variable.toUpperCase() === "NODE_OPTIONS")
+          this.#show("Error: Can't update NODE_OPTIONS environment variable using ::set-env:: command.");
+        else this.env[variable] = data;
         return;
+      }
+      case "add-path": {
+        if (!this.options.unsecureCommands) throw new CommandError(DISABLED(name));
+        if (data === "") throw new CommandError("Value cannot be null. (Parameter 'path')");
+        const at = this.path.indexOf(data);
+        if (at >= 0) this.path.splice(at, 1);
+        this.path.push(data);
+        return;
+      }
       case "error":
       case "warning":
       case "notice":
@@ -99,8 +237,24 @@ export class StepOutput {
       case "debug":
         if (this.options.debug) this.#show(`Debug: ${data}`);
         return;
-      default:
-        this.#show(raw);
+      case "echo":
+        switch (data.trim().toUpperCase()) {
+          case "ON":
+            this.#echo = true;
+            return;
+          case "OFF":
+            this.#echo = false;
+            return;
+          default:
+            throw new CommandError(
+              `Invalid echo command value. Possible values can be: 'on', 'off'. Current value is: '${data}'.`,
+            );
+        }
+      case "add-matcher":
+      case "remove-matcher":
+      case "stop-commands":
+        // Problem matchers turn later lines into annotations; the rehearsal prints the lines.
+        return;
     }
   }
 
@@ -109,20 +263,12 @@ export class StepOutput {
   }
 }
 
-/** `name=value,...` as the runner splits a command's properties. */
-function propertiesOf(given: string | undefined): Record<string, string> {
-  const properties: Record<string, string> = {};
-  for (const pair of (given ?? "").split(",")) {
-    const equals = pair.indexOf("=");
-    if (equals > 0) properties[pair.slice(0, equals).trim()] = unescapeProperty(pair.slice(equals + 1));
-  }
-  return properties;
-}
-
 /** An annotation's place and title, before its message: "src/app.ts:3:7: Type error: ". */
-function annotationHead(p: Record<string, string>): string {
-  const line = p.line ?? p.startLine;
-  const column = p.col ?? p.startColumn;
-  const place = p.file ? [p.file, line, line ? column : undefined].filter(Boolean).join(":") : "";
-  return `${place ? `${place}: ` : ""}${p.title ? `${p.title}: ` : ""}`;
+function annotationHead(p: Map<string, string>): string {
+  const line = p.get("line") ?? p.get("startline");
+  const column = p.get("col") ?? p.get("startcolumn");
+  const file = p.get("file");
+  const place = file ? [file, line, line ? column : undefined].filter(Boolean).join(":") : "";
+  const title = p.get("title");
+  return `${place ? `${place}: ` : ""}${title ? `${title}: ` : ""}`;
 }
