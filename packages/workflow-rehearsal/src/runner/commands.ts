@@ -47,7 +47,7 @@ interface ActionCommand {
 }
 
 /** Each escape as the runner undoes it, in its order (`%25` last). */
-const unescape = (text: string, mappings: ReadonlyArray<readonly [string, string]>) =>
+const undoEscapes = (text: string, mappings: ReadonlyArray<readonly [string, string]>) =>
   mappings.reduce((out, [escaped, token]) => out.split(escaped).join(token), text);
 const DATA: ReadonlyArray<readonly [string, string]> = [
   ["%0D", "\r"],
@@ -84,7 +84,7 @@ function propertiesOf(text: string, separator: string, mappings: typeof PROPERTY
     const equals = entry.indexOf("=");
     // Split in two, empty parts dropped: "key=" and "=value" are no property.
     if (equals <= 0 || equals === entry.length - 1) continue;
-    properties.set(entry.slice(0, equals).toLowerCase(), unescape(entry.slice(equals + 1), mappings));
+    properties.set(entry.slice(0, equals).toLowerCase(), undoEscapes(entry.slice(equals + 1), mappings));
   }
   return properties;
 }
@@ -102,7 +102,7 @@ function parseV2(line: string, stopToken: string | undefined): ActionCommand | u
   return {
     name,
     properties: space > 0 ? propertiesOf(info.slice(space + 1).trim(), ",", PROPERTY) : new Map(),
-    data: unescape(message.slice(end + 2), DATA),
+    data: undoEscapes(message.slice(end + 2), DATA),
   };
 }
 
@@ -119,7 +119,7 @@ function parseV1(line: string, stopToken: string | undefined): ActionCommand | u
   return {
     name,
     properties: space > 0 ? propertiesOf(info.slice(space + 1), ";", LEGACY) : new Map(),
-    data: unescape(line.slice(bracket + 1), LEGACY),
+    data: undoEscapes(line.slice(bracket + 1), LEGACY),
   };
 }
 
