@@ -424,8 +424,65 @@ appendFileSync(process.env.GITHUB_STATE, "pid=42\\n");
     );
     const result = await rehearse(machine);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    // The post step runs after the job's steps ("Metadata syntax", runs.post).
-    expect(printed(result.stdout)).toEqual(["pre ran", "hello Grace from js", "output hi", "post, state 42"]);
+    // The post step runs after the job's steps ("Metadata syntax", runs.post). Its pre never runs:
+    // the runner adds one only for an action it downloads (actions/runner
+    // src/Runner.Worker/ActionManager.cs @0001dcd9, PrepareActionsRecursiveAsync).
+    expect(printed(result.stdout)).toEqual(["hello Grace from js", "output hi", "post, state 42"]);
+  });
+});
+
+describe("the job's status as the runner keeps it (actions/runner src/Runner.Worker/StepsRunner.cs @00a736d9)", () => {
+  it("job.status is failure after a step failed; github.action_status is a composite's steps' so far; a failing post fails the job", async () => {
+    const machine = await userMachine(
+      job(
+        `      - run: echo "before \${{ job.status }}"
+      - run: exit 3
+      - if: always()
+        run: echo "after \${{ job.status }}"
+      - if: always()
+        uses: ./.github/actions/both
+      - if: always()
+        uses: ./.github/actions/cleanup
+`,
+      ),
+      {
+        ".github/actions/both/action.yml": `runs:
+  using: composite
+  steps:
+    - run: echo "inside \${{ github.action_status }}"
+      shell: bash
+    - run: exit 1
+      shell: bash
+      continue-on-error: true
+    - run: echo "still \${{ github.action_status }}, job \${{ job.status }}"
+      shell: bash
+`,
+        ".github/actions/cleanup/action.yml": "runs:\n  using: node24\n  main: main.js\n  post: post.js\n",
+        ".github/actions/cleanup/main.js": 'console.log("main");\n',
+        ".github/actions/cleanup/post.js": 'console.log("post fails");\nprocess.exit(2);\n',
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code).toBe(1);
+    expect(printed(result.stdout)).toEqual([
+      "before success",
+      "after failure",
+      "inside success",
+      "still success, job failure",
+      "main",
+      "post fails",
+    ]);
+  });
+
+  it("a job whose steps pass fails when its post step fails", async () => {
+    const machine = await userMachine(job("      - uses: ./.github/actions/cleanup\n"), {
+      ".github/actions/cleanup/action.yml": "runs:\n  using: node24\n  main: main.js\n  post: post.js\n",
+      ".github/actions/cleanup/main.js": "",
+      ".github/actions/cleanup/post.js": "process.exit(2);\n",
+    });
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toMatch(/would fail/);
   });
 });
 
@@ -447,7 +504,7 @@ describe("the Node a JavaScript action runs with (https://github.blog/changelog/
     const env = await onPath(machine, { node: "#!/bin/sh\necho 'the node on PATH'\nexit 3\n" });
     const result = await rehearse(machine, [], env);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    // The runner's words, once for the step (its pre and its main).
+    // The runner's words, once for the step.
     expect(printed(result.stdout)).toEqual([
       "Warning: Node.js 20 is deprecated. The following actions target Node.js 20 but are being forced to run on Node.js 24: ./.github/actions/old. For more information see: https://github.blog/changelog/2025-09-19-deprecation-of-node-20-on-github-actions-runners/",
       "ran with 24",

@@ -5,10 +5,11 @@ import type { LocalResult, StepRecord, StepResult, StepsRun } from "./records.js
 
 /**
  * A local JavaScript action, run with Node as the runner runs it (`node <file>` in the workspace):
- * its inputs as INPUT_<NAME> (uppercase, spaces as _), `runs.pre` before `runs.main` where
- * `pre-if` holds, `runs.post` at the job's end where `post-if` holds (both default always()), with
- * what main saved (GITHUB_STATE, save-state) as STATE_<name>. Its outputs are what main wrote to
- * GITHUB_OUTPUT. Only under --run-shell: it runs code of the repository's, as a `run:` step does.
+ * its inputs as INPUT_<NAME> (uppercase, spaces as _), `runs.main`, then `runs.post` after the
+ * job's steps where `post-if` holds (default always(), read with the job's status then), with what
+ * main saved (GITHUB_STATE, save-state) as STATE_<name>; a post that fails fails the job, as any
+ * of its steps (StepsRunner runs post steps in its one loop). Its `runs.pre` is never run (see
+ * `LocalAction`). Its outputs are what main wrote to GITHUB_OUTPUT. Only under --run-shell: it runs code of the repository's, as a `run:` step does.
  * What the runner warns of is its caller's (the step's inputs, `using:`).
  */
 export async function runJavaScriptAction<R extends StepResult>(
@@ -46,23 +47,19 @@ export async function runJavaScriptAction<R extends StepResult>(
       variables: defaultVariables(github, run.contexts.runner as Record<string, unknown>),
       timeoutMs: Math.max(0, run.deadline - Date.now()),
     });
-  const phaseScope = { ...scope, contexts: { ...scope.contexts, github } };
-  if (action.pre && condition(action.pre.if, phaseScope)) {
-    const pre = await node(action.pre.file, `Pre ${label}`);
-    if (pre.code !== 0) return { code: pre.code, outputs: {}, env: pre.env };
-  }
   const main = await node(action.main, label);
   run.path.unshift(...main.path.reverse());
   run.onEnv?.(main.env);
   const { post } = action;
   if (post)
-    run.posts.push(async () => {
-      if (!condition(post.if, phaseScope)) return;
+    run.posts.push(async (status) => {
+      if (!condition(post.if, { ...scope, contexts: { ...scope.contexts, github }, status })) return true;
       const state = Object.fromEntries(Object.entries(main.state ?? {}).map(([k, v]) => [`STATE_${k}`, v]));
       const record: StepRecord<R> = { name: `Post ${label}`, kind: "script" };
       run.options.onStepStart?.(record);
       record.script = await node(post.file, record.name, state);
       run.end(record);
+      return record.script.code === 0;
     });
   return { code: main.code, outputs: main.outputs, env: main.env };
 }

@@ -19,7 +19,7 @@ import {
 } from "./expressions.js";
 import { jobFindings } from "./findings.js";
 import { type Combination, expandMatrix } from "./matrix.js";
-import type { JobRecord, JobResult, RehearsalOptions, StepRecord, StepResult } from "./records.js";
+import type { JobRecord, JobResult, RehearsalOptions, StepRecord, StepResult, StepsRun } from "./records.js";
 import { ALWAYS, continues, runSteps, timeoutMs } from "./steps.js";
 import { type Job, jobOf, jobOrder, literalText, neededBy, type WorkflowCall } from "./workflow.js";
 
@@ -341,7 +341,7 @@ async function rehearseInstance<R extends StepResult>(
   }
   const records: StepRecord<R>[] = [];
   const state = { env, path: [] as string[] };
-  const posts: (() => Promise<void>)[] = [];
+  const posts: StepsRun<R>["posts"] = [];
   const { failed, steps } = await runSteps({
     options,
     where: `job ${id}`,
@@ -363,15 +363,18 @@ async function rehearseInstance<R extends StepResult>(
     prefix: "",
     posts,
   });
-  // Post steps, the last action's first, as the runner runs them after the job's steps.
-  for (const post of posts.reverse()) await post();
-  env = state.env;
+  // Post steps, the last action's first, as the runner runs them after the job's steps, in the
+  // same loop: one that fails fails the job (actions/runner src/Runner.Worker/StepsRunner.cs
+  // @00a736d9, PostJobSteps, "Update the job result").
+  let jobFailed = failed;
   const stepStatus: StatusFunctions = {
-    success: () => !failed,
-    failure: () => failed,
+    success: () => !jobFailed,
+    failure: () => jobFailed,
     always: () => true,
     cancelled: () => false,
   };
+  for (const post of posts.reverse()) if (!(await post(stepStatus))) jobFailed = true;
+  env = state.env;
   await options.endJob?.();
   const outputs: Record<string, string | SetByScript> = {};
   const outputScope: Scope = { contexts: { ...contexts, steps, env }, status: stepStatus, workspace };
@@ -384,13 +387,13 @@ async function rehearseInstance<R extends StepResult>(
       else findings.push(`job ${id}, outputs.${name}: ${(error as Error).message}`);
     }
   }
-  const jobFailed = failed && !continues({ continueOnError: job.continueOnError }, { ...jobScope });
+  const fails = jobFailed && !continues({ continueOnError: job.continueOnError }, { ...jobScope });
   return {
     ...base,
     job: title,
     ran: true,
-    result: failed ? "failure" : "success",
-    success: !jobFailed && findings.length === 0,
+    result: jobFailed ? "failure" : "success",
+    success: !fails && findings.length === 0,
     steps: records,
     findings,
     outputs,

@@ -5,8 +5,14 @@ import {
   type ActionInputDefinition,
   type ActionOutputDefinition,
   convertActionTemplate,
-  parseAction,
+  getActionSchema,
 } from "@actions/workflow-parser/actions/index";
+import {
+  TemplateContext,
+  TemplateValidationErrors,
+} from "@actions/workflow-parser/templates/template-context";
+import { readTemplate } from "@actions/workflow-parser/templates/template-reader";
+import { YamlObjectReader } from "@actions/workflow-parser/workflows/yaml-object-reader";
 import { member, type Step, stepsOf } from "./workflow.js";
 
 // An action in the workflow's own repository (`uses: ./path`), read from the workspace with
@@ -28,9 +34,13 @@ export type LocalAction =
       folder: string;
       using: string;
       inputs: ActionInputDefinition[];
-      /** The files `runs.main`, `runs.pre`, `runs.post` name, in the action's folder. */
+      /**
+       * The files `runs.main` and `runs.post` name, in the action's folder. Its `runs.pre` is never
+       * run: the runner adds a pre step only for an action it downloads before the job, never for
+       * one of the repository's own (actions/runner src/Runner.Worker/ActionManager.cs @0001dcd9,
+       * PrepareActionsRecursiveAsync: "Add 'pre' execution" only where RepositoryType is not self).
+       */
       main: string;
-      pre?: { file: string; if: string };
       post?: { file: string; if: string };
     }
   | { kind: "docker"; folder: string }
@@ -58,8 +68,32 @@ export async function readLocalAction(workspace: string, uses: string): Promise<
   };
 }
 
+/**
+ * The runner's root of an action file, its own schema's (actions/runner
+ * src/Runner.Worker/action_yaml.json @0009633e, "action-root"): `name` and `description` are
+ * optional. The parser's parseAction reads the editor's stricter root (action-root-strict), which
+ * requires both: a local action without them would be refused where the runner runs it. The same
+ * schema file has both roots; only the root differs.
+ */
+const RUNNER_ACTION_ROOT = "action-root";
+
+/** An action file read as the runner reads it: GitHub's parser, the runner's root. */
+function parseRunnerAction(file: string, text: string) {
+  const context = new TemplateContext(
+    new TemplateValidationErrors(),
+    getActionSchema(),
+    new NoOperationTraceWriter(),
+  );
+  const fileId = context.getFileId(file);
+  const reader = new YamlObjectReader(fileId, text);
+  for (const error of reader.errors) context.error(fileId, error.message, error.range);
+  const value =
+    reader.errors.length > 0 ? undefined : readTemplate(context, RUNNER_ACTION_ROOT, reader, fileId);
+  return { context, value };
+}
+
 function parsed(folder: string, file: string, text: string): LocalAction {
-  const result = parseAction({ name: file, content: text }, new NoOperationTraceWriter());
+  const result = parseRunnerAction(file, text);
   const errors = result.context.errors.getErrors().map((e) => e.message);
   if (errors.length > 0 || result.value === undefined)
     return { kind: "refused", message: errors.join("\n") || `${file}: not an action` };
@@ -76,18 +110,15 @@ function parsed(folder: string, file: string, text: string): LocalAction {
       steps: stepsOf(file, `action ${file}`, runs.steps, member(member(result.value, "runs"), "steps")),
     };
   if (runs.using === "docker") return { kind: "docker", folder };
-  // pre-if and post-if default to always() ("Metadata syntax", runs.pre-if, runs.post-if).
-  const phase = (file: string | undefined, condition: string | undefined) =>
-    file === undefined ? undefined : { file: join(folder, file), if: condition ?? "always()" };
-  const pre = phase(runs.pre, runs.preIf);
-  const post = phase(runs.post, runs.postIf);
+  // post-if defaults to always() ("Metadata syntax", runs.post-if).
+  const post =
+    runs.post === undefined ? undefined : { file: join(folder, runs.post), if: runs.postIf ?? "always()" };
   return {
     kind: "node",
     folder,
     using: runs.using,
     inputs: template.inputs ?? [],
     main: join(folder, runs.main),
-    ...(pre ? { pre } : {}),
     ...(post ? { post } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { RehearsalEvent } from "./contexts.js";
-import type { SetByScript } from "./expressions.js";
+import type { SetByScript, StatusFunctions } from "./expressions.js";
 import type { Combination } from "./matrix.js";
 import type { ActionShape } from "./our-actions.js";
 import type { RunDefaults, Step, Workflow } from "./workflow.js";
@@ -182,6 +182,9 @@ export interface StepsRun<R extends StepResult> {
   depth: number;
   /** Before each step's name: the local action's, for its steps ("Set up › "). */
   prefix: string;
-  /** The job's post steps (local JavaScript actions' `runs.post`), run after its steps, last first. */
-  posts: (() => Promise<void>)[];
+  /**
+   * The job's post steps (local JavaScript actions' `runs.post`), run after its steps, last first,
+   * with the job's status functions then; each says whether it passed (or did not run).
+   */
+  posts: ((status: StatusFunctions) => Promise<boolean>)[];
 }

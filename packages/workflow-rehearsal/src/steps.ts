@@ -64,8 +64,24 @@ export async function runSteps<R extends StepResult>(
   const steps: StepsContext = {};
   for (const [index, step] of run.steps.entries()) {
     // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).
-    const github = { ...(contexts.github as Record<string, unknown>), action: step.id };
-    const scope: Scope = { contexts: { ...contexts, github, steps, env }, status: stepStatus, workspace };
+    // Inside a composite action, github.action_status is the action's steps' so far.
+    const github = {
+      ...(contexts.github as Record<string, unknown>),
+      action: step.id,
+      ...(run.depth > 0 ? { action_status: failed ? "failure" : "success" } : {}),
+    };
+    // job.status follows the job's steps: a step that failed (not continuing on error) makes it
+    // failure (actions/runner src/Runner.Worker/StepsRunner.cs @00a736d9, "Update the job result").
+    // A composite action's steps read the job's as it was when the action began.
+    const job =
+      run.depth === 0
+        ? { ...(contexts.job as object), status: failed ? "failure" : "success" }
+        : contexts.job;
+    const scope: Scope = {
+      contexts: { ...contexts, github, job, steps, env },
+      status: stepStatus,
+      workspace,
+    };
     let label = `${run.prefix}${stepLabel(step, index)}`;
     const stepId = ownId(step);
     const named = { name: label, ...(stepId !== undefined ? { id: stepId } : {}) };
@@ -235,6 +251,7 @@ async function runLocalAction<R extends StepResult>(
   const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = run.contexts;
   const contexts = {
     ...shared,
+    job: scope.contexts.job,
     github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
     inputs,
   };
