@@ -285,10 +285,23 @@ describe("cwp rehearse --run-shell: what a step hands on, read as the runner rea
     expect(result.stdout).toContain("Invalid format 'just words'");
   });
 
-  it("refuses NODE_OPTIONS in GITHUB_ENV", async () => {
-    const result = await handsOn('echo "NODE_OPTIONS=--require /tmp/evil.js" >> "$GITHUB_ENV"');
-    expect(result.code).toBe(EXIT_CODES.failed);
+  // The runner leaves NODE_OPTIONS out with an error annotation, and the step and the job go on
+  // (actions/runner src/Runner.Worker/FileCommandManager.cs, SetEnvFileCommand: AddIssue, no failure).
+  it("leaves NODE_OPTIONS out of GITHUB_ENV with the runner's error, the job going on without it", async () => {
+    const result = await handsOn(
+      'echo "NODE_OPTIONS=--require /tmp/evil.js" >> "$GITHUB_ENV"\necho "KEPT=yes" >> "$GITHUB_ENV"',
+    );
+    expect(result.code, result.stdout).toBe(EXIT_CODES.success);
     expect(result.stdout).toContain("Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.");
+    expect(result.stdout).toContain("the next step ran");
+  });
+
+  it("reads a file command the step deleted as no command, and names the file the runner could not read", async () => {
+    const deleted = await handsOn('echo "a=1" >> "$GITHUB_OUTPUT"; rm "$GITHUB_OUTPUT" "$GITHUB_ENV"');
+    expect(deleted.code, deleted.stdout).toBe(EXIT_CODES.success);
+    const broken = await handsOn('echo "just words" >> "$GITHUB_STATE"');
+    expect(broken.stdout).toContain("Error: Unable to process file command 'state' successfully.");
+    expect(broken.stdout).toContain("Error: Invalid format 'just words'");
   });
 
   // "Expressions", hashFiles: "a set of files in the repository" (under GITHUB_WORKSPACE):

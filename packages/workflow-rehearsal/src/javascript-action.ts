@@ -2,6 +2,7 @@ import { defaultVariables } from "./contexts.js";
 import { condition, type Scope } from "./expressions.js";
 import type { LocalAction } from "./local-actions.js";
 import type { LocalResult, StepRecord, StepResult, StepsRun } from "./records.js";
+import { prependPath } from "./runner/env-files.js";
 
 /**
  * A local JavaScript action, run with Node as the runner runs it (`node <file>` in the workspace):
@@ -48,7 +49,7 @@ export async function runJavaScriptAction<R extends StepResult>(
       timeoutMs: Math.max(0, run.deadline - Date.now()),
     });
   const main = await node(action.main, label);
-  run.path.unshift(...main.path.reverse());
+  prependPath(run.path, main.path);
   run.onEnv?.(main.env);
   const { post } = action;
   if (post)

@@ -16,6 +16,7 @@ import { runJavaScriptAction } from "./javascript-action.js";
 import { forcedOntoNode24, inputWarnings, readLocalAction } from "./local-actions.js";
 import { ourAction } from "./our-actions.js";
 import type { LocalResult, StepRecord, StepResult, StepsContext, StepsRun } from "./records.js";
+import { prependPath } from "./runner/env-files.js";
 import { ownId, type Step } from "./workflow.js";
 
 // A job's steps, or a local composite action's, run in order as a runner runs them: each step's
@@ -159,7 +160,7 @@ export async function runSteps<R extends StepResult>(
         // job's too where the script is a local action's.
         env = { ...env, ...result.env };
         run.onEnv?.(result.env);
-        path.unshift(...result.path.reverse());
+        prependPath(path, result.path);
       } else if (step.uses?.startsWith("./")) {
         record.kind = "local";
         record.action = step.uses;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { EnvFileError, expandMatrix, Masks, nodeWarnings, readEnvFile, readGithubEnv } from "../src/index.js";
+import {
+  EnvFileError,
+  expandMatrix,
+  fileCommandText,
+  Masks,
+  nodeWarnings,
+  prependPath,
+  readEnvFile,
+  readGithubEnv,
+  readGithubPath,
+} from "../src/index.js";
 import { forcedOntoNode24 } from "../src/local-actions.js";
 
 // The runner's rules, one by one. Environment files: "Workflow commands for GitHub Actions",
@@ -7,27 +17,49 @@ import { forcedOntoNode24 } from "../src/local-actions.js";
 // masking: "Using secrets in GitHub Actions",
 // https://docs.github.com/en/actions/security-for-github-actions/security-guides/using-secrets-in-github-actions
 
-describe("env files, read as the runner reads them", () => {
+// actions/runner src/Runner.Worker/FileCommandManager.cs, EnvFileKeyValuePairs, SetEnvFileCommand and
+// AddPathFileCommand (the fork google-ml-infra/runner @10451bed, the newest copy the index holds).
+describe("file commands, read as the runner's code reads them (FileCommandManager.cs)", () => {
   it("takes NAME=value lines and heredocs up to the first line that is the delimiter", () => {
     expect(readEnvFile("a=1\n\nb<<EOF\nx\ny=z\nEOF\nc=EOF\n")).toEqual({ a: "1", b: "x\ny=z", c: "EOF" });
+    expect(readEnvFile("empty<<EOF\nEOF\nlast=no newline")).toEqual({ empty: "", last: "no newline" });
   });
 
-  it("a delimiter inside a value ends it there, as on the runner; what follows is read as lines", () => {
+  it("ReadLine ends a line at \\n only on Linux: a CR stays in the value, and a delimiter with one is not the delimiter", () => {
+    expect(readEnvFile("a=1\r\nb<<EOF\nx\r\nEOF\r\nEOF\n")).toEqual({ a: "1\r", b: "x\r\nEOF\r" });
+  });
+
+  it("a UTF-8 byte order mark is not part of the first name (StreamReader); a file a step deleted is no command", () => {
+    expect(readEnvFile(fileCommandText("\uFEFFname=value\n"))).toEqual({ name: "value" });
+    expect(readEnvFile(fileCommandText(undefined))).toEqual({});
+  });
+
+  it("a delimiter inside a value ends it there; what follows is read as lines", () => {
     expect(() => readEnvFile("a<<END\nfirst\nEND\nsecond\nEND\n")).toThrow(
       new EnvFileError("Invalid format 'second'"),
     );
   });
 
-  it("refuses a heredoc without its delimiter, a line that is neither form, and an empty name", () => {
-    expect(() => readEnvFile("a<<EOF\nvalue\n")).toThrow("Matching delimiter not found 'EOF'");
+  it("refuses a heredoc without its delimiter or whose last line has no newline, a line of neither form, and an empty name", () => {
+    expect(() => readEnvFile("a<<EOF\nvalue\n")).toThrow("Invalid value. Matching delimiter not found 'EOF'");
+    expect(() => readEnvFile("a<<EOF\nvalue")).toThrow("Invalid value. EOF marker missing new line.");
     expect(() => readEnvFile("just words\n")).toThrow("Invalid format 'just words'");
     expect(() => readEnvFile("=value\n")).toThrow("Invalid format '=value'. Name must not be empty");
   });
 
-  it("refuses NODE_OPTIONS in GITHUB_ENV, in any case", () => {
-    expect(() => readGithubEnv("node_options=--require x\n")).toThrow(
-      "Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command.",
-    );
+  it("leaves NODE_OPTIONS out of GITHUB_ENV in any case, with the runner's error annotation: the step goes on", () => {
+    expect(readGithubEnv("node_options=--require x\nA=1\n")).toEqual({
+      env: { A: "1" },
+      errors: ["Can't store NODE_OPTIONS output parameter using '$GITHUB_ENV' command."],
+    });
+  });
+
+  it("GITHUB_PATH: a folder a line, the latest added first on PATH, one added again moved rather than repeated", () => {
+    const path = ["/usr/bin"];
+    prependPath(path, readGithubPath("/a\r\n/b\n\n/a\n"));
+    expect(path).toEqual(["/a", "/b", "/usr/bin"]);
+    prependPath(path, ["/usr/bin"]);
+    expect(path).toEqual(["/usr/bin", "/a", "/b"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Masks, StepOutput } from "../src/index.js";
+import { Masks, prependPath, StepOutput } from "../src/index.js";
 
 // Workflow commands as the runner's code reads them. The parser: actions/runner
 // src/Runner.Common/ActionCommand.cs @42fe3105 (TryParseV2 for `::`, TryParse for `##[`); what each
@@ -66,12 +66,16 @@ describe("what each command does (ActionCommandManager.cs @02523b9a)", () => {
     );
   });
 
-  it("add-path, where allowed, adds a folder once: added again, it moves to the front", () => {
-    const { output } = step(["::add-path::/a", "::add-path::/b", "::add-path::/a"], {
+  it("add-path, where allowed, adds folders in order (prependPath puts the latest first, once); an empty one fails", () => {
+    const { output, printed } = step(["::add-path::/a", "::add-path::/b", "::add-path::/a", "::add-path::"], {
       unsecureCommands: true,
       debug: false,
     });
-    expect(output.path).toEqual(["/b", "/a"]);
+    const path = ["/usr/bin"];
+    prependPath(path, output.path);
+    expect(path).toEqual(["/a", "/b", "/usr/bin"]);
+    expect(output.failed).toBe(true);
+    expect(printed).toContain("Error: Value cannot be null. (Parameter 'path')");
   });
 
   it("echo on prints each command's line (never add-mask's or an annotation's), off stops; another value fails the step", () => {

@@ -138,7 +138,7 @@ export class StepOutput {
   readonly outputs: Record<string, string> = {};
   readonly state: Record<string, string> = {};
   readonly env: Record<string, string> = {};
-  /** add-path's folders, the latest last (each once: a folder added again moves to the end). */
+  /** add-path's folders, in the order added (the job's PATH takes them with prependPath). */
   readonly path: string[] = [];
   /** A command the runner refused: the step fails. */
   failed = false;
@@ -219,8 +219,6 @@ export class StepOutput {
       case "add-path": {
         if (!this.options.unsecureCommands) throw new CommandError(DISABLED(name));
         if (data === "") throw new CommandError("Value cannot be null. (Parameter 'path')");
-        const at = this.path.indexOf(data);
-        if (at >= 0) this.path.splice(at, 1);
         this.path.push(data);
         return;
       }

@@ -2,7 +2,14 @@
 // runs in, its process group and timeout, the workflow commands in its output, the files it hands
 // on, and the masks on everything printed.
 export { StepOutput } from "./commands.js";
-export { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+export {
+  EnvFileError,
+  fileCommandText,
+  prependPath,
+  readEnvFile,
+  readGithubEnv,
+  readGithubPath,
+} from "./env-files.js";
 export { machineClock } from "./machine-clock.js";
 export { Masks } from "./masks.js";
 export { nodeWarnings } from "./node-runtime.js";

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import type { RehearsalEvent } from "../contexts.js";
 import type { ScriptResult, ScriptStep } from "../records.js";
 import { StepOutput } from "./commands.js";
-import { EnvFileError, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+import { EnvFileError, fileCommandText, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
 import { machineClock } from "./machine-clock.js";
 import type { Masks } from "./masks.js";
 import { actionNode, nodeWarnings } from "./node-runtime.js";
@@ -128,18 +128,36 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         options.onLine(`The step has timed out after ${formatMinutes(step.timeoutMs ?? 0)}.`);
         return { code: 1, outputs: {}, env: {}, path: [] };
       }
-      const read = (name: string) => readFile(path(name), "utf8");
       // The files are read as the step ends, after every command it printed: theirs come last.
-      return {
-        code: output.failed && code === 0 ? 1 : code,
-        outputs: { ...output.outputs, ...readEnvFile(await read("output")) },
-        env: { ...output.env, ...readGithubEnv(await read("env")) },
-        path: [...output.path, ...readGithubPath(await read("path"))],
-        state: { ...output.state, ...readEnvFile(await read("state")) },
+      // Each on its own (FileCommandManager.ProcessFiles): one the runner cannot read fails the
+      // step, in its words, and the others still count.
+      let fileFailed = false;
+      const file = async <T>(name: string, read: (text: string) => T, none: T): Promise<T> => {
+        const text = fileCommandText(await readFile(path(name), "utf8").catch(() => undefined));
+        try {
+          return read(text);
+        } catch (error) {
+          if (!(error instanceof EnvFileError)) throw error;
+          options.onLine(
+            options.masks.apply(`Error: Unable to process file command '${name}' successfully.`),
+          );
+          options.onLine(options.masks.apply(`Error: ${error.message}`));
+          fileFailed = true;
+          return none;
+        }
       };
-    } catch (error) {
-      if (!(error instanceof EnvFileError)) throw error;
-      return failed(error.message);
+      const env = await file("env", readGithubEnv, { env: {}, errors: [] });
+      for (const error of env.errors) options.onLine(options.masks.apply(`Error: ${error}`));
+      const outputs = await file("output", readEnvFile, {});
+      const state = await file("state", readEnvFile, {});
+      const added = await file("path", readGithubPath, []);
+      return {
+        code: (output.failed || fileFailed) && code === 0 ? 1 : code,
+        outputs: { ...output.outputs, ...outputs },
+        env: { ...output.env, ...env.env },
+        path: [...output.path, ...added],
+        state: { ...output.state, ...state },
+      };
     } finally {
       await rm(files, { recursive: true, force: true });
     }
