@@ -239,12 +239,13 @@ async function runLocalAction<R extends StepResult>(
   if (action.kind === "docker")
     return { code: 0, ...none, notRehearsed: "a Docker action, which the rehearsal does not run" };
   const warnings = inputWarnings(action.inputs, given);
-  const inputs = Object.fromEntries(
-    action.inputs.map((input) => [
-      input.id,
-      given[input.id] ?? (input.default !== undefined ? tokenText(input.default, scope) : ""),
-    ]),
-  );
+  // Every `with:` key, declared or not (an undeclared one is warned of and still passed, as
+  // INPUT_<NAME> and in `inputs`), and the declared ones' defaults where not given (actions/runner
+  // src/Runner.Worker/ActionRunner.cs @00aa7757, RunAsync: "Merge the default inputs from the definition").
+  const inputs: Record<string, string> = { ...given };
+  for (const input of action.inputs)
+    if (!Object.hasOwn(inputs, input.id))
+      inputs[input.id] = input.default !== undefined ? tokenText(input.default, scope) : "";
   if (action.kind === "node") {
     warnings.push(...forcedOntoNode24(action.using, uses));
     return { ...(await runJavaScriptAction(run, action, label, inputs, scope)), warnings };
