@@ -57,11 +57,11 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         warned.add(warning);
         options.onLine(`Warning: ${warning}`);
       }
+    // Where working-directory says, relative to the workspace or absolute, as the runner resolves
+    // it (actions/runner src/Runner.Worker/Handlers/ScriptHandler.cs: Path.Combine(workspace,
+    // working-directory)). What the rehearsal keeps from the user's machine is what it hands out
+    // (the workspace copy, HOME, RUNNER_TEMP), not where a script may go: it is no sandbox.
     const cwd = resolve(folders.workspace, step.workingDirectory ?? "");
-    if (!inside(cwd, [folders.workspace, folders.temp, folders.home, folders.toolCache]))
-      return failed(
-        `working-directory ${JSON.stringify(step.workingDirectory)} is outside the rehearsal's folders (the workspace copy, runner.temp, HOME): a rehearsal runs steps only there, never in your own files`,
-      );
     if (!(await isFolder(cwd)))
       return failed(
         `An error occurred trying to start process '${shell.program}' with working directory '${cwd}'. No such file or directory`,
