@@ -108,6 +108,32 @@ jobs:
     expect(result.stdout).toContain("✘ job a would fail");
   });
 
+  // "Contexts", context availability: jobs.<job_id>.defaults.run takes github, needs, strategy,
+  // matrix, env, vars and inputs (https://docs.github.com/en/actions/reference/workflows-and-actions/contexts#context-availability).
+  it("evaluates a job's defaults.run written as expressions: the shell and the folder they give", async () => {
+    const machine = await userMachine(`on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    env:
+      MY_SHELL: python
+    defaults:
+      run:
+        shell: \${{ env.MY_SHELL }}
+        working-directory: \${{ github.workspace }}/sub
+    steps:
+      - run: mkdir sub
+        shell: bash
+        working-directory: .
+      - run: |
+          import os, sys
+          print("python", os.path.basename(os.getcwd()))
+`);
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout).toBe(0);
+    expect(printed(result.stdout)).toEqual(["python sub"]);
+  });
+
   it("fails a step whose shell is not on PATH, or whose custom shell has no {0}, with the runner's message", async () => {
     const machine = await userMachine(`on: push
 jobs:

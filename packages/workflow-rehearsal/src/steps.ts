@@ -129,13 +129,17 @@ export async function runSteps<R extends StepResult>(
         });
       } else if (step.run !== undefined && options.runScript) {
         record.kind = "script";
-        const shell = step.shell ?? run.defaults.shell;
+        const shell =
+          step.shell ??
+          (run.defaults.shell !== undefined ? tokenText(run.defaults.shell, stepScope) : undefined);
         if (shell !== undefined) record.shell = shell;
         options.onStepStart?.(record);
         const workingDirectory =
           step.workingDirectory !== undefined
             ? tokenText(step.workingDirectory, stepScope)
-            : run.defaults.workingDirectory;
+            : run.defaults.workingDirectory !== undefined
+              ? tokenText(run.defaults.workingDirectory, stepScope)
+              : undefined;
         const result = await options.runScript({
           name: label,
           script: tokenText(step.run, stepScope),

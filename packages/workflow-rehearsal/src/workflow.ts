@@ -39,12 +39,14 @@ export interface Step {
 }
 
 /**
- * `defaults.run` of the workflow and the job, one setting at a time, the job's where both set it
- * ("Workflow syntax", defaults.run: no contexts or expressions there).
+ * `defaults.run` of the workflow and the job, one setting at a time, the job's where both set it.
+ * A job's may be an expression (GitHub's context availability: jobs.<job_id>.defaults.run takes
+ * github, needs, strategy, matrix, env, vars and inputs), evaluated where a step runs; the
+ * workflow's takes no expression, and the parser refuses one there.
  */
 export interface RunDefaults {
-  shell?: string;
-  workingDirectory?: string;
+  shell?: TemplateToken;
+  workingDirectory?: TemplateToken;
 }
 
 export interface Job {
@@ -251,8 +253,8 @@ export function stepsOf(
 /** The settings of `defaults.run` in a workflow's root or a job, where it has them. */
 function runDefaults(owner: TemplateToken | undefined): RunDefaults {
   const run = member(member(owner, "defaults"), "run");
-  const shell = literalText(member(run, "shell"));
-  const workingDirectory = literalText(member(run, "working-directory"));
+  const shell = member(run, "shell");
+  const workingDirectory = member(run, "working-directory");
   return {
     ...(shell !== undefined ? { shell } : {}),
     ...(workingDirectory !== undefined ? { workingDirectory } : {}),
