@@ -264,7 +264,10 @@ export function tokenValue(token: TemplateToken | undefined, scope: Scope): unkn
         if (value === null || typeof value !== "object" || Array.isArray(value))
           throw new Error("${{ insert }} needs a mapping as its value");
         Object.assign(out, value);
-      } else out[pair.key.toString()] = value;
+      }
+      // A key written as an expression is its value as text (the runner's TemplateUnraveler
+      // evaluates a mapping's keys as it does its values).
+      else out[isBasicExpression(pair.key) ? tokenText(pair.key, scope) : pair.key.toString()] = value;
     }
     return out;
   }

@@ -185,6 +185,14 @@ describe(`jobs and their outputs (${SYNTAX}#jobsjob_idoutputs)`, () => {
     expect(jobs.get("b")?.map((j) => j.matrix)).toEqual([{ pair: [1, 2] }, { pair: [3, 4] }]);
   });
 
+  it("a matrix key written as an expression is its value as text (actions/runner, src/Sdk/DTObjectTemplating/ObjectTemplating/TemplateUnraveler.cs, mapping keys)", async () => {
+    const { jobs } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    strategy:\n      matrix:\n        \${{ vars.AXIS }}: [22, 24]\n    steps:\n      - run: echo\n`,
+      { vars: { AXIS: "node" } },
+    );
+    expect(jobs.get("a")?.map((j) => j.matrix)).toEqual([{ node: 22 }, { node: 24 }]);
+  });
+
   it("an output only a run: step sets is unknown where it is read, never passed on as ''", async () => {
     const { jobs, ran } = await rehearse(
       `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - id: v\n        run: echo "version=1.2.3" >> "$GITHUB_OUTPUT"\n      - name: Build\n        uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: release-\${{ steps.v.outputs.version }}\n`,
