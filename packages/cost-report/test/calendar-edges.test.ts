@@ -24,6 +24,9 @@ interface Expected {
 }
 
 const at = (iso: string) => Date.parse(iso);
+/** The twelve months of a year, as YYYY-MM. */
+const monthsOfYear = (year: number) =>
+  Array.from({ length: 12 }, (_, m) => `${year}-${String(m + 1).padStart(2, "0")}`);
 
 let duck: DuckDBConnection;
 beforeAll(async () => {
@@ -103,20 +106,7 @@ const CASES: Array<{
         label: "January to December 2026 (last 12 months)",
         previous: "January to December 2025",
         window: ["2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"],
-        months: [
-          "2026-01",
-          "2026-02",
-          "2026-03",
-          "2026-04",
-          "2026-05",
-          "2026-06",
-          "2026-07",
-          "2026-08",
-          "2026-09",
-          "2026-10",
-          "2026-11",
-          "2026-12",
-        ],
+        months: monthsOfYear(2026),
       },
     },
   },
@@ -175,20 +165,7 @@ const CASES: Array<{
       "year-to-date": {
         label: "2026-01-01 to 2026-12-31 23:00 UTC (year to date)",
         window: ["2026-01-01T00:00:00Z", "2026-12-31T23:00:00Z"],
-        months: [
-          "2026-01",
-          "2026-02",
-          "2026-03",
-          "2026-04",
-          "2026-05",
-          "2026-06",
-          "2026-07",
-          "2026-08",
-          "2026-09",
-          "2026-10",
-          "2026-11",
-          "2026-12",
-        ],
+        months: monthsOfYear(2026),
       },
       "last-7-days": {
         label: "2026-12-24 to 2026-12-30 (last 7 days)",
