@@ -6,7 +6,7 @@
 // environment would drop LD_PRELOAD; three at a time, as `pnpm test`. What needs a clock that is
 // not the one a test fixed itself shows here: a test green today and red at another instant.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
@@ -31,10 +31,26 @@ const filters = rest.map((arg) => {
   if (!name) usage(`unknown argument ${JSON.stringify(arg)}: only --filter=PACKAGE (a package's name)`);
   return name;
 });
+// libfaketime's shared memory and semaphore of a `faketime` that was killed stay in /dev/shm, and
+// a later `faketime` that gets the same process id fails on them (its README, "Cleaning up shared
+// memory": delete them, "manually or properly automated"): those of processes gone are removed.
+for (const name of await readdir("/dev/shm").catch(() => [] as string[])) {
+  const pid = /^(?:faketime_shm_|sem\.faketime_sem_)(\d+)$/.exec(name)?.[1];
+  if (pid === undefined) continue;
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    await rm(join("/dev/shm", name), { force: true });
+  }
+}
 try {
-  execFileSync("faketime", ["-f", "+0", "true"], { stdio: "ignore" });
-} catch {
-  usage("libfaketime's `faketime` is not on PATH: install Debian's package (apt-get install faketime)");
+  execFileSync("faketime", ["-f", "+0", "true"], { stdio: ["ignore", "ignore", "pipe"] });
+} catch (error) {
+  usage(
+    (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? "libfaketime's `faketime` is not on PATH: install Debian's package (apt-get install faketime)"
+      : `libfaketime's \`faketime\` does not run here: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`,
+  );
 }
 
 interface Workspace {
