@@ -28,7 +28,12 @@ async function runOperation(
   const cancel = onCancel();
   // A step `cwp rehearse` runs was given its inputs as a workflow's `with:`: named so.
   const rehearsed = process.env[REHEARSAL_INPUTS] !== undefined;
-  const terminal = new TerminalHost({ json: flags.json === true, inputsAs: rehearsed ? "inputs" : "flags" });
+  // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do.
+  const terminal = new TerminalHost({
+    json: flags.json === true,
+    inputsAs: rehearsed ? "inputs" : "flags",
+    ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),
+  });
   useHost(terminal);
   const handed = inputsFromEnvironment();
   const raw = (input: string) => {

@@ -55,6 +55,8 @@ export interface TerminalOptions {
    * (`template-id`), for a step `cwp rehearse` runs from a workflow's `with:`.
    */
   inputsAs?: "flags" | "inputs";
+  /** Where files go that the work names no place for (default: where the person is, "."). */
+  filesDir?: string;
 }
 
 export class TerminalHost implements Host {
@@ -80,6 +82,7 @@ export class TerminalHost implements Host {
   #lastProgress: string | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #inputsAs: "flags" | "inputs";
+  readonly #filesDir: string;
 
   constructor(options: TerminalOptions) {
     this.#json = options.json;
@@ -91,6 +94,7 @@ export class TerminalHost implements Host {
     this.#live = takesEscapes(this.#out, env);
     this.#now = options.now ?? Date.now;
     this.#inputsAs = options.inputsAs ?? "flags";
+    this.#filesDir = options.filesDir ?? ".";
     this.#lastLineAt = this.#now();
   }
 
@@ -154,9 +158,12 @@ export class TerminalHost implements Host {
 
   readonly cancelledBy = "by a signal (Ctrl-C or SIGTERM)";
 
-  /** Where the person is: the path is printed, and a file there is where they look first. */
+  /**
+   * Where the person is: the path is printed, and a file there is where they look first. A step
+   * `cwp rehearse` runs puts them where the action would, in the runner's temporary folder.
+   */
   filesDir(): string {
-    return ".";
+    return this.#filesDir;
   }
 
   logLines(title: string, lines: readonly LogRecord[]): void {

@@ -111,7 +111,13 @@ const CASES: Record<string, Case> = {
     verdicts: [
       '✔ job restore would pass as far as rehearsed; not rehearsed: "actions/upload-artifact@v4" (another\'s action, which the rehearsal does not run)',
     ],
-    printed: [/status: completed/, /restarted-at: \d{4}-/],
+    // fetch-logs' default file is under RUNNER_TEMP, the rehearsal's folder, as it is under the
+    // runner's on GitHub: our steps get GitHub's default variables too.
+    printed: [
+      /status: completed/,
+      /restarted-at: \d{4}-/,
+      /file: \/\S*cwp-rehearsal-\w+\/cwp-logs-\d+\.log$/m,
+    ],
   },
   "weekly cost report, scheduled": {
     workflow: "weekly-cost-report.yml",

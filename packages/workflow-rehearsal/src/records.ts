@@ -17,6 +17,8 @@ export interface OurStep {
   inputs: Record<string, string>;
   /** The step's environment: the workflow's, the job's and its own, evaluated. */
   env: Record<string, string>;
+  /** The runner's default variables (GITHUB_*, RUNNER_*), as a `run:` step gets them. */
+  variables: Record<string, string>;
 }
 
 /** A `run:` step, for a caller that runs scripts. */

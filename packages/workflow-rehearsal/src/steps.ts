@@ -126,6 +126,7 @@ export async function runSteps<R extends StepResult>(
           name: label,
           inputs: { ...defaults, ...record.inputs },
           env: stepEnv,
+          variables: defaultVariables(github, contexts.runner as Record<string, unknown>),
         });
       } else if (step.run !== undefined && options.runScript) {
         record.kind = "script";

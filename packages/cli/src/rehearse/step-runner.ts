@@ -73,6 +73,9 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       HOME: options.home ?? process.env.HOME ?? options.folder,
       ...(process.env.NO_COLOR !== undefined ? { NO_COLOR: process.env.NO_COLOR } : {}),
       ...step.env,
+      // GitHub's default variables, which a workflow's env cannot change ("Variables reference"):
+      // RUNNER_TEMP and GITHUB_WORKSPACE among them, where an action's files go.
+      ...step.variables,
       GITHUB_EVENT_NAME: options.event.name,
       GITHUB_EVENT_PATH: eventPath,
       GITHUB_SHA: options.event.sha,
