@@ -6,9 +6,11 @@
 // environment would drop LD_PRELOAD; three at a time, as `pnpm test`. What needs a clock that is
 // not the one a test fixed itself shows here: a test green today and red at another instant.
 import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { tally } from "./test-results.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const AT_ONCE = 3;
@@ -129,30 +131,12 @@ async function runPackage(workspace: Workspace): Promise<Outcome> {
   });
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   await writeFile(log, text);
-  const outcome: Outcome = { workspace, code, passed: 0, failed: 0, failures: [] };
   const resultsFile = join(workspace.path, RESULTS);
-  const results = JSON.parse(await readFile(resultsFile, "utf8").catch(() => "null")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    testResults: {
-      name: string;
-      status: string;
-      message?: string;
-      assertionResults: { status: string; fullName: string }[];
-    }[];
-  } | null;
+  const { passed, failed, failures } = existsSync(resultsFile)
+    ? tally([resultsFile], root)
+    : { passed: 0, failed: 0, failures: [] };
   await rm(resultsFile, { force: true });
-  if (results) {
-    outcome.passed = results.numPassedTests;
-    outcome.failed = results.numFailedTests;
-    for (const file of results.testResults) {
-      const where = relative(root, file.name);
-      const failed = file.assertionResults.filter((t) => t.status === "failed");
-      for (const t of failed) outcome.failures.push(`${where} > ${t.fullName}`);
-      if (file.status === "failed" && failed.length === 0)
-        outcome.failures.push(`${where}: ${(file.message || "failed").split("\n")[0]}`);
-    }
-  }
+  const outcome: Outcome = { workspace, code, passed, failed, failures };
   if (code !== 0 && outcome.failures.length === 0)
     outcome.failures.push(`${workspace.name}: exit ${code}, see ${log}`);
   const verdict = code === 0 ? "green" : "RED";

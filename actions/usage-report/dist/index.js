@@ -70951,7 +70951,6 @@ function coversWholeBillingPeriods(window, now) {
 //# sourceMappingURL=period.js.map
 ;// CONCATENATED MODULE: ../../packages/cost-report/dist/project-lookup.js
 
-
 // A report narrowed to one project, named as every other action names it (`storefront`) or by its
 // uid. Billing filters take only the uid (spec 4.1, "Identifiers for filters": a project's uid from
 // GET /v1/projects), so an id is looked up in that list, read whole.
@@ -70959,15 +70958,12 @@ const UID = /^[0-9a-f]{24}$/;
 /** How many of the ids this token can read the error names. */
 const NAMED = 10;
 async function projectUid(client, project, call) {
-    const whole = { ...call, wholeList: true };
     const ids = [];
-    const pages = cursorPages((cursor) => client.projects.list({ per_page: 100, cursor }, whole), undefined, client.pageWalk("/v1/projects", whole));
-    for await (const page of pages)
-        for (const item of page.items) {
-            if (item.id === project || item.uid === project)
-                return item.uid;
-            ids.push(item.id);
-        }
+    for await (const item of client.projects.iterate({ per_page: 100 }, { ...call, wholeList: true })) {
+        if (item.id === project || item.uid === project)
+            return item.uid;
+        ids.push(item.id);
+    }
     // A uid of a project the list does not show (another team's, for an organisation token) is
     // still a uid: the platform's billing answers for it.
     if (UID.test(project))
@@ -72424,16 +72420,17 @@ async function writeCostReport(client, options) {
     const period = resolvePeriod(o.period ?? "month-to-date", { start: o.start, end: o.end }, now);
     const granularity = o.granularity ?? "day";
     const groupBy = o.groupBy ?? "project";
+    const top = o.top ?? 10;
+    const partitioned = o.focusLayout === "partitioned";
+    if (partitioned && !coversWholeBillingPeriods(period, now))
+        throw new errors/* ReportOptionError */.s("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
+    // The project's uid is read only once every option is known good: a refused option sends nothing.
     const call = {
         signal: o.signal ?? new AbortController().signal,
         deadline: o.deadline ?? Number.POSITIVE_INFINITY,
     };
     const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
     const filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
-    const top = o.top ?? 10;
-    const partitioned = o.focusLayout === "partitioned";
-    if (partitioned && !coversWholeBillingPeriods(period, now))
-        throw new errors/* ReportOptionError */.s("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
     const files = {};
     for (const format of o.formats)
         files[format] = (0,external_node_path_.join)(o.dir, FILE_NAMES[format]);

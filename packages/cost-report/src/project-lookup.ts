@@ -1,5 +1,4 @@
 import type { CwpClient } from "@cwp/client";
-import { cursorPages } from "@cwp/client";
 import { ReportOptionError } from "./errors.js";
 
 // A report narrowed to one project, named as every other action names it (`storefront`) or by its
@@ -15,18 +14,11 @@ export async function projectUid(
   project: string,
   call: { signal: AbortSignal; deadline: number },
 ): Promise<string> {
-  const whole = { ...call, wholeList: true as const };
   const ids: string[] = [];
-  const pages = cursorPages(
-    (cursor) => client.projects.list({ per_page: 100, cursor }, whole),
-    undefined,
-    client.pageWalk("/v1/projects", whole),
-  );
-  for await (const page of pages)
-    for (const item of page.items) {
-      if (item.id === project || item.uid === project) return item.uid;
-      ids.push(item.id);
-    }
+  for await (const item of client.projects.iterate({ per_page: 100 }, { ...call, wholeList: true })) {
+    if (item.id === project || item.uid === project) return item.uid;
+    ids.push(item.id);
+  }
   // A uid of a project the list does not show (another team's, for an organisation token) is
   // still a uid: the platform's billing answers for it.
   if (UID.test(project)) return project;

@@ -110,12 +110,6 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
   const period = resolvePeriod(o.period ?? "month-to-date", { start: o.start, end: o.end }, now);
   const granularity = o.granularity ?? "day";
   const groupBy = o.groupBy ?? "project";
-  const call = {
-    signal: o.signal ?? new AbortController().signal,
-    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
-  };
-  const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
-  const filters: Filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
   const top = o.top ?? 10;
   const partitioned = o.focusLayout === "partitioned";
   if (partitioned && !coversWholeBillingPeriods(period, now))
@@ -123,6 +117,13 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
       "focusLayout",
       `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`,
     );
+  // The project's uid is read only once every option is known good: a refused option sends nothing.
+  const call = {
+    signal: o.signal ?? new AbortController().signal,
+    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+  };
+  const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
+  const filters: Filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
   const files: Partial<Record<Format, string>> = {};
   for (const format of o.formats) files[format] = join(o.dir, FILE_NAMES[format]);
   if (partitioned && files["focus-parquet"] !== undefined)

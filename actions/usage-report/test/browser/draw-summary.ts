@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { machineClock } from "@cwp/action-testing";
 import chromium from "@sparticuz/chromium";
 import { marked } from "marked";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
@@ -26,10 +27,13 @@ let browser: Promise<Browser> | undefined;
  * already written, so its clock decides nothing, and Chromium with libfaketime preloaded drew the
  * first summary in 44 s instead of 4 s, past the test's bound on a busy machine.
  */
-const browserEnv = () =>
-  Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")),
-  ) as Record<string, string>;
+const browserEnv = () => {
+  const faked = Object.keys(machineClock()).filter((name) => name !== "TZ");
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !faked.includes(name))) as Record<
+    string,
+    string
+  >;
+};
 
 /** One browser for a test file; closed by `closeBrowser`. */
 function launched(): Promise<Browser> {

@@ -89,21 +89,42 @@ function propertiesOf(text: string, separator: string, mappings: typeof PROPERTY
   return properties;
 }
 
-/** `::name props::data` (ActionCommand.TryParseV2), the stop token counting as a name while stopped. */
-function parseV2(line: string, stopToken: string | undefined): ActionCommand | undefined {
-  const message = line.trimStart();
-  if (!message.startsWith("::")) return undefined;
-  const end = message.indexOf("::", 2);
-  if (end < 0) return undefined;
-  const info = message.slice(2, end);
+/**
+ * A command from its info (`name props`) and its data, or undefined where the name is not
+ * registered: how both of the runner's forms read what they cut out of the line.
+ */
+function commandOf(
+  info: string,
+  data: string,
+  /** How the form splits and unescapes; TryParseV2 trims its properties' text, TryParse does not. */
+  form: { separator: string; trim: boolean; properties: typeof PROPERTY; data: typeof DATA },
+  stopToken: string | undefined,
+): ActionCommand | undefined {
   const space = info.indexOf(" ");
   const name = registered(space < 0 ? info : info.slice(0, space), stopToken);
   if (name === undefined) return undefined;
   return {
     name,
-    properties: space > 0 ? propertiesOf(info.slice(space + 1).trim(), ",", PROPERTY) : new Map(),
-    data: undoEscapes(message.slice(end + 2), DATA),
+    properties:
+      space > 0
+        ? propertiesOf(
+            form.trim ? info.slice(space + 1).trim() : info.slice(space + 1),
+            form.separator,
+            form.properties,
+          )
+        : new Map(),
+    data: undoEscapes(data, form.data),
   };
+}
+
+/** `::name props::data` at the line's start, leading spaces aside (ActionCommand.TryParseV2). */
+function parseV2(line: string, stopToken: string | undefined): ActionCommand | undefined {
+  const message = line.trimStart();
+  if (!message.startsWith("::")) return undefined;
+  const end = message.indexOf("::", 2);
+  if (end < 0) return undefined;
+  const form = { separator: ",", trim: true, properties: PROPERTY, data: DATA };
+  return commandOf(message.slice(2, end), message.slice(end + 2), form, stopToken);
 }
 
 /** `##[name props]data`, anywhere in the line (ActionCommand.TryParse). */
@@ -112,15 +133,8 @@ function parseV1(line: string, stopToken: string | undefined): ActionCommand | u
   if (prefix < 0) return undefined;
   const bracket = line.indexOf("]", prefix);
   if (bracket < 0) return undefined;
-  const info = line.slice(prefix + 3, bracket);
-  const space = info.indexOf(" ");
-  const name = registered(space < 0 ? info : info.slice(0, space), stopToken);
-  if (name === undefined) return undefined;
-  return {
-    name,
-    properties: space > 0 ? propertiesOf(info.slice(space + 1), ";", LEGACY) : new Map(),
-    data: undoEscapes(line.slice(bracket + 1), LEGACY),
-  };
+  const form = { separator: ";", trim: false, properties: LEGACY, data: LEGACY };
+  return commandOf(line.slice(prefix + 3, bracket), line.slice(bracket + 1), form, stopToken);
 }
 
 /** A command the runner refuses: the step fails, naming the command and why. */
@@ -158,11 +172,10 @@ export class StepOutput {
   line(raw: string): void {
     const command = parseV2(raw, this.#stoppedUntil) ?? parseV1(raw, this.#stoppedUntil);
     if (this.#stoppedUntil !== undefined) {
-      // Resumed only by its token; any other command is a line like any other.
-      if (this.#stoppedUntil !== "" && command?.name === this.#stoppedUntil.toLowerCase()) {
-        this.#show(raw);
+      // Printed either way: resumed only by its token; any other command is a line like any other.
+      this.#show(raw);
+      if (this.#stoppedUntil !== "" && command?.name === this.#stoppedUntil.toLowerCase())
         this.#stoppedUntil = undefined;
-      } else this.#show(raw);
       return;
     }
     if (!command) {
