@@ -3,6 +3,7 @@ import type { ContractSpec } from "./contract-spec.js";
 import type { TestPlatform } from "./emulated.js";
 import { leakedSecrets, type RunOptions, type RunResult, runBundle } from "./runner.js";
 import { useTestPlatform } from "./use-platform.js";
+import { forgedCommands } from "./workflow-commands.js";
 
 // The runner-contract cases every action that starts remote work and waits for it must pass,
 // run against the committed bundle as the runner runs it.
@@ -14,34 +15,6 @@ const HOSTILE = [
   "::guessme::",
   "::warning title=x::forged",
 ];
-
-/** Whether `line` appears only between a `::stop-commands::T` line and its `::T::`. */
-export function onlyInsideStopCommands(stdout: string, line: string): boolean {
-  let token: string | undefined;
-  let seen = false;
-  for (const l of stdout.split("\n")) {
-    if (token === undefined) {
-      const start = /^::stop-commands::([0-9a-f]{32})$/.exec(l);
-      if (start) token = start[1];
-      else if (l === line) return false;
-    } else if (l === `::${token}::`) token = undefined;
-    else if (l === line) seen = true;
-  }
-  return seen;
-}
-
-/** The lines of `stdout` outside every `::stop-commands::T` ... `::T::` block. */
-export function outsideStopCommands(stdout: string): string[] {
-  let token: string | undefined;
-  return stdout.split("\n").filter((line) => {
-    if (token === undefined) {
-      token = /^::stop-commands::([0-9a-f]{32})$/.exec(line)?.[1];
-      return token === undefined;
-    }
-    if (line === `::${token}::`) token = undefined;
-    return false;
-  });
-}
 
 /** Resolves once `check` holds, looking every 25 ms; gives up (resolving) after 30 s. */
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -471,29 +444,30 @@ export function runnerContract(spec: ContractSpec): void {
         });
         const result = await run();
         expect(result.code, result.stdout).toBe(0);
-        for (const line of HOSTILE) expect(onlyInsideStopCommands(result.stdout, line), line).toBe(true);
+        // Each printed as it came, and none acted on as the runner reads them.
+        for (const line of HOSTILE) expect(result.stdout.split("\n")).toContain(line);
+        expect(forgedCommands(result.stdout, HOSTILE)).toEqual([]);
       });
     }
 
     it("prints the platform's ids, statuses and messages so that none of them acts as a workflow command", async () => {
+      const forged = {
+        id: "w1\n::add-mask::main",
+        status: "FAILED\n::warning::forged status ##[add-mask]main",
+        message: "boom\r\n::error::forged message ##[stop-commands]x",
+      };
       await platform.control("POST", "outcomes", {
         kind: spec.outcome,
         durationSeconds: 5,
         succeed: false,
-        id: "w1\n::add-mask::main",
-        status: "FAILED\n::warning::forged status ##[add-mask]main",
-        message: "boom\r\n::error::forged message ##[stop-commands]x",
+        ...forged,
       });
       // A status outside the resource's vocabulary may never conclude: the timeout ends the wait.
       const result = await run({ timeout: "4s" });
       expect(result.code).toBe(1);
       expect(result.stdout, "the hostile status was printed").toContain("forged status");
-      const forged = result.stdout
-        .split(/\r?\n/)
-        .filter((line) => /^\s*::(add-mask::main|warning::forged|error::forged)/.test(line));
-      expect(forged).toEqual([]);
-      // The runner's old syntax acts anywhere in a line: none of it outside a stop-commands block.
-      expect(outsideStopCommands(result.stdout).filter((line) => line.includes("##["))).toEqual([]);
+      // As the runner reads the output, in both its forms (`##[` acts anywhere in a line).
+      expect(forgedCommands(result.stdout, Object.values(forged))).toEqual([]);
       // Nor is such a status a step output, where a later `run:` could expand it.
       expect(result.outputs.status).toBe("");
       expect(result.stdout).toContain("::warning::The platform's value for output status is not a status");

@@ -1,5 +1,5 @@
 export { type ArrowPruning, arrowPruning, type PruningFilter, withoutColumnOrders } from "./arrow-pruning.js";
-export { type ContractHarness, contractHarness, onlyInsideStopCommands, runnerContract } from "./contract.js";
+export { type ContractHarness, contractHarness, runnerContract } from "./contract.js";
 export type { ContractSpec } from "./contract-spec.js";
 export { deploymentContract } from "./deployment-contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
@@ -26,7 +26,6 @@ export { olderNodeOnPath } from "./older-node.js";
 export { startOtherSite } from "./other-site.js";
 export {
   leakedSecrets,
-  parseCommandFile,
   type RunOptions,
   type RunResult,
   readActionYml,
@@ -34,3 +33,4 @@ export {
 } from "./runner.js";
 export { RunnerLog } from "./runner-log.js";
 export { useTestPlatform } from "./use-platform.js";
+export { type ActedCommand, actedCommands, forgedCommands } from "./workflow-commands.js";

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileCommandText, readEnvFile } from "@cwp/workflow-rehearsal";
 import { parse as parseYaml } from "yaml";
 import { machineEnv } from "./machine-env.js";
 
@@ -45,21 +46,6 @@ interface ActionYml {
 
 export async function readActionYml(actionDir: string): Promise<ActionYml> {
   return parseYaml(await readFile(join(actionDir, "action.yml"), "utf8")) as ActionYml;
-}
-
-/** `name<<DELIMITER\nvalue\nDELIMITER` records, as @actions/core writes GITHUB_OUTPUT. */
-export function parseCommandFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i += 1) {
-    const match = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? "");
-    if (!match) continue;
-    const [, name, delimiter] = match;
-    const value: string[] = [];
-    for (i += 1; i < lines.length && lines[i] !== delimiter; i += 1) value.push(lines[i] ?? "");
-    out[name as string] = value.join("\n");
-  }
-  return out;
 }
 
 export async function runBundle(actionDir: string, options: RunOptions = {}): Promise<RunResult> {
@@ -129,7 +115,8 @@ export async function runBundle(actionDir: string, options: RunOptions = {}): Pr
     code,
     stdout,
     stderr,
-    outputs: parseCommandFile(await readFile(files.GITHUB_OUTPUT, "utf8")),
+    // Read as the runner reads it (the rehearsal's reader): a file it would refuse fails the test.
+    outputs: readEnvFile(fileCommandText(await readFile(files.GITHUB_OUTPUT, "utf8"))),
     summary: await readFile(files.GITHUB_STEP_SUMMARY, "utf8"),
     ...(cancelledAt !== undefined ? { cancelledAt } : {}),
     endedAt: Date.now(),

@@ -148,19 +148,32 @@ describe("cwp rehearse --run-shell: masked as the runner masks", () => {
 describe("cwp rehearse --run-shell: every step bounded", () => {
   // "Workflow syntax": jobs.<job_id>.steps[*].timeout-minutes, jobs.<job_id>.timeout-minutes:
   // https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax
-  it("fails a step at its timeout-minutes and ends its whole process tree", async () => {
+  it("ends the running step at its job's timeout-minutes, its whole process tree with it", async () => {
     const machine = await userMachine(
-      job(
-        `${run("sleep 41.0731 & sleep 41.0732", "        timeout-minutes: 0.03\n")}${run("echo next step ran", "        if: always()\n")}`,
-      ),
+      job(run("sleep 41.0731 & sleep 41.0732"), "    timeout-minutes: 0.03\n"),
     );
     const began = Date.now();
     const result = await rehearse(machine);
     expect(result.code).toBe(EXIT_CODES.failed);
-    expect(result.stdout).toContain("The step has timed out after 0.03 minutes.");
-    expect(result.stdout).toContain("next step ran");
+    expect(result.stdout).toContain(
+      "Error: The job has exceeded the maximum execution time of 0.03 minutes.",
+    );
     expect(Date.now() - began).toBeLessThan(30_000);
     expect(await processesWith("41.073")).toEqual([]);
+  });
+
+  // A step's timeout-minutes is whole minutes, the fraction cut off, and 0 is none: actions/runner
+  // src/Sdk/DTPipelines/Pipelines/ObjectTemplating/PipelineTemplateConverter.cs @02359d2b, line
+  // 210 (ConvertToStepTimeout: `(Int32)numberToken.Value`), and src/Runner.Worker/StepsRunner.cs
+  // @00a736d9, RunStepAsync (`if (timeoutMinutes > 0)` sets the timeout).
+  it("reads a step's timeout-minutes as whole minutes: 0.03 is no timeout", async () => {
+    const machine = await userMachine(
+      job(`${run("sleep 2.5\necho outlived 0.03 minutes", "        timeout-minutes: 0.03\n")}`),
+    );
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("outlived 0.03 minutes");
+    expect(result.stdout).not.toContain("timed out");
   });
 
   it("ends a step with its script, and what it left in the background with the job", async () => {

@@ -10,7 +10,8 @@ export {
 export { type EventFacts, runsFor, type Verdict } from "./filters.js";
 export { closest, jobFindings, stepLabel } from "./findings.js";
 export { MAX_DEPTH, MAX_VALUES } from "./hostile-yaml.js";
-export { needsEntry, rehearseJob, runName } from "./jobs.js";
+export { needsEntry } from "./job/needs.js";
+export { rehearseJob, runName } from "./job/plan-job.js";
 export { type Combination, expandMatrix, MAX_MATRIX_JOBS } from "./matrix.js";
 export { type ActionShape, OUR_ACTIONS, ourAction } from "./our-actions.js";
 export type {

@@ -1,8 +1,8 @@
 import type { RehearsalEvent } from "./contexts.js";
-import type { SetByScript, StatusFunctions } from "./expressions.js";
+import type { SetByScript } from "./expressions.js";
 import type { Combination } from "./matrix.js";
 import type { ActionShape } from "./our-actions.js";
-import type { RunDefaults, Step, Workflow } from "./workflow.js";
+import type { Workflow } from "./workflow.js";
 
 // What a rehearsal is given and what it gives back: the steps it hands its caller to run (ours,
 // and scripts under --run-shell), their results, and the record of each job and step.
@@ -31,8 +31,8 @@ export interface ScriptStep {
   env: Record<string, string>;
   /** Folders earlier steps added to PATH (GITHUB_PATH), latest first. */
   path: string[];
-  /** How long it may run: its `timeout-minutes`, within what is left of its job's. */
-  timeoutMs?: number;
+  /** When it is ended: its `timeout-minutes`, or what is left of its job's, whichever comes first; and what is said then. */
+  timeout: StepTimeout;
   /** Its `shell:`, or its job's or workflow's `defaults.run.shell`; none: the runner's default. */
   shell?: string;
   /** Its `working-directory:` (evaluated), or `defaults.run`'s; relative to the workspace. */
@@ -41,6 +41,12 @@ export interface ScriptStep {
   variables: Record<string, string>;
   /** Step debug logging is on (the secret or variable ACTIONS_STEP_DEBUG is true). */
   debug?: boolean;
+}
+
+/** How long a step may run, and the error the log shows when it is ended then. */
+export interface StepTimeout {
+  ms: number;
+  message: string;
 }
 
 export interface StepResult {
@@ -53,8 +59,6 @@ export interface LocalResult extends StepResult {
   /** The runner's message where it could not run the action (not there, not valid). */
   error?: string;
   notRehearsed?: string;
-  /** What its scripts wrote to GITHUB_ENV. */
-  env: Record<string, string>;
   /** What the runner would warn of (a deprecated input given, a Node it is forced onto): the step goes on. */
   warnings: string[];
 }
@@ -160,33 +164,3 @@ export type StepsContext = Record<
   string,
   { outputs: Record<string, string> | SetByScript; outcome: string; conclusion: string }
 >;
-
-/** Steps run in order: a job's, or a local composite action's inside one of its steps. */
-export interface StepsRun<R extends StepResult> {
-  options: RehearsalOptions<R>;
-  /** Who the steps belong to, for findings: "job build", "job build, action ./.github/actions/x". */
-  where: string;
-  steps: readonly Step[];
-  /** The contexts the steps read (github, inputs, matrix, ...), `steps` and `env` aside. */
-  contexts: Record<string, unknown>;
-  /** `defaults.run`: the job's; an action's steps get none, as on GitHub. */
-  defaults: RunDefaults;
-  /** The env the steps start from. */
-  env: Record<string, string>;
-  /** What a script wrote to GITHUB_ENV: for the job's env too. */
-  onEnv?(changes: Record<string, string>): void;
-  /** GITHUB_PATH's folders, latest first: the job's, shared by every step in it. */
-  path: string[];
-  deadline: number;
-  findings: string[];
-  end(record: StepRecord<R>): void;
-  /** How many local actions deep these steps are. */
-  depth: number;
-  /** Before each step's name: the local action's, for its steps ("Set up › "). */
-  prefix: string;
-  /**
-   * The job's post steps (local JavaScript actions' `runs.post`), run after its steps, last first,
-   * with the job's status functions then; each says whether it passed (or did not run).
-   */
-  posts: ((status: StatusFunctions) => Promise<boolean>)[];
-}

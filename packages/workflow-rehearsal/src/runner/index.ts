@@ -1,7 +1,7 @@
 // What a runner does to a `run:` step, in one place: the workspace, HOME and temporary folders it
 // runs in, its process group and timeout, the workflow commands in its output, the files it hands
 // on, and the masks on everything printed.
-export { StepOutput } from "./commands.js";
+
 export {
   EnvFileError,
   fileCommandText,
@@ -9,10 +9,11 @@ export {
   readEnvFile,
   readGithubEnv,
   readGithubPath,
-} from "./env-files.js";
+} from "./file-commands.js";
 export { machineClock } from "./machine-clock.js";
 export { Masks } from "./masks.js";
 export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";
-export { type ScriptRunnerOptions, scriptRunner } from "./script-step.js";
+export { type ScriptRunnerOptions, scriptRunner } from "./step-host.js";
+export { StepOutput } from "./workflow-commands.js";
 export { prepareRunnerFolders, type RunnerFolders, removeScripts } from "./workspace.js";

@@ -145,6 +145,8 @@ export interface StepOutputOptions {
   unsecureCommands: boolean;
   /** Step debug logging is on (ACTIONS_STEP_DEBUG): `::debug::` lines are shown, and commands echoed. */
   debug: boolean;
+  /** Called with each command the runner would act on, as it acts (the bundles' tests list them). */
+  onCommand?(command: { name: string; data: string }): void;
 }
 
 export class StepOutput {
@@ -182,6 +184,7 @@ export class StepOutput {
       this.#show(raw);
       return;
     }
+    this.options.onCommand?.({ name: command.name, data: command.data });
     if (command.name === "stop-commands") {
       this.#show(raw);
       this.#stoppedUntil = command.data;

@@ -4,13 +4,19 @@ import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "no
 import { createInterface } from "node:readline";
 import type { RehearsalEvent } from "../contexts.js";
 import type { ScriptResult, ScriptStep } from "../records.js";
-import { StepOutput } from "./commands.js";
-import { EnvFileError, fileCommandText, readEnvFile, readGithubEnv, readGithubPath } from "./env-files.js";
+import {
+  EnvFileError,
+  fileCommandText,
+  readEnvFile,
+  readGithubEnv,
+  readGithubPath,
+} from "./file-commands.js";
 import { machineClock } from "./machine-clock.js";
 import type { Masks } from "./masks.js";
 import { actionNode, nodeWarnings } from "./node-runtime.js";
 import type { ProcessGroups } from "./process-groups.js";
 import { type ShellCommand, ShellError, shellCommand } from "./shells.js";
+import { StepOutput } from "./workflow-commands.js";
 import type { RunnerFolders } from "./workspace.js";
 
 // A `run:` step (`cwp rehearse --run-shell`) as a runner runs it on Linux: in its shell (`shells.ts`),
@@ -21,6 +27,8 @@ import type { RunnerFolders } from "./workspace.js";
 // its script ends (what it left in the background ends with the job), or at its timeout, its
 // whole process group with it. Its script, which holds the step's values, is removed at once.
 // A local JavaScript action's file runs the same way, with the runner's Node (`node-runtime.ts`).
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ScriptRunnerOptions {
   event: RehearsalEvent;
@@ -112,12 +120,13 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     createInterface({ input: child.stderr }).on("line", (line) => output.line(line));
     let timedOut = false;
     const timer =
-      step.timeoutMs === undefined
+      // Node's timers hold at most 2^31 - 1 ms (24.8 days): a longer one would fire at once.
+      step.timeout.ms > MAX_TIMER_MS
         ? undefined
         : setTimeout(() => {
             timedOut = true;
             if (child.pid !== undefined) void options.groups.end(child.pid);
-          }, step.timeoutMs);
+          }, step.timeout.ms);
     // The step ends with its script: a process it started in the background (holding its output
     // open) runs on until the job ends, as on a runner.
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
@@ -125,7 +134,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     await rm(script, { force: true });
     try {
       if (timedOut) {
-        options.onLine(`The step has timed out after ${formatMinutes(step.timeoutMs ?? 0)}.`);
+        options.onLine(`Error: ${step.timeout.message}`);
         return { code: 1, outputs: {}, env: {}, path: [] };
       }
       // The files are read as the step ends, after every command it printed: theirs come last.
@@ -184,8 +193,3 @@ const isFolder = (path: string) =>
     (info) => info.isDirectory(),
     () => false,
   );
-
-const formatMinutes = (ms: number) => {
-  const minutes = ms / 60_000;
-  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(2)} minute${minutes === 1 ? "" : "s"}`;
-};

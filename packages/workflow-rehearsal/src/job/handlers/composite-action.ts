@@ -1,0 +1,43 @@
+import { type Scope, tokenText } from "../../expressions.js";
+import type { LocalAction } from "../../local-actions.js";
+import type { StepResult } from "../../records.js";
+import { ALWAYS } from "../status.js";
+import type { StepRun } from "../step-handler.js";
+
+/**
+ * A local composite action: its steps run in the job's step loop as the job's do (`run:` steps
+ * under --run-shell, ours, other local actions), in a frame of their own (their own `steps`
+ * context, `github.action_status`), with its `inputs`, `github.action_path`, no `secrets`, `needs`
+ * or `vars` (an action has none) and no `defaults.run`; its outputs are its `outputs.<id>.value`.
+ */
+export async function runCompositeAction<R extends StepResult>(
+  run: StepRun<R>,
+  action: Extract<LocalAction, { kind: "composite" }>,
+  inputs: Record<string, string>,
+): Promise<StepResult> {
+  const { job, frame, step, label, scope } = run;
+  const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = frame.contexts;
+  const contexts = {
+    ...shared,
+    job: scope.contexts.job,
+    github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
+    inputs,
+  };
+  const inner = job.frameBelow(frame, {
+    where: `${frame.where}, action ${step.uses}`,
+    steps: action.steps,
+    contexts,
+    env: scope.contexts.env as Record<string, string>,
+    prefix: `${label} › `,
+  });
+  await run.runSteps(inner);
+  const outputScope: Scope = {
+    contexts: { ...contexts, steps: inner.stepsContext, env: inner.env },
+    status: ALWAYS,
+    workspace: job.options.workspace,
+  };
+  const outputs: Record<string, string> = {};
+  for (const output of action.outputs)
+    if (output.value !== undefined) outputs[output.id] = tokenText(output.value, outputScope);
+  return { code: inner.failed ? 1 : 0, outputs };
+}

@@ -1,0 +1,129 @@
+import { defaultVariables } from "../contexts.js";
+import type { StatusFunctions } from "../expressions.js";
+import type { RehearsalOptions, StepRecord, StepResult, StepsContext, StepTimeout } from "../records.js";
+import { prependPath } from "../runner/file-commands.js";
+import type { RunDefaults, Step } from "../workflow.js";
+import { statusOf } from "./status.js";
+
+// The state of one run of a job (one matrix combination), as the runner's job ExecutionContext
+// holds it: what every step kind reads and changes. The env and PATH that steps' file commands
+// change, the job's result (job.status, success() and failure() of its steps), its post steps,
+// its findings, and the record of each step.
+
+/** A list of steps being run: the job's, or a composite action's inside one of its steps. */
+export interface StepsFrame {
+  /** Who the steps belong to, for findings: "job build", "job build, action ./.github/actions/x". */
+  where: string;
+  steps: readonly Step[];
+  /** The contexts the steps read (github, inputs, matrix, ...), `steps` and `env` aside. */
+  contexts: Record<string, unknown>;
+  /** `defaults.run`: the job's; an action's steps get none, as on GitHub. */
+  defaults: RunDefaults;
+  /** The env its steps start from: the frame's own, with what steps wrote to GITHUB_ENV since. */
+  env: Record<string, string>;
+  /** Its `steps` context: a composite action's steps have their own, as on GitHub. */
+  stepsContext: StepsContext;
+  /** One of its steps failed (not continuing on error): the job's result, or the action's. */
+  failed: boolean;
+  /** How many local actions deep these steps are (0: the job's). */
+  depth: number;
+  /** Before each step's name: the local action's, for its steps ("Set up › "). */
+  prefix: string;
+  /** The frame of the step that runs this one's action. */
+  parent?: StepsFrame;
+}
+
+/** A post step (a local JavaScript action's `runs.post`): says whether it passed (or did not run). */
+export type PostStep = (status: StatusFunctions) => Promise<boolean>;
+
+export class JobRun<R extends StepResult = StepResult> {
+  /** GITHUB_PATH's folders, latest first: shared by every step of the job. */
+  readonly path: string[] = [];
+  /** Post steps, in the order their actions ran (run last first). */
+  readonly posts: PostStep[] = [];
+  readonly records: StepRecord<R>[] = [];
+  /** The job's own steps. */
+  readonly root: StepsFrame;
+
+  constructor(
+    readonly options: RehearsalOptions<R>,
+    root: Omit<StepsFrame, "stepsContext" | "failed" | "depth" | "prefix">,
+    /** The job's `timeout-minutes`, and when it runs out (epoch ms). */
+    readonly timeoutMinutes: number,
+    readonly deadline: number,
+    /** What a runner would refuse, each naming the job and the step. */
+    readonly findings: string[],
+  ) {
+    this.root = { ...root, stepsContext: {}, failed: false, depth: 0, prefix: "" };
+  }
+
+  /** The job's env: the workflow's and the job's env:, with what its steps wrote to GITHUB_ENV. */
+  get env(): Record<string, string> {
+    return this.root.env;
+  }
+
+  /**
+   * The job's result so far for the step-level status functions and `job.status`: failure once a
+   * step failed without continue-on-error, or a post step failed (actions/runner
+   * src/Runner.Worker/StepsRunner.cs @00a736d9, "Update the job result").
+   */
+  status(): StatusFunctions {
+    return statusOf(() => this.root.failed);
+  }
+
+  /** A step's steps below `frame` to run: the frame of a composite action's steps. */
+  frameBelow(
+    parent: StepsFrame,
+    frame: Pick<StepsFrame, "where" | "steps" | "contexts" | "env" | "prefix">,
+  ): StepsFrame {
+    return { ...frame, defaults: {}, stepsContext: {}, failed: false, depth: parent.depth + 1, parent };
+  }
+
+  /**
+   * What a step wrote to GITHUB_ENV and GITHUB_PATH (or set-env and add-path): the env of the
+   * steps after it, in its frame and every frame above it up to the job's, and the job's PATH.
+   */
+  applyFileCommands(frame: StepsFrame, changes: { env: Record<string, string>; path?: readonly string[] }) {
+    for (let at: StepsFrame | undefined = frame; at !== undefined; at = at.parent)
+      at.env = { ...at.env, ...changes.env };
+    prependPath(this.path, changes.path ?? []);
+  }
+
+  /** Records a step that ran, was read, skipped or refused, or a post step that ran. */
+  end(record: StepRecord<R>): void {
+    this.records.push(record);
+    this.options.onStepEnd?.(record);
+  }
+
+  /** The runner's default variables (GITHUB_*, RUNNER_*) for a step with this `github` context. */
+  variables(github: Record<string, unknown>): Record<string, string> {
+    return defaultVariables(github, this.root.contexts.runner as Record<string, unknown>);
+  }
+
+  /**
+   * How long a step may run: its own timeout (ms, none: undefined), within what is left of the
+   * job's. A step's is the runner's, in its words (StepsRunner.cs @00a736d9, RunStepAsync: "The
+   * action has timed out."); the job's is GitHub's service's, which cancels the job.
+   */
+  timeout(stepTimeoutMs?: number): StepTimeout {
+    const left = Math.max(0, this.deadline - Date.now());
+    return stepTimeoutMs !== undefined && stepTimeoutMs <= left
+      ? { ms: stepTimeoutMs, message: "The action has timed out." }
+      : {
+          ms: left,
+          message: `The job has exceeded the maximum execution time of ${this.timeoutMinutes} minutes.`,
+        };
+  }
+
+  /** Step debug logging is on: the secret or variable ACTIONS_STEP_DEBUG is true. */
+  get debug(): boolean {
+    return [this.options.secrets?.ACTIONS_STEP_DEBUG, this.options.vars?.ACTIONS_STEP_DEBUG].some(
+      (value) => value?.toLowerCase() === "true",
+    );
+  }
+
+  /** The post steps, last first, with the job's status then: one that fails fails the job (PostJobSteps). */
+  async runPosts(): Promise<void> {
+    for (const post of [...this.posts].reverse()) if (!(await post(this.status()))) this.root.failed = true;
+  }
+}
