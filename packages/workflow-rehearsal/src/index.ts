@@ -15,6 +15,7 @@ export { rehearseJob, runName } from "./job/plan-job.js";
 export { type Combination, expandMatrix, MAX_MATRIX_JOBS } from "./matrix.js";
 export { type ActionShape, OUR_ACTIONS, ourAction } from "./our-actions.js";
 export type {
+  CheckoutStep,
   JobRecord,
   JobResult,
   OurStep,

@@ -43,6 +43,18 @@ export interface ScriptStep {
   debug?: boolean;
 }
 
+/** actions/checkout of the repository being rehearsed, at the rehearsed commit, into the workspace. */
+export interface CheckoutStep {
+  name: string;
+  /** The event's ref and commit (github.ref, github.sha). */
+  ref: string;
+  sha: string;
+  /** Its `fetch-depth` as checkout reads it: 0 is all history and tags. */
+  fetchDepth: number;
+  /** Its `fetch-tags`: tags too, where fetch-depth is above 0. */
+  fetchTags: boolean;
+}
+
 /** How long a step may run, and the error the log shows when it is ended then. */
 export interface StepTimeout {
   ms: number;
@@ -90,6 +102,8 @@ export interface RehearsalOptions<R extends StepResult> {
   actions: Record<string, ActionShape>;
   runStep(step: OurStep): Promise<R>;
   runScript?(step: ScriptStep): Promise<ScriptResult>;
+  /** Makes the workspace what actions/checkout makes of the repository (under --run-shell, in the workspace copy). */
+  checkout?(step: CheckoutStep): Promise<StepResult>;
   /** The `inputs` of a reusable workflow, as the job that calls it gives them. */
   callInputs?: Record<string, unknown>;
   /** Called as each run of a job (each matrix combination) begins, with its name as GitHub shows it. */
@@ -107,16 +121,19 @@ export interface StepRecord<R extends StepResult = StepResult> {
   name: string;
   id?: string;
   /**
-   * ran (one of ours), script (a `run:` step run), read (another action or a script not run),
+   * ran (one of ours), script (a `run:` step run), local (a local action), checkout
+   * (actions/checkout of the repository, rehearsed as done), read (another action or a script not run),
    * skipped by its `if:`, unknown (it depends on a value only a step not run sets), refused (an
    * expression GitHub would refuse).
    */
-  kind: "ran" | "script" | "local" | "read" | "skipped" | "unknown" | "refused";
+  kind: "ran" | "script" | "local" | "checkout" | "read" | "skipped" | "unknown" | "refused";
   action?: string;
   /** What our step gave. */
   result?: R;
   /** What a `run:` step run (--run-shell) gave. */
   script?: ScriptResult;
+  /** What actions/checkout of the repository, rehearsed as done, gave (its outputs `ref` and `commit`). */
+  checkout?: StepResult;
   /** What a local action (`uses: ./path`) gave: its steps are records of their own, named after it. */
   local?: LocalResult;
   inputs?: Record<string, string>;

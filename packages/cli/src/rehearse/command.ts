@@ -265,6 +265,16 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
                   onLine,
                   groups,
                 }),
+                ...(folders.copied
+                  ? {
+                      checkout: engine.checkoutRunner({
+                        clone: where.workspace,
+                        folders,
+                        repository: where.repository,
+                        onLine,
+                      }),
+                    }
+                  : {}),
               }
             : {}),
           endJob: () => groups.endAll(),

@@ -15,6 +15,7 @@ const MARK = {
   ran: "▶",
   script: "▶",
   local: "▶",
+  checkout: "▶",
   read: "○",
   skipped: "−",
   unknown: "?",
@@ -64,6 +65,13 @@ export class RehearsalPrinter {
       this.#values("with", step.inputs);
       return;
     }
+    if (step.kind === "checkout") {
+      this.line(
+        `${MARK.checkout} ${safeText(step.name)} ${this.#paint("2", `(${safeText(step.action ?? "")} of this repository at this commit: rehearsed as done)`)}`,
+      );
+      this.#values("with", step.inputs);
+      return;
+    }
     if (step.kind === "script") {
       const shell = step.shell === undefined ? "bash -e {0}, the default" : safeText(step.shell);
       this.line(
@@ -92,8 +100,8 @@ export class RehearsalPrinter {
     }
     if (step.kind === "local" && step.local?.error !== undefined) this.stepLine(`Error: ${step.local.error}`);
     for (const warning of step.local?.warnings ?? []) this.stepLine(`Warning: ${warning}`);
-    if (step.kind === "ran" || step.kind === "script" || step.kind === "local") {
-      const result = step.result ?? step.script ?? step.local;
+    if (step.kind === "ran" || step.kind === "script" || step.kind === "local" || step.kind === "checkout") {
+      const result = step.result ?? step.script ?? step.local ?? step.checkout;
       if (step.result && step.result.githubOnly.length > 0)
         this.line(
           `    ${this.#paint("33", "not rehearsed")} (GitHub only): ${safeText(step.result.githubOnly.join(", "))}`,

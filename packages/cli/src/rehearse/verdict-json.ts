@@ -32,7 +32,7 @@ export interface RehearsalJson {
 /** The steps that failed a job: refused, or ended non-zero without continue-on-error. */
 export const failedSteps = (record: JobRecord<CwpStepResult>) =>
   record.steps.filter((s) => {
-    const code = (s.result ?? s.script ?? s.local)?.code;
+    const code = (s.result ?? s.script ?? s.local ?? s.checkout)?.code;
     return s.kind === "refused" || (!s.continuedOnError && code !== undefined && code !== 0);
   });
 

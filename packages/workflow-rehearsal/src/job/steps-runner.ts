@@ -3,6 +3,7 @@ import { stepLabel } from "../findings.js";
 import { ourAction } from "../our-actions.js";
 import type { StepRecord, StepResult, StepsContext } from "../records.js";
 import { ownId, type Step } from "../workflow.js";
+import { isCheckout, runCheckout } from "./handlers/checkout.js";
 import { runLocalAction } from "./handlers/local-action.js";
 import { readOnly } from "./handlers/not-rehearsed.js";
 import { runOurAction } from "./handlers/our-action.js";
@@ -21,6 +22,7 @@ function handlerOf(step: Step, runsScripts: boolean): StepHandler {
   if (ourAction(step.uses)) return runOurAction;
   if (step.run !== undefined && runsScripts) return runScript;
   if (step.uses?.startsWith("./")) return runLocalAction;
+  if (isCheckout(step.uses)) return runCheckout;
   return readOnly;
 }
 

@@ -2,6 +2,7 @@
 // runs in, its process group and timeout, the workflow commands in its output, the files it hands
 // on, and the masks on everything printed.
 
+export { type CheckoutRunnerOptions, checkoutRunner } from "./checkout.js";
 export {
   EnvFileError,
   fileCommandText,
