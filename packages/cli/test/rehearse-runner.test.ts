@@ -540,6 +540,29 @@ describe("the Node a JavaScript action runs with (https://github.blog/changelog/
       "ran with 24",
     ]);
   });
+
+  // The runner reads `using:` in any case, and refuses one it does not know (actions/runner
+  // src/Runner.Worker/ActionManifestManager.cs, ConvertRuns: string.Equals(usingToken.Value,
+  // "node20", StringComparison.OrdinalIgnoreCase), else "'using: ...' is not supported").
+  it("reads using: Node20 in any case, and fails a step whose using: the runner does not know", async () => {
+    const machine = await userMachine(
+      job(
+        `      - id: js\n        uses: ./.github/actions/cased\n      - run: echo "ran with \${{ steps.js.outputs.node }}"\n      - uses: ./.github/actions/unknown\n`,
+      ),
+      {
+        ".github/actions/cased/action.yml": "runs:\n  using: Node20\n  main: main.js\n",
+        ".github/actions/cased/main.js":
+          'require("node:fs").appendFileSync(process.env.GITHUB_OUTPUT, `node=${process.versions.node.split(".")[0]}\\n`);\n',
+        ".github/actions/unknown/action.yml": "runs:\n  using: node99\n  main: main.js\n",
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code).toBe(1);
+    expect(printed(result.stdout)).toContain("ran with 24");
+    expect(result.stdout).toContain(
+      "'using: node99' is not supported, use 'docker', 'node12', 'node16', 'node20' or 'node24' instead.",
+    );
+  });
 });
 
 const REUSE = "https://docs.github.com/en/actions/how-tos/reuse-automations/reuse-workflows";

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Masks, prependPath, StepOutput } from "../src/index.js";
+import type { StepOutputOptions } from "../src/runner/workflow-commands.js";
 
 // Workflow commands as the runner's code reads them. The parser: actions/runner
 // src/Runner.Common/ActionCommand.cs @42fe3105 (TryParseV2 for `::`, TryParse for `##[`); what each
 // command does: src/Runner.Worker/ActionCommandManager.cs @02523b9a (TryProcessCommand and each
 // *CommandExtension.ProcessCommand).
 
-function step(lines: string[], options = { unsecureCommands: false, debug: false }) {
+function step(lines: string[], options: StepOutputOptions = { unsecureCommands: false, debug: false }) {
   const printed: string[] = [];
   const output = new StepOutput(new Masks(), (line) => printed.push(line), options);
   for (const line of lines) output.line(line);
@@ -95,7 +96,9 @@ describe("what each command does (ActionCommandManager.cs @02523b9a)", () => {
     );
   });
 
-  it("add-mask of nothing is a warning; stop-commands prints its line and its token's, and reads no command between", () => {
+  // ValidateStopToken and the masking of a token longer than 6 characters: the runner's newest
+  // ActionCommandManager.cs, in the fork google-ml-infra/runner @0e8eb5a9 (TryProcessCommand).
+  it("add-mask of nothing is a warning; stop-commands prints its line and its token's (masked), and reads no command between", () => {
     const { output, printed } = step([
       "::add-mask::   ",
       "::stop-commands::pause-token-1",
@@ -106,9 +109,29 @@ describe("what each command does (ActionCommandManager.cs @02523b9a)", () => {
     expect(printed).toContain("Warning: Can't add secret mask for empty string in ##[add-mask] command.");
     expect(output.outputs).toEqual({ after: "yes" });
     expect(printed.slice(1, 4)).toEqual([
-      "::stop-commands::pause-token-1",
+      "::stop-commands::***",
       "::set-output name=inside::no",
       "::PAUSE-TOKEN-1::",
     ]);
+  });
+
+  it("refuses a stop-commands token that is empty, pause-logging or a command's name, in any case: the step fails, commands go on", () => {
+    for (const token of ["", "PAUSE-LOGGING", "Set-Output", "stop-commands"]) {
+      const { output, printed } = step([`::stop-commands::${token}`, "::set-output name=after::read"]);
+      expect(output.failed, token).toBe(true);
+      expect(printed[0]).toMatch(
+        /^Error: You cannot use a endToken that is an empty string, the string 'pause-logging', or another workflow command\./,
+      );
+      expect(output.outputs).toEqual({ after: "read" });
+    }
+    // Unless ACTIONS_ALLOW_UNSECURE_STOPCOMMAND_TOKENS is true; a short token is not masked.
+    const allowed = step(["::stop-commands::debug", "::set-output name=inside::no", "::debug::"], {
+      unsecureCommands: false,
+      debug: false,
+      unsecureStopTokens: true,
+    });
+    expect(allowed.output.failed).toBe(false);
+    expect(allowed.output.outputs).toEqual({});
+    expect(allowed.printed[0]).toBe("::stop-commands::debug");
   });
 });

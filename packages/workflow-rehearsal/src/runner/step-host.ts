@@ -89,6 +89,9 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
     for (const name of ["output", "env", "path", "summary", "state"]) await writeFile(path(name), "");
     const output = new StepOutput(options.masks, options.onLine, {
       unsecureCommands: step.env.ACTIONS_ALLOW_UNSECURE_COMMANDS?.toLowerCase() === "true",
+      unsecureStopTokens: ["true", "1"].includes(
+        step.env.ACTIONS_ALLOW_UNSECURE_STOPCOMMAND_TOKENS?.toLowerCase() ?? "",
+      ),
       debug: step.debug === true,
     });
     const child = spawn(shell.program, shell.args(script), {

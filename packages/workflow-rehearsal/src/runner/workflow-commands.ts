@@ -137,6 +137,14 @@ function parseV1(line: string, stopToken: string | undefined): ActionCommand | u
   return commandOf(line.slice(prefix + 3, bracket), line.slice(bracket + 1), form, stopToken);
 }
 
+/** The runner's words for a stop-commands token it refuses (src/Runner.Common/Constants.cs, UnsupportedStopCommandTokenDisabled). */
+const STOP_TOKEN_REFUSED =
+  "You cannot use a endToken that is an empty string, the string 'pause-logging', or another workflow command. For more information see: https://docs.github.com/actions/learn-github-actions/workflow-commands-for-github-actions#example-stopping-and-starting-workflow-commands or opt into insecure command execution by setting the `ACTIONS_ALLOW_UNSECURE_STOPCOMMAND_TOKENS` environment variable to `true`.";
+
+/** A token stop-commands may pause with: not empty, not `pause-logging`, not a registered command's name, in any case (ValidateStopToken). */
+const validStopToken = (token: string) =>
+  token !== "" && token.toLowerCase() !== "pause-logging" && registered(token, undefined) === undefined;
+
 /** A command the runner refuses: the step fails, naming the command and why. */
 class CommandError extends Error {}
 
@@ -145,6 +153,8 @@ export interface StepOutputOptions {
   unsecureCommands: boolean;
   /** Step debug logging is on (ACTIONS_STEP_DEBUG): `::debug::` lines are shown, and commands echoed. */
   debug: boolean;
+  /** ACTIONS_ALLOW_UNSECURE_STOPCOMMAND_TOKENS is true: a stop-commands token the runner would refuse is taken. */
+  unsecureStopTokens?: boolean;
   /** Called with each command the runner would act on, as it acts (the bundles' tests list them). */
   onCommand?(command: { name: string; data: string }): void;
 }
@@ -186,8 +196,18 @@ export class StepOutput {
     }
     this.options.onCommand?.({ name: command.name, data: command.data });
     if (command.name === "stop-commands") {
+      // ValidateStopToken, and then a token longer than 6 characters is masked from here on (the
+      // fork google-ml-infra/runner @0e8eb5a9 carries the runner's newest ActionCommandManager.cs;
+      // actions/runner's stored copy @02523b9 is older and has neither).
+      const token = command.data;
+      if (!this.options.unsecureStopTokens && !validStopToken(token)) {
+        this.#show(`Error: ${STOP_TOKEN_REFUSED}`);
+        this.failed = true;
+        return;
+      }
+      if (token.length > 6) this.masks.add(token);
       this.#show(raw);
-      this.#stoppedUntil = command.data;
+      this.#stoppedUntil = token;
       return;
     }
     if (this.#echo && !OMIT_ECHO.has(command.name)) this.#show(raw);
