@@ -552,7 +552,7 @@ describe("the Node a JavaScript action runs with (https://github.blog/changelog/
       {
         ".github/actions/cased/action.yml": "runs:\n  using: Node20\n  main: main.js\n",
         ".github/actions/cased/main.js":
-          'require("node:fs").appendFileSync(process.env.GITHUB_OUTPUT, `node=${process.versions.node.split(".")[0]}\\n`);\n',
+          "require('node:fs').appendFileSync(process.env.GITHUB_OUTPUT, 'node=' + process.versions.node.split('.')[0] + '\\n');\n",
         ".github/actions/unknown/action.yml": "runs:\n  using: node99\n  main: main.js\n",
       },
     );
