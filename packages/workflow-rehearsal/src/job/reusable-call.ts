@@ -31,30 +31,18 @@ export async function rehearseCall<R extends StepResult>(
 ): Promise<JobRecord<R>[]> {
   const title = job.name !== undefined ? tokenText(job.name, scope) : job.id;
   const base = { id: job.id, job: title, steps: [], outputs: {} };
-  if (!condition(job.if, scope))
-    return [
-      {
-        ...base,
-        findings: [...findings],
-        ran: false,
-        result: "skipped",
-        success: true,
-        reason: skippedBecause(job.if, unmet),
-      },
-    ];
+  /** The call's one record where its jobs are not rehearsed: skipped, not fetched, or refused. */
+  const notRan = (result: JobRecord<R>["result"], reason: string, more: Partial<JobRecord<R>> = {}) => [
+    { ...base, findings: [...findings], ran: false, result, success: result !== "failure", reason, ...more },
+  ];
+  if (!condition(job.if, scope)) return notRan("skipped", skippedBecause(job.if, unmet));
   const called = calls.workflow;
   if (called === undefined)
-    return [
-      {
-        ...base,
-        findings: [...findings],
-        ran: false,
-        result: "success",
-        success: true,
-        notRehearsed: true,
-        reason: `it calls ${calls.ref}, a reusable workflow of another repository, which the rehearsal does not fetch`,
-      },
-    ];
+    return notRan(
+      "success",
+      `it calls ${calls.ref}, a reusable workflow of another repository, which the rehearsal does not fetch`,
+      { notRehearsed: true },
+    );
   let inputs: Record<string, unknown>;
   try {
     // A default that is an expression stays a token: it is evaluated here, in the caller's run.
@@ -74,16 +62,8 @@ export async function rehearseCall<R extends StepResult>(
     );
   } catch (error) {
     if (error instanceof UnknownValue) throw error;
-    return [
-      {
-        ...base,
-        findings: [...findings, `job ${job.id}: ${(error as Error).message}`],
-        ran: false,
-        result: "failure",
-        success: false,
-        reason: (error as Error).message,
-      },
-    ];
+    const reason = (error as Error).message;
+    return notRan("failure", reason, { findings: [...findings, `job ${job.id}: ${reason}`] });
   }
   const secrets =
     calls.secrets !== undefined && isString(calls.secrets) && calls.secrets.value === "inherit"
