@@ -12,7 +12,7 @@ import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
-import { notRehearsed, rehearsalJson } from "./verdict-json.js";
+import { rehearsalJson, rehearsalVerdict } from "./verdict.js";
 
 // `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
 // read and checked by GitHub's own parser, every expression by GitHub's evaluator
@@ -211,7 +211,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   for (const note of verdict.notes) printer.line(`  note: ${note}`);
   if (!verdict.runs) {
     printer.line(`This ${event.name} would not start the workflow: nothing runs, nothing is rehearsed.`);
-    if (flags.json) process.stdout.write(jsonLine(rehearsalJson(file, event.name, [], EXIT_CODES.success)));
+    if (flags.json) process.stdout.write(jsonLine(rehearsalJson(file, event.name, [])));
     return EXIT_CODES.success;
   }
   printer.line(
@@ -294,17 +294,15 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     await platform.close();
   }
   const records = [...done.values()].flat();
-  const failed = records.filter((r) => !r.success);
-  const unrehearsed = records.flatMap(notRehearsed).length + records.filter((r) => r.notRehearsed).length;
+  const { failed, notRehearsed: unrehearsed, exitCode } = rehearsalVerdict(records);
   printer.line(
     failed.length > 0
       ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
       : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
-  const exitCode = failed.length === 0 ? EXIT_CODES.success : EXIT_CODES.failed;
   if (flags.json)
     process.stdout.write(
-      jsonLine(rehearsalJson(file, event.name, records, exitCode), (_, value) =>
+      jsonLine(rehearsalJson(file, event.name, records), (_, value) =>
         typeof value === "string" ? masks.apply(value) : value,
       ),
     );

@@ -2,7 +2,7 @@ import type { JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
-import { failedSteps, jobVerdict, notRehearsed } from "./verdict-json.js";
+import { failedSteps, jobVerdict, notRehearsed } from "./verdict.js";
 
 // What `cwp rehearse` prints: each step with what it gets (secrets as ***), the lines a step of
 // ours prints as they come, its outputs and its result; then the job's verdict and the findings.

@@ -1,8 +1,9 @@
 import type { JobRecord } from "@cwp/workflow-rehearsal";
+import { EXIT_CODES } from "../exit-codes.js";
 import type { CwpStepResult } from "./step-runner.js";
 
-// `cwp rehearse --json`: the verdicts the text ends with, as one JSON document for a script (the
-// steps' own lines go to stderr meanwhile). A job "pass"es only where every step that decides it
+// The verdicts of `cwp rehearse`, computed once for the text and for `--json` (one JSON document
+// for a script; the steps' own lines go to stderr meanwhile). A job "pass"es only where every step that decides it
 // was rehearsed; else "pass-as-far-as-rehearsed", with each step (or job) not rehearsed and why.
 
 export type JobVerdict = "pass" | "pass-as-far-as-rehearsed" | "fail" | "not-run" | "not-rehearsed";
@@ -48,11 +49,29 @@ export function jobVerdict(record: JobRecord<CwpStepResult>): JobVerdict {
   return notRehearsed(record).length > 0 ? "pass-as-far-as-rehearsed" : "pass";
 }
 
+/** The rehearsal's one verdict, from every job's: what the text ends with, --json's, and the exit code. */
+export function rehearsalVerdict(records: readonly JobRecord<CwpStepResult>[]) {
+  const verdicts = records.map(jobVerdict);
+  const failed = records.filter((_, i) => verdicts[i] === "fail");
+  const verdict: RehearsalJson["verdict"] =
+    failed.length > 0
+      ? "fail"
+      : verdicts.some((v) => v === "pass-as-far-as-rehearsed" || v === "not-rehearsed")
+        ? "pass-as-far-as-rehearsed"
+        : "pass";
+  return {
+    verdict,
+    failed,
+    /** The steps and jobs not rehearsed, which the "as far as rehearsed" names. */
+    notRehearsed: records.flatMap(notRehearsed).length + records.filter((r) => r.notRehearsed).length,
+    exitCode: failed.length > 0 ? EXIT_CODES.failed : EXIT_CODES.success,
+  };
+}
+
 export function rehearsalJson(
   workflow: string,
   event: string,
   records: readonly JobRecord<CwpStepResult>[],
-  exitCode: number,
 ): RehearsalJson {
   const jobs = records.map((record) => ({
     id: record.id,
@@ -70,10 +89,6 @@ export function rehearsalJson(
       Object.entries(record.outputs).map(([name, value]) => [name, typeof value === "string" ? value : null]),
     ),
   }));
-  const verdict = jobs.some((j) => j.verdict === "fail")
-    ? "fail"
-    : jobs.some((j) => j.verdict === "pass-as-far-as-rehearsed" || j.verdict === "not-rehearsed")
-      ? "pass-as-far-as-rehearsed"
-      : "pass";
+  const { verdict, exitCode } = rehearsalVerdict(records);
   return { workflow, event, runs: records.length > 0, verdict, exitCode, jobs };
 }
