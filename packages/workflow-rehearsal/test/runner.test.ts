@@ -1,3 +1,4 @@
+import { NumberToken } from "@actions/workflow-parser/templates/tokens/index";
 import { describe, expect, it } from "vitest";
 import {
   EnvFileError,
@@ -10,6 +11,8 @@ import {
   readGithubEnv,
   readGithubPath,
 } from "../src/index.js";
+import { ALWAYS } from "../src/job/status.js";
+import { stepTimeoutMs } from "../src/job/timeouts.js";
 import { forcedOntoNode24 } from "../src/local-actions.js";
 
 // The runner's rules, one by one. Environment files: "Workflow commands for GitHub Actions",
@@ -114,5 +117,21 @@ describe("matrix bounds", () => {
     const list = (n: number) => Array.from({ length: n }, (_, i) => i);
     const jobs = expandMatrix({ a: list(17), b: list(16), exclude: [{ a: 0 }] });
     expect(jobs).toHaveLength(256);
+  });
+});
+
+// A step's timeout-minutes as the runner converts it: `(Int32)numberToken.Value` (actions/runner
+// src/Sdk/DTPipelines/Pipelines/ObjectTemplating/PipelineTemplateConverter.cs @02359d2b, line 210),
+// a timeout only `if (timeoutMinutes > 0)` (src/Runner.Worker/StepsRunner.cs @00a736d9, RunStepAsync).
+describe("a step's timeout-minutes", () => {
+  const scope = { contexts: {}, status: ALWAYS, workspace: "." };
+  const minutes = (value: number) =>
+    stepTimeoutMs(new NumberToken(undefined, undefined, value, undefined), scope);
+  it("is whole minutes, the fraction cut off; 0 or less is no timeout", () => {
+    expect(minutes(1.9)).toBe(60_000);
+    expect(minutes(2)).toBe(120_000);
+    expect(minutes(0.99)).toBeUndefined();
+    expect(minutes(0)).toBeUndefined();
+    expect(minutes(-3)).toBeUndefined();
   });
 });
