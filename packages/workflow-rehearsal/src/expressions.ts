@@ -68,7 +68,7 @@ export class UnknownValue extends Error {
 /** Outputs of a `run:` step not run: any output read marks the expression unknown. */
 class ScriptOutputs extends data.Dictionary {
   constructor(
-    private readonly from: SetByScript,
+    readonly from: SetByScript,
     private readonly read: { unknown?: SetByScript },
   ) {
     super();
@@ -91,10 +91,38 @@ function toData(value: unknown, read: { unknown?: SetByScript }): ExpressionData
     for (const item of value) array.add(toData(item, read));
     return array;
   }
-  const dictionary = new data.Dictionary();
-  for (const [key, item] of Object.entries(value as Record<string, unknown>))
-    dictionary.add(key, toData(item, read));
+  const entries = Object.entries(value as Record<string, unknown>);
+  const unknown = entries.map(([, item]) => item).find((item) => item instanceof SetByScript);
+  const dictionary = unknown ? new HoldsUnknown(unknown, read) : new data.Dictionary();
+  for (const [key, item] of entries) dictionary.add(key, toData(item, read));
   return dictionary;
+}
+
+/**
+ * A dictionary one of whose values only a step not run sets (a job output in `needs`, a step's
+ * `outputs`): reading that value, or the whole (`toJSON(needs.a.outputs)`), marks the expression
+ * unknown, so it is never a text such as `Object` inside a longer string.
+ */
+class HoldsUnknown extends data.Dictionary {
+  constructor(
+    private readonly from: SetByScript,
+    private readonly read: { unknown?: SetByScript },
+  ) {
+    super();
+  }
+  override get(key: string): ExpressionData | undefined {
+    const value = super.get(key);
+    if (value instanceof ScriptOutputs) this.read.unknown ??= value.from;
+    return value;
+  }
+  override pairs() {
+    this.read.unknown ??= this.from;
+    return super.pairs();
+  }
+  override values() {
+    this.read.unknown ??= this.from;
+    return super.values();
+  }
 }
 
 /** The evaluator's data as a JavaScript value. */
@@ -183,7 +211,14 @@ export function evaluate(expression: string, scope: Scope): ExpressionData {
   const tree = new Parser(tokens, Object.keys(scope.contexts), [...functions.values()]).parse();
   const context = new data.Dictionary();
   for (const [name, value] of Object.entries(scope.contexts)) context.add(name, toData(value, read));
-  const value = new Evaluator(tree, context, functions).evaluate();
+  let value: ExpressionData;
+  try {
+    value = new Evaluator(tree, context, functions).evaluate();
+  } catch (error) {
+    // An error from a value not known (fromJSON of it) is that value's, not the expression's.
+    if (read.unknown !== undefined) throw new UnknownValue(read.unknown);
+    throw error;
+  }
   if (read.unknown !== undefined) throw new UnknownValue(read.unknown);
   return value;
 }

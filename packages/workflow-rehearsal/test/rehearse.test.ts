@@ -207,6 +207,40 @@ describe(`jobs and their outputs (${SYNTAX}#jobsjob_idoutputs)`, () => {
   });
 });
 
+describe("a value only a step not run sets, read through needs (issue: never a text such as Object)", () => {
+  // A job output set by a run: step not run, read by a later job: "unknown" wherever it is read.
+  const version = `on: push\njobs:\n  version:\n    runs-on: x\n    outputs:\n      v: \${{ steps.v.outputs.v }}\n    steps:\n      - id: v\n        run: echo "v=1" >> "$GITHUB_OUTPUT"\n  build:\n    needs: version\n    runs-on: x\n`;
+  const build = (rest: string) => rehearse(`${version}${rest}`);
+  const cases: Record<string, string> = {
+    "inside a longer string": `    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: APP_VERSION=\${{ needs.version.outputs.v }}\n`,
+    "a whole input": `    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: \${{ needs.version.outputs.v }}\n`,
+    "an env: value": `    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        env:\n          V: v\${{ needs.version.outputs.v }}\n`,
+    "an if:": `    steps:\n      - if: needs.version.outputs.v == '1'\n        uses: acme/cwp/actions/trigger-build@v1\n`,
+    "toJSON of the outputs": `    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          branch: \${{ toJSON(needs.version.outputs) }}\n`,
+  };
+  for (const [where, steps] of Object.entries(cases))
+    it(`in ${where}: the step is not started, and says where the value comes from`, async () => {
+      const { jobs, ran } = await build(steps);
+      expect(ran).toEqual([]);
+      const step = jobs.get("build")?.[0]?.steps[0];
+      expect(step?.kind).toBe("unknown");
+      expect(step?.reason).toMatch(/^unknown \(set by the run: step "Run echo "v=1" >> "\$GITHUB_OUTPUT""/);
+    });
+
+  it("in a job's if: or a matrix: the job is not rehearsed, saying why", async () => {
+    for (const rest of [
+      `    if: needs.version.outputs.v == '1'\n    steps:\n      - run: echo\n`,
+      `    strategy:\n      matrix:\n        v: \${{ fromJSON(needs.version.outputs.v) }}\n    steps:\n      - run: echo\n`,
+    ]) {
+      const { jobs } = await build(rest);
+      const record = jobs.get("build")?.[0];
+      expect(record?.notRehearsed, rest).toBe(true);
+      expect(record?.success).toBe(true);
+      expect(record?.reason).toMatch(/unknown \(set by the run: step/);
+    }
+  });
+});
+
 describe("names and findings", () => {
   it(`run-name and every name: are shown evaluated (${SYNTAX}#run-name)`, async () => {
     const { name, jobs } = await rehearse(

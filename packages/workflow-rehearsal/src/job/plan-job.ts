@@ -1,5 +1,5 @@
 import { githubContext, type RunFacts, runnerContext, typedInputs } from "../contexts.js";
-import { type Scope, tokenText, tokenValue } from "../expressions.js";
+import { type Scope, tokenText, tokenValue, UnknownValue } from "../expressions.js";
 import { jobFindings } from "../findings.js";
 import { type Combination, expandMatrix } from "../matrix.js";
 import type { JobRecord, RehearsalOptions, StepResult } from "../records.js";
@@ -108,6 +108,21 @@ export async function rehearseJob<R extends StepResult>(
     strategy = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
     combinations = expandMatrix(strategy.matrix);
   } catch (error) {
+    if (error instanceof UnknownValue)
+      return [
+        {
+          id,
+          job: id,
+          ran: false,
+          result: "success",
+          success: findings.length === 0,
+          steps: [],
+          findings: [...findings],
+          outputs: {},
+          notRehearsed: true,
+          reason: `its strategy reads a value ${error.message}`,
+        },
+      ];
     return [failedRecord((error as Error).message)];
   }
   const records: JobRecord<R>[] = [];

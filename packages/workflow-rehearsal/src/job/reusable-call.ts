@@ -35,7 +35,17 @@ export async function rehearseCall<R extends StepResult>(
   const notRan = (result: JobRecord<R>["result"], reason: string, more: Partial<JobRecord<R>> = {}) => [
     { ...base, findings: [...findings], ran: false, result, success: result !== "failure", reason, ...more },
   ];
-  if (!condition(job.if, scope)) return notRan("skipped", skippedBecause(job.if, unmet));
+  /** Neither run nor skipped on a guess: a value only a step not run sets decides it on GitHub. */
+  const unknown = (what: string, error: UnknownValue) =>
+    notRan("success", `its ${what} reads a value ${error.message}`, { notRehearsed: true });
+  let runs: boolean;
+  try {
+    runs = condition(job.if, scope);
+  } catch (error) {
+    if (error instanceof UnknownValue) return unknown("if:", error);
+    throw error;
+  }
+  if (!runs) return notRan("skipped", skippedBecause(job.if, unmet));
   const called = calls.workflow;
   if (called === undefined)
     return notRan(
@@ -44,6 +54,7 @@ export async function rehearseCall<R extends StepResult>(
       { notRehearsed: true },
     );
   let inputs: Record<string, unknown>;
+  let secrets: Record<string, string> | undefined;
   try {
     // A default that is an expression stays a token: it is evaluated here, in the caller's run.
     const declared = Object.fromEntries(
@@ -60,15 +71,15 @@ export async function rehearseCall<R extends StepResult>(
       Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)])),
       "with:",
     );
+    secrets =
+      calls.secrets !== undefined && isString(calls.secrets) && calls.secrets.value === "inherit"
+        ? options.secrets
+        : mappingText(calls.secrets, scope);
   } catch (error) {
-    if (error instanceof UnknownValue) throw error;
+    if (error instanceof UnknownValue) return unknown("with: or secrets:", error);
     const reason = (error as Error).message;
     return notRan("failure", reason, { findings: [...findings, `job ${job.id}: ${reason}`] });
   }
-  const secrets =
-    calls.secrets !== undefined && isString(calls.secrets) && calls.secrets.value === "inherit"
-      ? options.secrets
-      : mappingText(calls.secrets, scope);
   const nested: RehearsalOptions<R> = {
     ...options,
     workflow: called,

@@ -71,7 +71,12 @@ export async function runJob<R extends StepResult>(
       findings,
     );
   } catch (error) {
-    if (error instanceof UnknownValue) return notRan(`its if: or env: is ${error.message}`);
+    // Neither run nor skipped on a guess: GitHub would decide with a value only a step not run sets.
+    if (error instanceof UnknownValue)
+      return {
+        ...notRan(`its if:, name or env: reads a value ${error.message}`, "success"),
+        notRehearsed: true,
+      };
     findings.push(`job ${id}: ${(error as Error).message}`);
     return notRan((error as Error).message, "failure");
   }

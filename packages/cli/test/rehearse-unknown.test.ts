@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { userMachine } from "./rehearse-machine.js";
+import { runCli } from "./run-cli.js";
+
+// A value only a step not rehearsed sets (here a job output that a run: step sets, without
+// --run-shell) stays unknown wherever it is read: the step or job that reads it is "not rehearsed:
+// unknown (set by ...)", and none of our steps is started with a made-up value ("Expressions",
+// https://docs.github.com/en/actions/reference/workflows-and-actions/expressions: on GitHub the
+// value is what the script wrote, which the rehearsal does not know).
+
+const VERSION_JOB = `on: push
+jobs:
+  version:
+    runs-on: ubuntu-latest
+    outputs:
+      v: \${{ steps.v.outputs.v }}
+    steps:
+      - id: v
+        run: echo "v=1.2.3" >> "$GITHUB_OUTPUT"
+`;
+
+const rehearse = (machine: { clone: string; home: string; workflowFile: string }) =>
+  runCli(["rehearse", machine.workflowFile], {
+    cwd: machine.clone,
+    env: { NO_COLOR: "1", HOME: machine.home },
+  });
+
+describe("a value only a step not rehearsed sets", () => {
+  it("inside a longer input of our step: the build is not started, and the step says where the value comes from", async () => {
+    const machine = await userMachine(`${VERSION_JOB}  build:
+    needs: version
+    runs-on: ubuntu-latest
+    steps:
+      - uses: acme/cwp/actions/trigger-build@v1
+        with:
+          project-id: platform-web
+          service-id: web
+          build-arguments: APP_VERSION=\${{ needs.version.outputs.v }}
+`);
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("run against");
+    expect(result.stdout).not.toContain("APP_VERSION=Object");
+    expect(result.stdout).toMatch(
+      /\? acme\/cwp\/actions\/trigger-build@v1 \(not rehearsed: it reads a value unknown \(set by the run: step "Run echo "v=1\.2\.3" >> "\$GITHUB_OUTPUT"", which the rehearsal does not run; --run-shell runs it\)\)/,
+    );
+    expect(result.stdout).toContain("✔ job build would pass as far as rehearsed");
+  });
+
+  it("in a reusable workflow's with: or a job's if:: the job is not rehearsed, saying why", async () => {
+    const machine = await userMachine(
+      `${VERSION_JOB}  call:
+    needs: version
+    uses: ./.github/workflows/called.yml
+    with:
+      version: \${{ needs.version.outputs.v }}
+  gated:
+    needs: version
+    if: needs.version.outputs.v != ''
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo gated
+`,
+      {
+        ".github/workflows/called.yml":
+          'on:\n  workflow_call:\n    inputs:\n      version:\n        type: string\njobs:\n  ship:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ inputs.version }}"\n',
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /job call: not rehearsed \(its with: or secrets: reads a value unknown \(set by the run: step/,
+    );
+    expect(result.stdout).toMatch(
+      /job gated: not rehearsed \(its if:, name or env: reads a value unknown \(set by the run: step/,
+    );
+  });
+});
