@@ -81,6 +81,8 @@ export interface ScriptResult extends StepResult {
   path: string[];
   /** What it saved for its action's post step (GITHUB_STATE, save-state). */
   state?: Record<string, string>;
+  /** What it wrote to GITHUB_STEP_SUMMARY (Markdown), masked. */
+  summary?: string;
 }
 
 export interface RehearsalOptions<R extends StepResult> {
@@ -172,6 +174,8 @@ export interface JobRecord<R extends StepResult = StepResult> {
   outputs: Record<string, string | SetByScript>;
   /** Why it did not run. */
   reason?: string;
+  /** Its job summary: what its steps wrote to GITHUB_STEP_SUMMARY, in order (Markdown, masked). */
+  summary?: string;
   /** It would run on GitHub, but was not rehearsed (another repository's reusable workflow). */
   notRehearsed?: boolean;
 }

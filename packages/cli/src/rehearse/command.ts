@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
@@ -241,6 +241,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   });
   const onLine = (line: string) => printer.stepLine(line);
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
+  const keepSummary = summaryKeeper(folder, masks);
   try {
     for (const id of jobs) {
       const records = await engine.rehearseJob(
@@ -286,7 +287,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
         done,
       );
       done.set(id, records);
-      for (const record of records) printer.job(record);
+      for (const record of records) printer.job(record, await keepSummary(record));
     }
   } finally {
     stop.dispose();
@@ -346,6 +347,22 @@ function stopper(
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     },
+  };
+}
+
+/**
+ * A job's summary, kept in the rehearsal's folder as GitHub keeps it on the run's page: one
+ * Markdown file a run of a job, named by the order it ran in and its id (a job id is letters,
+ * digits, `-` and `_`: never a path of the workflow's making), masked.
+ */
+function summaryKeeper(folder: string, masks: { apply(text: string): string }) {
+  let kept = 0;
+  return async (record: JobRecord<CwpStepResult>): Promise<string | undefined> => {
+    if (record.summary === undefined) return undefined;
+    const file = join(folder, "summaries", `${String(++kept).padStart(2, "0")}-${record.id}.md`);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, masks.apply(record.summary), { mode: 0o600 });
+    return file;
   };
 }
 

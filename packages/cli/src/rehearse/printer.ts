@@ -133,7 +133,8 @@ export class RehearsalPrinter {
     );
   }
 
-  job(record: JobRecord<CwpStepResult>): void {
+  /** A job's verdict and findings; then its job summary, where its steps wrote one, and the file it is kept in. */
+  job(record: JobRecord<CwpStepResult>, summaryFile?: string): void {
     const job = safeText(record.job);
     const reason = safeText(record.reason ?? "");
     const named = (steps: StepRecord<CwpStepResult>[], why?: (s: StepRecord<CwpStepResult>) => string) =>
@@ -165,6 +166,12 @@ export class RehearsalPrinter {
     }
     for (const finding of record.findings)
       this.line(`  ${this.#paint("31", "finding:")} ${safeText(finding)}`);
+    if (record.summary !== undefined) {
+      this.line(
+        `  ${this.#paint("1", "job summary")}${summaryFile ? ` (kept in ${safeText(summaryFile)})` : ""}:`,
+      );
+      for (const line of record.summary.replace(/\n$/, "").split("\n")) this.line(`    ${safeText(line)}`);
+    }
     this.line("");
   }
 }

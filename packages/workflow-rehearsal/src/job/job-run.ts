@@ -1,6 +1,13 @@
 import { defaultVariables } from "../contexts.js";
 import type { StatusFunctions } from "../expressions.js";
-import type { RehearsalOptions, StepRecord, StepResult, StepsContext, StepTimeout } from "../records.js";
+import type {
+  RehearsalOptions,
+  ScriptResult,
+  StepRecord,
+  StepResult,
+  StepsContext,
+  StepTimeout,
+} from "../records.js";
 import { prependPath } from "../runner/file-commands.js";
 import type { RunDefaults, Step } from "../workflow.js";
 import { statusOf } from "./status.js";
@@ -79,14 +86,19 @@ export class JobRun<R extends StepResult = StepResult> {
     return { ...frame, defaults: {}, stepsContext: {}, failed: false, depth: parent.depth + 1, parent };
   }
 
+  /** The job summary so far: each step's GITHUB_STEP_SUMMARY, in the order the steps ran. */
+  readonly summaries: string[] = [];
+
   /**
-   * What a step wrote to GITHUB_ENV and GITHUB_PATH (or set-env and add-path): the env of the
-   * steps after it, in its frame and every frame above it up to the job's, and the job's PATH.
+   * What a step wrote to its files: GITHUB_ENV and GITHUB_PATH (or set-env and add-path) are the
+   * env of the steps after it, in its frame and every frame above it up to the job's, and the
+   * job's PATH; GITHUB_STEP_SUMMARY is the job summary's next part.
    */
-  applyFileCommands(frame: StepsFrame, changes: { env: Record<string, string>; path?: readonly string[] }) {
+  applyFiles(frame: StepsFrame, written: ScriptResult) {
     for (let at: StepsFrame | undefined = frame; at !== undefined; at = at.parent)
-      at.env = { ...at.env, ...changes.env };
-    prependPath(this.path, changes.path ?? []);
+      at.env = { ...at.env, ...written.env };
+    prependPath(this.path, written.path);
+    if (written.summary !== undefined) this.summaries.push(written.summary);
   }
 
   /** Records a step that ran, was read, skipped or refused, or a post step that ran. */

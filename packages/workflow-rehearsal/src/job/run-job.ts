@@ -111,5 +111,6 @@ export async function runJob<R extends StepResult>(
     steps: run.records,
     findings,
     outputs,
+    ...(run.summaries.length > 0 ? { summary: run.summaries.join("\n") } : {}),
   };
 }

@@ -163,17 +163,39 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
       const outputs = await file("output", readEnvFile, {});
       const state = await file("state", readEnvFile, {});
       const added = await file("path", readGithubPath, []);
+      const summary = await stepSummary(path("summary"), options);
       return {
         code: (output.failed || fileFailed) && code === 0 ? 1 : code,
         outputs: { ...output.outputs, ...outputs },
         env: { ...output.env, ...env.env },
         path: [...output.path, ...added],
         state: { ...output.state, ...state },
+        ...(summary !== undefined ? { summary } : {}),
       };
     } finally {
       await rm(files, { recursive: true, force: true });
     }
   };
+}
+
+/** GitHub's limit of a step's summary (FileCommandManager's CreateStepSummaryCommand: _attachmentSizeLimit). */
+const SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * What the step wrote to GITHUB_STEP_SUMMARY, masked as the runner masks it before the upload;
+ * none where it wrote nothing, or more than GitHub takes (an error, in the runner's words
+ * (src/Runner.Common/Constants.cs, UnsupportedSummarySize), and the step goes on).
+ */
+async function stepSummary(file: string, options: ScriptRunnerOptions): Promise<string | undefined> {
+  const bytes = await readFile(file).catch(() => undefined);
+  if (bytes === undefined || bytes.length === 0) return undefined;
+  if (bytes.length > SUMMARY_LIMIT) {
+    options.onLine(
+      `Error: $GITHUB_STEP_SUMMARY upload aborted, supports content up to a size of ${SUMMARY_LIMIT / 1024}k, got ${Math.floor(bytes.length / 1024)}k. For more information see: https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-markdown-summary`,
+    );
+    return undefined;
+  }
+  return options.masks.apply(bytes.toString("utf8"));
 }
 
 /** A JavaScript action's file, as the runner starts it: `node <file>`, with the runner's Node (its script is empty). */

@@ -46,7 +46,7 @@ export async function runJavaScriptAction<R extends StepResult>(
       timeout,
     });
   const main = await node(action.main, label, {}, job.timeout(stepTimeoutMs(step.timeoutMinutes, scope)));
-  job.applyFileCommands(frame, main);
+  job.applyFiles(frame, main);
   const { post } = action;
   if (post)
     job.posts.push(async (status) => {
@@ -55,6 +55,7 @@ export async function runJavaScriptAction<R extends StepResult>(
       const record: StepRecord<R> = { name: `Post ${label}`, kind: "script" };
       job.options.onStepStart?.(record);
       record.script = await node(post.file, record.name, state);
+      job.applyFiles(frame, record.script);
       job.end(record);
       return record.script.code === 0;
     });

@@ -33,6 +33,6 @@ export const runScript: StepHandler = async ({ job, frame, step, record, label, 
     timeout: job.timeout(stepTimeoutMs(step.timeoutMinutes, scope)),
   });
   record.script = result;
-  job.applyFileCommands(frame, result);
+  job.applyFiles(frame, result);
   return result;
 };
