@@ -15,7 +15,7 @@ describe("the job summary", () => {
   it("is printed at the job's end and kept in the rehearsal's folder, in the order the steps wrote it, masked", async () => {
     const machine = await userMachine(
       job(
-        `${run('echo "## Build of $GITHUB_REF_NAME" >> "$GITHUB_STEP_SUMMARY"\necho "| image | token |" >> "$GITHUB_STEP_SUMMARY"')}${run('echo "| web:1 | $TOKEN |" >> "$GITHUB_STEP_SUMMARY"', "        env:\n          TOKEN: ${{ secrets.TOKEN }}\n")}`,
+        `${run('echo "## Build of $GITHUB_REF_NAME" >> "$GITHUB_STEP_SUMMARY"\necho "| image | token |" >> "$GITHUB_STEP_SUMMARY"')}${run('echo "| web:1 | $TOKEN |" >> "$GITHUB_STEP_SUMMARY"', `        env:\n          TOKEN: \${{ secrets.TOKEN }}\n`)}`,
       ),
     );
     const result = await rehearse(machine, ["--secret", `TOKEN=${SECRET}`]);
