@@ -62,8 +62,7 @@ describe("a value only a step not rehearsed sets", () => {
       - run: echo gated
 `,
       {
-        ".github/workflows/called.yml":
-          `on:\n  workflow_call:\n    inputs:\n      version:\n        type: string\njobs:\n  ship:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ inputs.version }}"\n`,
+        ".github/workflows/called.yml": `on:\n  workflow_call:\n    inputs:\n      version:\n        type: string\njobs:\n  ship:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ inputs.version }}"\n`,
       },
     );
     const result = await rehearse(machine);
