@@ -75,3 +75,34 @@ describe("a value only a step not rehearsed sets", () => {
     );
   });
 });
+
+// "Using secrets in GitHub Actions": a secret that is not set reads as an empty string
+// (https://docs.github.com/en/actions/how-tos/write-workflows/choose-what-workflows-do/use-secrets).
+describe("a secret the workflow reads but the rehearsal was not given", () => {
+  it("is '' as on GitHub, said at the step: our step with an empty token fails as the action does", async () => {
+    const machine = await userMachine(`on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: acme/cwp/actions/trigger-build@v1
+        with:
+          project-id: platform-web
+          service-id: web
+          api-token: \${{ secrets.CWP_TOKEN }}
+`);
+    const result = await runCli(
+      ["rehearse", machine.workflowFile, "--secret", "CWP_API_TOKEN=given-under-another-name"],
+      {
+        cwd: machine.clone,
+        env: { NO_COLOR: "1", HOME: machine.home },
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "note: secrets.CWP_TOKEN is not given (--secret CWP_TOKEN): it is '' here, as on GitHub where it is not set",
+    );
+    expect(result.stdout).toMatch(/│ error: api-token: is required/);
+    expect(result.stdout).toContain("✘ job build would fail");
+  });
+});

@@ -23,11 +23,17 @@ async function payloadFile(payload: unknown): Promise<string> {
   return file;
 }
 
+/** The workflows' secret, given as a user gives it; the emulator's token is sent in its place. */
+const GIVEN = ["--secret", "CWP_API_TOKEN=any"];
+
 const rehearse = (args: string[]) =>
-  runCli(["rehearse", ...args, "--world", "examples/world.yaml", "--speed", "300", "--sha", HEAD_SHA], {
-    cwd: root,
-    env: { NO_COLOR: "1" },
-  });
+  runCli(
+    ["rehearse", ...GIVEN, ...args, "--world", "examples/world.yaml", "--speed", "300", "--sha", HEAD_SHA],
+    {
+      cwd: root,
+      env: { NO_COLOR: "1" },
+    },
+  );
 
 interface Case {
   workflow: string;
@@ -219,7 +225,16 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     const { url } = site;
     try {
       const result = await runCli(
-        ["rehearse", "examples/workflows/build-on-push.yml", "--api-url", url, "--sha", HEAD_SHA],
+        [
+          "rehearse",
+          "examples/workflows/build-on-push.yml",
+          "--api-url",
+          url,
+          "--sha",
+          HEAD_SHA,
+          "--secret",
+          "CWP_API_TOKEN",
+        ],
         { cwd: root, env: { NO_COLOR: "1", CWP_API_TOKEN: SECRET } },
       );
       expect(result.code).toBe(1);
@@ -361,11 +376,18 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
         dotenv,
         "--secret",
         "EXTRA",
+        "--secret",
+        "CWP_API_TOKEN",
         "--world",
         join(root, "examples/world.yaml"),
       ],
       {
-        env: { NO_COLOR: "1", EXTRA: "another-secret-value-77", CWP_TEST_SPAWN_LOG: spawnLog },
+        env: {
+          NO_COLOR: "1",
+          EXTRA: "another-secret-value-77",
+          CWP_API_TOKEN: "cwp-token-value-55",
+          CWP_TEST_SPAWN_LOG: spawnLog,
+        },
         nodeOptions: ["--require", fileURLToPath(new URL("./record-spawns.cjs", import.meta.url))],
       },
     );
@@ -375,7 +397,11 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
       .map((line) => (JSON.parse(line) as string[]).join(" "));
     expect(result.code, result.stdout).toBe(0);
     expect(seen.some((c) => c.includes("run-template"))).toBe(true);
-    expect(seen.filter((c) => c.includes(CHILD_SECRET) || c.includes("another-secret-value-77"))).toEqual([]);
+    expect(
+      seen.filter((c) =>
+        [CHILD_SECRET, "another-secret-value-77", "cwp-token-value-55"].some((s) => c.includes(s)),
+      ),
+    ).toEqual([]);
     expect(result.stdout).not.toContain(CHILD_SECRET);
     expect(result.stdout).toContain('"key": "***"');
   });
@@ -418,10 +444,10 @@ describe("cwp rehearse: stopped", () => {
     const file = join(dir, "w.yml");
     await writeFile(
       file,
-      "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: release\n",
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/run-template@v1\n        with:\n          template-id: release\n          api-token: \${{ secrets.CWP_API_TOKEN }}\n`,
     );
     // The emulator at 1×: the run takes its 40 s, and SIGINT comes as it starts.
-    const result = await runCli(["rehearse", file, "--speed", "1"], {
+    const result = await runCli(["rehearse", file, "--speed", "1", ...GIVEN], {
       env: { NO_COLOR: "1" },
       cancelWhen: (printed) => printed.includes("│ Started run"),
     });

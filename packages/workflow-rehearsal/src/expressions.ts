@@ -36,6 +36,8 @@ export interface Scope {
   status: StatusFunctions;
   /** The folder hashFiles reads (github.workspace). */
   workspace: string;
+  /** Where the names of secrets read but not given are noted (GitHub reads them as ''). */
+  secretsNotGiven?: Set<string>;
 }
 
 /**
@@ -96,6 +98,22 @@ function toData(value: unknown, read: { unknown?: SetByScript }): ExpressionData
   const dictionary = unknown ? new HoldsUnknown(unknown, read) : new data.Dictionary();
   for (const [key, item] of entries) dictionary.add(key, toData(item, read));
   return dictionary;
+}
+
+/** The `secrets` context, noting each name read that was not given (its value is '' on GitHub too). */
+class GivenSecrets extends data.Dictionary {
+  constructor(
+    secrets: Record<string, string>,
+    private readonly notGiven: Set<string>,
+  ) {
+    super();
+    for (const [name, value] of Object.entries(secrets)) this.add(name, new data.StringData(value));
+  }
+  override get(key: string): ExpressionData | undefined {
+    const value = super.get(key);
+    if (value === undefined) this.notGiven.add(key);
+    return value;
+  }
 }
 
 /**
@@ -210,7 +228,13 @@ export function evaluate(expression: string, scope: Scope): ExpressionData {
   const { tokens } = new Lexer(expression).lex();
   const tree = new Parser(tokens, Object.keys(scope.contexts), [...functions.values()]).parse();
   const context = new data.Dictionary();
-  for (const [name, value] of Object.entries(scope.contexts)) context.add(name, toData(value, read));
+  for (const [name, value] of Object.entries(scope.contexts))
+    context.add(
+      name,
+      name === "secrets" && scope.secretsNotGiven
+        ? new GivenSecrets(value as Record<string, string>, scope.secretsNotGiven)
+        : toData(value, read),
+    );
   let value: ExpressionData;
   try {
     value = new Evaluator(tree, context, functions).evaluate();

@@ -143,6 +143,8 @@ export interface StepRecord<R extends StepResult = StepResult> {
   env?: Record<string, string>;
   /** Why it was skipped, not known or refused. */
   reason?: string;
+  /** Secrets it reads that the rehearsal was not given: '' here, as on GitHub where they are not set. */
+  secretsNotGiven?: Set<string>;
   /** failure with continue-on-error: the step failed and the job goes on. */
   continuedOnError?: boolean;
   /** A `run:` step's shell as set (its own or `defaults.run`'s); none: the runner's default. */

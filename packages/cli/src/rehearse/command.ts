@@ -106,7 +106,7 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     )
     .option(
       "--api-url <url>",
-      "rehearse against this platform instead of the emulator (the token: --secret, or CWP_API_TOKEN)",
+      "rehearse against this platform instead of the emulator (each step's token as the workflow gives it: --secret NAME, e.g. --secret CWP_API_TOKEN from your environment)",
     )
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")

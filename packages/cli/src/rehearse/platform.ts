@@ -24,7 +24,7 @@ const MOST_BEHIND_MS = 6 * 3_600_000;
 
 export interface RehearsalPlatform {
   url: string;
-  /** The emulator's token, which every step uses whatever the workflow gives; none for --api-url. */
+  /** The emulator's token, which stands in for every token the workflow gives a step; none for --api-url. */
   token?: string;
   /** What the rehearsal prints about it. */
   description: string;

@@ -57,7 +57,19 @@ export class RehearsalPrinter {
     this.line(this.#paint("1", safeText(text)));
   }
 
+  /**
+   * A secret the step reads that the rehearsal was not given: on GitHub a secret that is not set
+   * reads as '' ("Using secrets in GitHub Actions"), and so it does here; the step runs with it empty.
+   */
+  #secretsNotGiven(step: StepRecord<CwpStepResult>): void {
+    for (const name of step.secretsNotGiven ?? [])
+      this.line(
+        `    ${this.#paint("33", "note")}: secrets.${safeText(name)} is not given (--secret ${safeText(name)}): it is '' here, as on GitHub where it is not set`,
+      );
+  }
+
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
+    this.#secretsNotGiven(step);
     if (step.kind === "local") {
       this.line(
         `${MARK.local} ${safeText(step.name)} ${this.#paint("2", `(a local action: ${safeText(step.action ?? "")})`)}`,
@@ -114,6 +126,7 @@ export class RehearsalPrinter {
       );
       return;
     }
+    this.#secretsNotGiven(step);
     if (step.kind === "read") {
       this.line(
         `${MARK.read} ${safeText(step.name)} ${this.#paint("2", `(not run: ${safeText(step.notRehearsed ?? "not one of our actions")})`)}`,

@@ -81,10 +81,15 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       GITHUB_SHA: options.event.sha,
       GITHUB_REF: options.event.ref,
       GITHUB_REPOSITORY: options.repository,
-      // The platform the rehearsal acts on, whatever URL the workflow names; the emulator's token.
+      // The platform the rehearsal acts on, whatever URL the workflow names. The step's token is
+      // the one the workflow gives it (its api-token, else CWP_API_TOKEN in its env), the
+      // emulator's standing in for it; where the workflow gives none (a secret not given reads ''),
+      // it fails as the action fails on GitHub, "api-token: is required".
       CWP_API_URL: options.platform.url,
       CWP_API_TOKEN:
-        options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || process.env.CWP_API_TOKEN || ""),
+        apiToken || step.env.CWP_API_TOKEN
+          ? (options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || ""))
+          : "",
       [REHEARSAL_INPUTS]: JSON.stringify(inputs),
     };
     const child = spawn(process.execPath, [bin, ...args], {

@@ -44,10 +44,12 @@ export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: Step
       frame.depth === 0
         ? { ...(frame.contexts.job as object), status: frame.failed ? "failure" : "success" }
         : frame.contexts.job;
+    const secretsNotGiven = new Set<string>();
     const scope: Scope = {
       contexts: { ...frame.contexts, github, job: jobContext, steps: frame.stepsContext, env: frame.env },
       status,
       workspace,
+      secretsNotGiven,
     };
     let label = `${frame.prefix}${stepLabel(step, index)}`;
     const stepId = ownId(step);
@@ -55,6 +57,7 @@ export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: Step
       name: label,
       ...(stepId !== undefined ? { id: stepId } : {}),
       kind: "read",
+      secretsNotGiven,
     };
     const settle = (entry: StepsContext[string]) => {
       job.end(record);
