@@ -106,3 +106,33 @@ jobs:
     expect(result.stdout).toContain("✘ job build would fail");
   });
 });
+
+describe("our steps inside a local composite action", () => {
+  it("are checked as a workflow's steps are: a misspelt input is a finding with what was meant", async () => {
+    const machine = await userMachine(
+      `on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: ./.github/actions/build
+`,
+      {
+        ".github/actions/build/action.yml": `runs:
+  using: composite
+  steps:
+    - uses: acme/cwp/actions/trigger-build@v1
+      with:
+        project-id: platform-web
+        service-id: web
+        dockerfile-pth: Dockerfile
+`,
+      },
+    );
+    const result = await rehearse(machine);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /finding: job build, action \.\/\.github\/actions\/build, step "acme\/cwp\/actions\/trigger-build@v1": Unexpected input\(s\) 'dockerfile-pth', valid inputs are \[.*\]; did you mean 'dockerfile-path' for 'dockerfile-pth'\?/,
+    );
+  });
+});

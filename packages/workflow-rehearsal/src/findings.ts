@@ -1,7 +1,8 @@
 import { isBasicExpression, isMapping, isSequence } from "@actions/workflow-parser";
 import type { TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import { type ActionShape, ourAction } from "./our-actions.js";
-import { type Job, keysOf, ownId, type Step } from "./workflow.js";
+import { accessOf, type Permissions, permissionsOf } from "./permissions.js";
+import { type Job, keysOf, literalText, member, ownId, type Step } from "./workflow.js";
 
 // What a runner refuses, or what would read as empty on one, found by reading the job before
 // anything runs: a `with:` key our action does not have (in the runner's words: "Unexpected
@@ -67,13 +68,51 @@ export function closest(name: string, names: Iterable<string>): string | undefin
 const quotedList = (names: readonly string[]) => `[${names.map((n) => `'${n}'`).join(", ")}]`;
 
 export function jobFindings(job: Job, shapes: Record<string, ActionShape>): string[] {
+  return stepsFindings(`job ${job.id}`, job.steps, shapes, permissionsOf(job.permissions));
+}
+
+/**
+ * What a step of ours needs of the workflow's token for what its inputs ask, where it uses that
+ * token (no `github-token` of its own): a deployment (`environment:`), a comment on the pull
+ * request or an issue (usage-report's `comment:`). What its action.yml says of each input.
+ */
+function permissionsNeeded(action: string, step: Step): { scope: string; because: string }[] {
+  if (keysOf(step.with).includes("github-token")) return [];
+  const value = (input: string) => {
+    const token = member(step.with, input);
+    return token === undefined ? undefined : (literalText(token) ?? "an expression");
+  };
+  const needed: { scope: string; because: string }[] = [];
+  const environment = value("environment");
+  if (environment !== undefined && environment !== "")
+    needed.push({ scope: "deployments", because: "environment: records a GitHub deployment" });
+  if (action === "usage-report" && value("comment") === "pr")
+    needed.push({ scope: "pull-requests", because: "comment: pr comments on the pull request" });
+  if (action === "usage-report" && value("comment") === "issue")
+    needed.push({ scope: "issues", because: "comment: issue opens or updates an issue" });
+  return needed;
+}
+
+/** What a runner would refuse or GitHub would fail in steps (a job's, or a local composite action's). */
+export function stepsFindings(
+  owner: string,
+  steps: readonly Step[],
+  shapes: Record<string, ActionShape>,
+  permissions: Permissions,
+): string[] {
   const findings: string[] = [];
   /** Earlier steps by id: the action's name when it is ours (its outputs are known). */
   const earlier = new Map<string, string | undefined>();
-  for (const [index, step] of job.steps.entries()) {
-    const where = `job ${job.id}, step "${stepLabel(step, index)}"`;
+  for (const [index, step] of steps.entries()) {
+    const where = `${owner}, step "${stepLabel(step, index)}"`;
     const action = ourAction(step.uses);
     const shape = action === undefined ? undefined : shapes[action];
+    // GitHub refuses the request ("Resource not accessible by integration"), and the step fails.
+    for (const { scope, because } of action === undefined ? [] : permissionsNeeded(action, step))
+      if (accessOf(permissions, scope) !== "write")
+        findings.push(
+          `${where}: ${because}, which needs permissions ${scope}: write; the token has ${scope}: ${accessOf(permissions, scope)} (${permissions.from})`,
+        );
     if (action !== undefined && shape) {
       const valid = Object.keys(shape.inputs);
       const unexpected = keysOf(step.with).filter((input) => !Object.hasOwn(shape.inputs, input));

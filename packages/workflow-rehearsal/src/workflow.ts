@@ -62,6 +62,8 @@ export interface Job {
   timeoutMinutes: TemplateToken | undefined;
   /** What `run:` steps use where they set no `shell:` or `working-directory:`. */
   defaults: RunDefaults;
+  /** `permissions:` as written, the job's and its workflow's (`permissions.ts` reads them). */
+  permissions: { job?: TemplateToken; workflow?: TemplateToken };
   steps: Step[];
   /** A job that calls a reusable workflow (`uses:`) instead of running steps. */
   calls?: WorkflowCall;
@@ -96,6 +98,13 @@ export class WorkflowError extends Error {
 
 export const member = (token: TemplateToken | undefined, key: string): TemplateToken | undefined =>
   token !== undefined && isMapping(token) ? token.find(key) : undefined;
+
+/** A job's and its workflow's `permissions:`, as written. */
+const written = (job: TemplateToken | undefined, root: TemplateToken | undefined) => {
+  const own = member(job, "permissions");
+  const workflow = member(root, "permissions");
+  return { ...(own ? { job: own } : {}), ...(workflow ? { workflow } : {}) };
+};
 
 /** GitHub's limit on reusable workflows calling others ("Reusing workflows", limitations). */
 const MAX_CALL_DEPTH = 4;
@@ -178,6 +187,7 @@ export async function readWorkflow(
         continueOnError: undefined,
         timeoutMinutes: undefined,
         defaults: {},
+        permissions: written(raw, root),
         steps: [],
         calls: {
           ref,
@@ -208,6 +218,7 @@ export async function readWorkflow(
             : (rawContinue as ScalarToken),
       timeoutMinutes: member(raw, "timeout-minutes"),
       defaults: { ...workflowDefaults, ...runDefaults(raw) },
+      permissions: written(raw, root),
       steps: stepsOf(file, `job ${job.id.value}`, job.steps, member(raw, "steps")),
     });
   }

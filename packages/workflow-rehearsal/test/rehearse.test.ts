@@ -241,6 +241,44 @@ describe("a value only a step not run sets, read through needs (issue: never a t
   });
 });
 
+// "Controlling permissions for GITHUB_TOKEN": a job's permissions:, else the workflow's; where one
+// is set, every scope it does not name is none.
+// https://docs.github.com/en/actions/writing-workflows/choosing-what-your-workflow-does/controlling-permissions-for-github_token
+describe("the workflow token's permissions our steps need", () => {
+  const SHAPES_WITH_ENV = {
+    ...SHAPES,
+    "trigger-build": {
+      ...SHAPES["trigger-build"],
+      inputs: { ...SHAPES["trigger-build"].inputs, environment: {}, "github-token": {} },
+    },
+  };
+  const deploy = (permissions: string, withMore = "") =>
+    rehearse(
+      `on: push\n${permissions}jobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          environment: production\n${withMore}`,
+      { actions: SHAPES_WITH_ENV },
+    );
+  it("a deployment without deployments: write is a finding naming where the permissions come from", async () => {
+    const none = await deploy("permissions:\n  contents: read\n");
+    expect(none.jobs.get("a")?.[0]?.findings).toEqual([
+      'job a, step "acme/cwp/actions/trigger-build@v1": environment: records a GitHub deployment, which needs permissions deployments: write; the token has deployments: none (the workflow\'s permissions:)',
+    ]);
+    const assumed = await deploy("");
+    expect(assumed.jobs.get("a")?.[0]?.findings[0]).toMatch(
+      /deployments: none \(no permissions: in the job or the workflow, so the repository's default, which the rehearsal takes as read-only/,
+    );
+  });
+  it("none with deployments: write or write-all, or with a github-token of the step's own", async () => {
+    for (const [permissions, more] of [
+      ["permissions:\n  deployments: write\n", ""],
+      ["permissions: write-all\n", ""],
+      ["", "          github-token: ${{ secrets.DEPLOY_PAT }}\n"],
+    ])
+      expect((await deploy(permissions as string, more)).jobs.get("a")?.[0]?.findings, permissions).toEqual(
+        [],
+      );
+  });
+});
+
 describe("names and findings", () => {
   it(`run-name and every name: are shown evaluated (${SYNTAX}#run-name)`, async () => {
     const { name, jobs } = await rehearse(

@@ -1,5 +1,6 @@
 import { defaultVariables } from "../contexts.js";
 import type { StatusFunctions } from "../expressions.js";
+import type { Permissions } from "../permissions.js";
 import type {
   RehearsalOptions,
   ScriptResult,
@@ -60,6 +61,8 @@ export class JobRun<R extends StepResult = StepResult> {
     readonly deadline: number,
     /** What a runner would refuse, each naming the job and the step. */
     readonly findings: string[],
+    /** The workflow token's permissions in this job (`permissions.ts`). */
+    readonly permissions: Permissions,
   ) {
     this.root = { ...root, stepsContext: {}, failed: false, depth: 0, prefix: "" };
   }

@@ -9,6 +9,7 @@ import {
   UnknownValue,
 } from "../expressions.js";
 import type { Combination } from "../matrix.js";
+import { permissionsOf } from "../permissions.js";
 import type { JobRecord, JobResult, RehearsalOptions, StepResult } from "../records.js";
 import { jobOf } from "../workflow.js";
 import { JobRun } from "./job-run.js";
@@ -69,6 +70,7 @@ export async function runJob<R extends StepResult>(
       timeoutMs / 60_000,
       Date.now() + timeoutMs,
       findings,
+      permissionsOf(job.permissions),
     );
   } catch (error) {
     // Neither run nor skipped on a guess: GitHub would decide with a value only a step not run sets.

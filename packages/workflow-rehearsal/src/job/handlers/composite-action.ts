@@ -1,4 +1,5 @@
 import { type Scope, tokenText } from "../../expressions.js";
+import { stepsFindings } from "../../findings.js";
 import type { LocalAction } from "../../local-actions.js";
 import type { StepResult } from "../../records.js";
 import { ALWAYS } from "../status.js";
@@ -23,8 +24,12 @@ export async function runCompositeAction<R extends StepResult>(
     github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
     inputs,
   };
+  const where = `${frame.where}, action ${step.uses}`;
+  // Our steps inside it are checked as a job's are: their inputs, what they read, the token's permissions.
+  for (const finding of stepsFindings(where, action.steps, job.options.actions, job.permissions))
+    if (!job.findings.includes(finding)) job.findings.push(finding);
   const inner = job.frameBelow(frame, {
-    where: `${frame.where}, action ${step.uses}`,
+    where,
     steps: action.steps,
     contexts,
     env: scope.contexts.env as Record<string, string>,
