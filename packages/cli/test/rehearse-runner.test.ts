@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { job, onPath, rehearse, userMachine } from "./rehearse-machine.js";
+import { job, onPath, rehearse, run, userMachine } from "./rehearse-machine.js";
 
 // `cwp rehearse --run-shell` runs a job's `run:` steps as GitHub's runner runs them on Linux.
 // Each case states GitHub's documented outcome and cites its page; a job that fails on GitHub
@@ -602,6 +602,27 @@ describe(`reusable workflows (${REUSE})`, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /\(Line: 4, Col: 11\): Input environment is required, but not provided while calling\./,
+    );
+  });
+});
+
+// A setup action is another's action, not run: its scripts run on what this machine has. Said once
+// a job, by the first script after it, with what that script finds ("Workflow syntax",
+// jobs.<job_id>.steps[*].uses; actions/setup-node's input node-version).
+describe("a run: step after actions/setup-* that was not run", () => {
+  it("says once which tool and version its scripts find, and what setup asked for", async () => {
+    const machine = await userMachine(
+      job(
+        `      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n${run("echo first")}${run("echo second")}`,
+      ),
+    );
+    const env = await onPath(machine, { node: "#!/bin/sh\necho v22.99.0-stand-in\n" });
+    const result = await rehearse(machine, [], env);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const notes = printed(result.stdout).filter((line) => line.startsWith("Note:"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^Note: node v22\.99\.0-stand-in from PATH \(\S+\/bin\/node\); actions\/setup-node@v4 asked for 22, which the rehearsal does not install$/,
     );
   });
 });

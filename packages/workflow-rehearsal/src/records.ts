@@ -21,6 +21,15 @@ export interface OurStep {
   variables: Record<string, string>;
 }
 
+/** A tool an `actions/setup-*` step not run would have installed, and the version it asked for. */
+export interface ToolAsked {
+  /** node, python, go, java, dotnet, ruby. */
+  tool: string;
+  /** The step's `uses:`. */
+  action: string;
+  asked: string;
+}
+
 /** A `run:` step, for a caller that runs scripts. */
 export interface ScriptStep {
   name: string;
@@ -41,6 +50,8 @@ export interface ScriptStep {
   variables: Record<string, string>;
   /** Step debug logging is on (the secret or variable ACTIONS_STEP_DEBUG is true). */
   debug?: boolean;
+  /** Tools asked for by setup steps not run, not yet said in this job: the step says what it finds instead. */
+  toolsAsked?: ToolAsked[];
 }
 
 /** actions/checkout of the repository being rehearsed, at the rehearsed commit, into the workspace. */

@@ -8,6 +8,7 @@ import type {
   StepResult,
   StepsContext,
   StepTimeout,
+  ToolAsked,
 } from "../records.js";
 import { prependPath } from "../runner/file-commands.js";
 import type { RunDefaults, Step } from "../workflow.js";
@@ -89,6 +90,8 @@ export class JobRun<R extends StepResult = StepResult> {
     return { ...frame, defaults: {}, stepsContext: {}, failed: false, depth: parent.depth + 1, parent };
   }
 
+  /** Tools that setup steps not run asked for, not yet said: the next script says what it finds. */
+  readonly toolsAsked: ToolAsked[] = [];
   /** The job summary so far: each step's GITHUB_STEP_SUMMARY, in the order the steps ran. */
   readonly summaries: string[] = [];
 

@@ -16,6 +16,7 @@ import type { Masks } from "./masks.js";
 import { actionNode, nodeWarnings } from "./node-runtime.js";
 import type { ProcessGroups } from "./process-groups.js";
 import { type ShellCommand, ShellError, shellCommand } from "./shells.js";
+import { toolNote } from "./tools.js";
 import { StepOutput } from "./workflow-commands.js";
 import type { RunnerFolders } from "./workspace.js";
 
@@ -74,6 +75,12 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
       return failed(
         `An error occurred trying to start process '${shell.program}' with working directory '${cwd}'. No such file or directory`,
       );
+    // A PATH the workflow sets is the step's own; GITHUB_PATH's folders come first.
+    const scriptPath = [...step.path, step.env.PATH ?? process.env.PATH ?? ""].join(delimiter);
+    for (const tool of step.toolsAsked ?? [])
+      options.onLine(
+        options.masks.apply(await toolNote(tool, scriptPath, { PATH: scriptPath, HOME: folders.home })),
+      );
     // The event's payload, where GITHUB_EVENT_PATH says (in runner.temp, as on a runner): written
     // once, for the rehearsal's first script.
     const eventPath = step.variables.GITHUB_EVENT_PATH;
@@ -105,8 +112,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         ...step.env,
         ...step.variables,
         HOME: folders.home,
-        // A PATH the workflow sets is the step's own; GITHUB_PATH's folders come first.
-        PATH: [...step.path, step.env.PATH ?? process.env.PATH ?? ""].join(delimiter),
+        PATH: scriptPath,
         GITHUB_WORKSPACE: folders.workspace,
         RUNNER_TEMP: folders.temp,
         RUNNER_TOOL_CACHE: folders.toolCache,

@@ -1,4 +1,5 @@
 import { mappingText } from "../../expressions.js";
+import { toolAsked } from "../../runner/tools.js";
 import type { StepHandler } from "../step-handler.js";
 
 /**
@@ -8,6 +9,8 @@ import type { StepHandler } from "../step-handler.js";
 export const readOnly: StepHandler = async ({ job, step, record, scope }) => {
   record.notRehearsed = whyNot(step.run !== undefined, step.uses ?? "", job.options.runScript !== undefined);
   if (step.with !== undefined) record.inputs = mappingText(step.with, scope);
+  const asked = toolAsked(step.uses, record.inputs ?? {});
+  if (asked) job.toolsAsked.push(asked);
   return undefined;
 };
 

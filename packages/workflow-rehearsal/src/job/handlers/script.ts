@@ -30,6 +30,8 @@ export const runScript: StepHandler = async ({ job, frame, step, record, label, 
     ...(workingDirectory !== undefined ? { workingDirectory } : {}),
     variables: job.variables(github),
     debug: job.debug,
+    // Said once a job: by the first script after the setup step.
+    toolsAsked: job.toolsAsked.splice(0),
     timeout: job.timeout(stepTimeoutMs(step.timeoutMinutes, scope)),
   });
   record.script = result;
