@@ -190,6 +190,30 @@ describe("cwp rehearse --run-shell: every step bounded", () => {
     expect(await processesWith("42.0911")).toEqual([]);
   });
 
+  // A cancel as GitHub's: the running step is ended, then only the steps whose if: holds after a
+  // cancel run (always(), cancelled(); success() is false), and the job is cancelled ("Expressions",
+  // status check functions: https://docs.github.com/en/actions/reference/workflows-and-actions/expressions#status-check-functions).
+  it("on a first Ctrl-C ends the running step, runs the if: always() and cancelled() steps, skips the rest; exits 130", async () => {
+    const machine = await userMachine(
+      job(
+        `${run("echo started\nsleep 44.0171")}${run("echo never")}${run("echo cleanup ran", "        if: always()\n")}${run("echo cancelled holds", "        if: cancelled()\n")}${run("echo failure holds", "        if: failure()\n")}`,
+      ),
+    );
+    const result = await runCli(["rehearse", machine.workflowFile, "--run-shell"], {
+      cwd: machine.clone,
+      env: { NO_COLOR: "1", HOME: machine.home },
+      cancelWhen: (printed) => printed.includes("│ started"),
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    expect(result.stdout).toContain("⊘ cancelled");
+    expect(result.stdout).not.toContain("│ never");
+    expect(result.stdout).toContain("│ cleanup ran");
+    expect(result.stdout).toContain("│ cancelled holds");
+    expect(result.stdout).not.toContain("│ failure holds");
+    expect(result.stdout).toContain("⊘ job a was cancelled");
+    expect(await processesWith("44.0171")).toEqual([]);
+  });
+
   it("on SIGTERM ends every step's process group, then itself", async () => {
     const machine = await userMachine(job(run("trap '' INT\nsleep 43.0127 &\necho waiting\nsleep 43.0128")));
     const result = await runCli(["rehearse", machine.workflowFile, "--run-shell"], {

@@ -125,6 +125,12 @@ export interface RehearsalOptions<R extends StepResult> {
   onStepStart?(step: StepRecord<R>): void;
   /** Called with each step once it ran, was read, skipped or refused. */
   onStepEnd?(step: StepRecord<R>): void;
+  /**
+   * Aborted by the host's first Ctrl-C or SIGTERM, a cancel as GitHub's: the host ends the running
+   * step; the steps and jobs after it run only where their if: holds after a cancel (always(),
+   * cancelled()), as on GitHub.
+   */
+  signal?: AbortSignal;
   /** Called as each run of a job ends: what its steps left running ends with it, as on a runner. */
   endJob?(): Promise<void>;
 }
@@ -156,6 +162,8 @@ export interface StepRecord<R extends StepResult = StepResult> {
   reason?: string;
   /** Secrets it reads that the rehearsal was not given: '' here, as on GitHub where they are not set. */
   secretsNotGiven?: Set<string>;
+  /** The cancel ended it: its outcome and conclusion are `cancelled`. */
+  cancelled?: boolean;
   /** failure with continue-on-error: the step failed and the job goes on. */
   continuedOnError?: boolean;
   /** A `run:` step's shell as set (its own or `defaults.run`'s); none: the runner's default. */
@@ -168,7 +176,7 @@ export interface StepRecord<R extends StepResult = StepResult> {
   notRehearsed?: string;
 }
 
-export type JobResult = "success" | "failure" | "skipped";
+export type JobResult = "success" | "failure" | "skipped" | "cancelled";
 
 export interface JobRecord<R extends StepResult = StepResult> {
   /** The job's id. */

@@ -279,6 +279,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
               }
             : {}),
           endJob: () => groups.endAll(),
+          signal: stop.signal,
           onJobStart: (job) => printer.heading(`job ${job.title}`),
           onStepStart: (step) => printer.stepStart(step, platform.url),
           onStepEnd: (step) => printer.stepEnd(step),
@@ -295,47 +296,72 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     await platform.close();
   }
   const records = [...done.values()].flat();
-  const { failed, notRehearsed: unrehearsed, exitCode } = rehearsalVerdict(records);
+  const reached = rehearsalVerdict(records);
+  const { failed, notRehearsed: unrehearsed } = reached;
+  const exitCode = stop.exitCode() ?? reached.exitCode;
   printer.line(
-    failed.length > 0
-      ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
-      : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
+    stop.exitCode() !== undefined
+      ? `Cancelled: what GitHub runs after a cancel ran (${records.filter((r) => r.ran).length} of ${records.length} job(s) run).`
+      : failed.length > 0
+        ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
+        : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
   if (flags.json)
     process.stdout.write(
-      jsonLine(rehearsalJson(file, event.name, records), (_, value) =>
+      jsonLine(rehearsalJson(file, event.name, records, exitCode), (_, value) =>
         typeof value === "string" ? masks.apply(value) : value,
       ),
     );
   return exitCode;
 }
 
+/** How long the steps GitHub runs after a cancel (`always()`, `cancelled()`) get here: ours, a bound. */
+const CLEAN_UP_MS = 5 * 60_000;
+
 /**
- * SIGINT or SIGTERM ends every step's process and process group (each of ours aborts what it
- * started, as a cancelled step does) within 5 s, and then the rehearsal; a closed stdout (`| head`)
- * ends it quietly, the same way.
+ * A first SIGINT or SIGTERM is a cancel, as GitHub's: every step's process and process group is
+ * ended (each of ours aborts what it started, as a cancelled step does), and the rehearsal goes on
+ * with what GitHub runs after a cancel (`if: always()`, `cancelled()`), within CLEAN_UP_MS; then it
+ * exits 130 (143 for SIGTERM). A second signal, or the bound, ends everything within 5 s and exits
+ * at once. A closed stdout (`| head`) ends it quietly, at once.
  */
 function stopper(
   children: Set<ChildProcess>,
   groups: { endAll(): Promise<void>; killAll(): void },
   close: () => Promise<void>,
-): { dispose(): void } {
+): { dispose(): void; signal: AbortSignal; exitCode(): number | undefined } {
+  const cancel = new AbortController();
+  let cancelCode: number | undefined;
   let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
+  /** Ends what runs now: each of ours gets SIGINT, each script's group SIGINT, SIGTERM, SIGKILL. */
+  const endSteps = async () => {
     const ending = [...children].map((child) => new Promise((resolve) => child.once("close", resolve)));
     for (const child of children) child.kill("SIGINT");
     await Promise.race([
       Promise.all([...ending, groups.endAll()]),
       new Promise((resolve) => setTimeout(resolve, 4_500)),
     ]);
+  };
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await endSteps();
     for (const child of children) child.kill("SIGKILL");
     groups.killAll();
     await close().catch(() => {});
     process.exit(code);
   };
-  const onSignal = (signal: NodeJS.Signals) => void stop(signal === "SIGINT" ? 130 : 143);
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === "SIGINT" ? 130 : 143;
+    if (cancelCode !== undefined) return void stop(cancelCode);
+    cancelCode = code;
+    process.stderr.write(
+      `cwp rehearse: cancelled (${signal}); running what GitHub runs after a cancel (if: always(), cancelled()). Again to stop at once.\n`,
+    );
+    cancel.abort();
+    void endSteps();
+    setTimeout(() => void stop(code), CLEAN_UP_MS).unref();
+  };
   const onClosed = (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") void stop(0);
   };
@@ -343,6 +369,8 @@ function stopper(
   process.on("SIGTERM", onSignal);
   process.stdout.on("error", onClosed);
   return {
+    signal: cancel.signal,
+    exitCode: () => cancelCode,
     dispose() {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

@@ -122,7 +122,7 @@ export class RehearsalPrinter {
       const ok = result?.code === 0;
       const failure = this.#paint("31", `✘ failure (exit code ${result?.code})`);
       this.line(
-        `    ${ok ? this.#paint("32", "✔ success") : step.continuedOnError ? `${failure}; continue-on-error: the job goes on` : failure}`,
+        `    ${ok ? this.#paint("32", "✔ success") : step.cancelled ? this.#paint("33", "⊘ cancelled") : step.continuedOnError ? `${failure}; continue-on-error: the job goes on` : failure}`,
       );
       return;
     }
@@ -155,6 +155,9 @@ export class RehearsalPrinter {
     switch (jobVerdict(record)) {
       case "not-rehearsed":
         this.line(this.#paint("33", `job ${job}: not rehearsed (${reason})`));
+        break;
+      case "cancelled":
+        this.line(this.#paint("33", `⊘ job ${job} was cancelled`));
         break;
       case "not-run":
         this.line(this.#paint("2", `job ${job}: would not run (${reason})`));

@@ -6,14 +6,20 @@ import type { CwpStepResult } from "./step-runner.js";
 // for a script; the steps' own lines go to stderr meanwhile). A job "pass"es only where every step that decides it
 // was rehearsed; else "pass-as-far-as-rehearsed", with each step (or job) not rehearsed and why.
 
-export type JobVerdict = "pass" | "pass-as-far-as-rehearsed" | "fail" | "not-run" | "not-rehearsed";
+export type JobVerdict =
+  | "pass"
+  | "pass-as-far-as-rehearsed"
+  | "fail"
+  | "cancelled"
+  | "not-run"
+  | "not-rehearsed";
 
 export interface RehearsalJson {
   workflow: string;
   event: string;
   /** Whether the event starts the workflow at all (its `on:` and filters). */
   runs: boolean;
-  verdict: "pass" | "pass-as-far-as-rehearsed" | "fail";
+  verdict: "pass" | "pass-as-far-as-rehearsed" | "fail" | "cancelled";
   exitCode: number;
   jobs: {
     id: string;
@@ -44,6 +50,7 @@ export const notRehearsed = (record: JobRecord<CwpStepResult>) =>
 /** A job's verdict: what the text's closing line of the job says, and --json's `verdict`. */
 export function jobVerdict(record: JobRecord<CwpStepResult>): JobVerdict {
   if (record.notRehearsed) return "not-rehearsed";
+  if (record.result === "cancelled" && record.findings.length === 0) return "cancelled";
   if (!record.ran && record.success) return "not-run";
   if (!record.success) return "fail";
   return notRehearsed(record).length > 0 ? "pass-as-far-as-rehearsed" : "pass";
@@ -56,9 +63,11 @@ export function rehearsalVerdict(records: readonly JobRecord<CwpStepResult>[]) {
   const verdict: RehearsalJson["verdict"] =
     failed.length > 0
       ? "fail"
-      : verdicts.some((v) => v === "pass-as-far-as-rehearsed" || v === "not-rehearsed")
-        ? "pass-as-far-as-rehearsed"
-        : "pass";
+      : verdicts.includes("cancelled")
+        ? "cancelled"
+        : verdicts.some((v) => v === "pass-as-far-as-rehearsed" || v === "not-rehearsed")
+          ? "pass-as-far-as-rehearsed"
+          : "pass";
   return {
     verdict,
     failed,
@@ -72,6 +81,8 @@ export function rehearsalJson(
   workflow: string,
   event: string,
   records: readonly JobRecord<CwpStepResult>[],
+  /** The rehearsal's exit code, where a cancel decides it (130, 143); else the verdict's. */
+  exitCode = rehearsalVerdict(records).exitCode,
 ): RehearsalJson {
   const jobs = records.map((record) => ({
     id: record.id,
@@ -89,6 +100,6 @@ export function rehearsalJson(
       Object.entries(record.outputs).map(([name, value]) => [name, typeof value === "string" ? value : null]),
     ),
   }));
-  const { verdict, exitCode } = rehearsalVerdict(records);
+  const { verdict } = rehearsalVerdict(records);
   return { workflow, event, runs: records.length > 0, verdict, exitCode, jobs };
 }

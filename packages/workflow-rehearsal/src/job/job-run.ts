@@ -68,6 +68,11 @@ export class JobRun<R extends StepResult = StepResult> {
     this.root = { ...root, stepsContext: {}, failed: false, depth: 0, prefix: "" };
   }
 
+  /** The run was cancelled (the host's first Ctrl-C or SIGTERM): the steps after run as after a cancel. */
+  get cancelled(): boolean {
+    return this.options.signal?.aborted ?? false;
+  }
+
   /** The job's env: the workflow's and the job's env:, with what its steps wrote to GITHUB_ENV. */
   get env(): Record<string, string> {
     return this.root.env;
@@ -79,7 +84,11 @@ export class JobRun<R extends StepResult = StepResult> {
    * src/Runner.Worker/StepsRunner.cs @00a736d9, "Update the job result").
    */
   status(): StatusFunctions {
-    return statusOf(() => this.root.failed);
+    return statusOf(
+      () => this.root.failed,
+      undefined,
+      () => this.cancelled,
+    );
   }
 
   /** A step's steps below `frame` to run: the frame of a composite action's steps. */

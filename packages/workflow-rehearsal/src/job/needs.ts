@@ -9,8 +9,10 @@ export function needsEntry(records: readonly JobRecord[] | undefined): {
   if (!records || records.length === 0) return { result: "skipped", outputs: {} };
   const result = records.some((r) => r.result === "failure")
     ? "failure"
-    : records.every((r) => r.result === "skipped")
-      ? "skipped"
-      : "success";
+    : records.some((r) => r.result === "cancelled")
+      ? "cancelled"
+      : records.every((r) => r.result === "skipped")
+        ? "skipped"
+        : "success";
   return { result, outputs: Object.assign({}, ...records.map((r) => r.outputs)) };
 }

@@ -77,6 +77,7 @@ export async function rehearseJob<R extends StepResult>(
   const jobStatus = statusOf(
     () => chain.some(([, result]) => result === "failure"),
     () => unmet.length === 0,
+    () => options.signal?.aborted ?? false,
   );
   const facts = runFacts(options as RehearsalOptions<StepResult>);
   const base: Record<string, unknown> = {

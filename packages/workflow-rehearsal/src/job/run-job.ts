@@ -108,7 +108,7 @@ export async function runJob<R extends StepResult>(
     ...base,
     job: title,
     ran: true,
-    result: failed ? "failure" : "success",
+    result: failed ? "failure" : run.cancelled ? "cancelled" : "success",
     success: !fails && findings.length === 0,
     steps: run.records,
     findings,

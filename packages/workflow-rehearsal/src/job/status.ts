@@ -5,9 +5,22 @@ import type { Step } from "../workflow.js";
 // value is read: a job's (its chain of needs), its steps' (the job's result so far), a composite
 // action's steps' (the action's so far), and what is read after the steps (outputs, names).
 
-/** Status functions where `failed` says whether what they stand for failed; nothing is cancelled. */
-export function statusOf(failed: () => boolean, succeeded: () => boolean = () => !failed()): StatusFunctions {
-  return { success: succeeded, failure: failed, always: () => true, cancelled: () => false };
+/**
+ * Status functions where `failed` says whether what they stand for failed. Once the run is
+ * cancelled, cancelled() is true and success() and failure() are false: the job's status is then
+ * `cancelled` ("Expressions", status check functions), so only `always()` and `cancelled()` steps run.
+ */
+export function statusOf(
+  failed: () => boolean,
+  succeeded: () => boolean = () => !failed(),
+  cancelled: () => boolean = () => false,
+): StatusFunctions {
+  return {
+    success: () => !cancelled() && succeeded(),
+    failure: () => !cancelled() && failed(),
+    always: () => true,
+    cancelled,
+  };
 }
 
 /** For what is read after the steps (outputs, names): every step counts as passed. */

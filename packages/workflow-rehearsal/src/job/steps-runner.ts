@@ -27,7 +27,11 @@ function handlerOf(step: Step, runsScripts: boolean): StepHandler {
 }
 
 export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: StepsFrame): Promise<void> {
-  const status = statusOf(() => frame.failed);
+  const status = statusOf(
+    () => frame.failed,
+    undefined,
+    () => job.cancelled,
+  );
   const workspace = job.options.workspace;
   for (const [index, step] of frame.steps.entries()) {
     // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).
@@ -68,6 +72,8 @@ export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: Step
       settle({ outputs: {}, outcome: "skipped", conclusion: "skipped" });
     };
     let ran: StepResult | undefined;
+    /** Whether the cancel came while this step ran (a step after it that fails has failed). */
+    const cancelledBefore = job.cancelled;
     try {
       if (step.name !== undefined) record.name = label = `${frame.prefix}${tokenText(step.name, scope)}`;
       // A step skipped by its if: never has its env evaluated: one it would read unknown is not
@@ -119,6 +125,12 @@ export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: Step
       continue;
     }
     const ok = ran === undefined || ran.code === 0;
+    // A step the cancel ended is cancelled, not failed (StepsRunner: TaskResult.Canceled).
+    if (!ok && job.cancelled && !cancelledBefore) {
+      record.cancelled = true;
+      settle({ outputs: ran?.outputs ?? {}, outcome: "cancelled", conclusion: "cancelled" });
+      continue;
+    }
     const continueOnError =
       !ok && continues(step, { ...scope, contexts: { ...scope.contexts, env: frame.env } });
     if (continueOnError) record.continuedOnError = true;
