@@ -76,7 +76,9 @@ export function madeUp(event: RehearsalEvent): Record<string, string> {
 export function githubContext(facts: RunFacts, job: string): Record<string, unknown> {
   const { event } = facts;
   const payload = event.payload;
-  const pr = isObject(payload.pull_request) ? payload.pull_request : undefined;
+  // head_ref and base_ref are set only for pull_request and pull_request_target ("Contexts", github).
+  const forPullRequest = event.name === "pull_request" || event.name === "pull_request_target";
+  const pr = forPullRequest && isObject(payload.pull_request) ? payload.pull_request : undefined;
   const head = pr && isObject(pr.head) ? pr.head : undefined;
   const base = pr && isObject(pr.base) ? pr.base : undefined;
   const made = madeUp(event);

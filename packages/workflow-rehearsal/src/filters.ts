@@ -12,8 +12,13 @@ export interface EventFacts {
   name: string;
   /** The ref the run is for: `refs/heads/main`, `refs/tags/v1`, a pull request's base branch. */
   ref: string;
-  /** A pull request's base branch name. */
+  /**
+   * The branch `branches` filters match where it is not the pushed ref's: a pull request's base
+   * branch, a merge group's base branch, a workflow run's head branch.
+   */
   baseRef?: string | undefined;
+  /** A workflow_run's workflow (its `workflows` filter). */
+  workflow?: string | undefined;
   /** The event's activity type (`github.event.action`). */
   action?: string | undefined;
   /** The files the commit changed, where known. */
@@ -65,6 +70,14 @@ function passes(name: string, patterns: readonly string[]): boolean {
   return included;
 }
 
+const DEFAULT_TYPES: Record<string, string[]> = {
+  pull_request: ["opened", "synchronize", "reopened"],
+  pull_request_target: ["opened", "synchronize", "reopened"],
+};
+
+/** The events whose `branches` filter matches a branch of the payload's (`baseRef`). */
+const BRANCH_OF_PAYLOAD = new Set(["pull_request", "pull_request_target", "merge_group", "workflow_run"]);
+
 /** Whether the workflow's `on:` runs it for this event. */
 export function runsFor(events: EventsConfig, event: EventFacts): Verdict {
   const notes: string[] = [];
@@ -75,15 +88,19 @@ export function runsFor(events: EventsConfig, event: EventFacts): Verdict {
     };
   const config = (events[event.name] ?? {}) as Record<string, string[] | undefined>;
   const no = (why: string): Verdict => ({ runs: false, notes: [why] });
-  if (event.name === "pull_request" || event.name === "pull_request_target") {
-    const types = config.types ?? ["opened", "synchronize", "reopened"];
-    if (event.action !== undefined && !types.includes(event.action))
-      return no(`on.${event.name}.types is ${types.join(", ")}, and this is ${event.action}`);
+  // Every activity type starts a workflow unless `types` names some; a pull request's by default
+  // only opened, synchronize and reopened.
+  const types = config.types ?? DEFAULT_TYPES[event.name];
+  if (types !== undefined && event.action !== undefined && !types.includes(event.action))
+    return no(`on.${event.name}.types is ${types.join(", ")}, and this is ${event.action}`);
+  if (event.name === "workflow_run" && config.workflows && !config.workflows.includes(event.workflow ?? ""))
+    return no(`on.workflow_run.workflows does not name ${event.workflow ?? "the workflow that ran"}`);
+  if (BRANCH_OF_PAYLOAD.has(event.name)) {
     const base = event.baseRef ?? "";
     if (config.branches && !passes(base, config.branches))
-      return no(`on.${event.name}.branches does not match the base branch ${base}`);
+      return no(`on.${event.name}.branches does not match the branch ${base}`);
     if (config["branches-ignore"] && passes(base, config["branches-ignore"]))
-      return no(`on.${event.name}.branches-ignore matches the base branch ${base}`);
+      return no(`on.${event.name}.branches-ignore matches the branch ${base}`);
   }
   if (event.name === "push") {
     const tag = event.ref.startsWith("refs/tags/") ? event.ref.slice("refs/tags/".length) : undefined;

@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, printJsonRefusal, safeText } from "../terminal.js";
-import { EVENTS, type EventName, eventFor, whereFromGit } from "./event.js";
+import { EVENTS, type EventName, eventFor, mergeJson, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
@@ -158,7 +158,10 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const triggers = engine.triggersOf(workflow);
   if (!triggers.includes(flags.event))
     throw new RehearsalInputError(
-      `${file} does not run on ${flags.event} (its on: ${triggers.join(", ") || "nothing"}); rehearse it with --event ${triggers.find((t) => (EVENTS as readonly string[]).includes(t)) ?? "push"}`,
+      `${file} does not run on ${flags.event} (its on: ${triggers.join(", ") || "nothing"}); rehearse it with ${triggers
+        .filter((t) => (EVENTS as readonly string[]).includes(t))
+        .map((t) => `--event ${t}`)
+        .join(" or ")}`,
     );
   const order =
     flags.job === undefined
@@ -168,16 +171,32 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const speed = Number(flags.speed);
   if (!(Number.isFinite(speed) && speed > 0))
     throw new RehearsalInputError(`--speed must be a number above 0 (got ${JSON.stringify(flags.speed)})`);
-  const over = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
+  const given = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
+  // A workflow_run is of a workflow its on: names: the first, unless the payload says another.
+  const ranWorkflow = (workflow.events.workflow_run as { workflows?: string[] } | undefined)?.workflows?.[0];
+  const over =
+    flags.event === "workflow_run" && ranWorkflow !== undefined
+      ? mergeJson({ workflow_run: { name: ranWorkflow }, workflow: { name: ranWorkflow } }, given)
+      : given;
   const secrets = await readSecrets(flags);
   // The repository, branch and commit of the clone that holds the workflow.
   const event = eventFor(flags.event as EventName, where, flags.input ?? {}, over);
-  const payload = event.payload as { action?: string; pull_request?: { base?: { ref?: string } } };
+  const payload = event.payload as {
+    action?: string;
+    pull_request?: { base?: { ref?: string } };
+    merge_group?: { base_ref?: string };
+    workflow_run?: { name?: string; head_branch?: string };
+  };
   const verdict = engine.runsFor(workflow.events, {
     name: event.name,
     ref: event.ref,
-    baseRef: payload.pull_request?.base?.ref,
+    // The branch its branches filter reads: a pull request's base, a merge group's base, a run's head.
+    baseRef:
+      payload.pull_request?.base?.ref ??
+      payload.merge_group?.base_ref?.replace(/^refs\/heads\//, "") ??
+      payload.workflow_run?.head_branch,
     action: payload.action,
+    workflow: payload.workflow_run?.name,
     changedFiles: where.changedFiles,
   });
   const masks = new engine.Masks();

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import type { RehearsalEvent } from "@cwp/workflow-rehearsal";
+import { EVENT_SHAPES, type EventName, type EventShape } from "./event-payloads.js";
 
 // The event a rehearsal runs for: its payload as GitHub sends it for the parts workflows read
 // (`github.event.*`), for the commit and branch the clone is on, and a file's JSON laid over it
 // for the rest (a pull request's number, `action: closed`, a fork's head).
 
-export const EVENTS = ["push", "pull_request", "workflow_dispatch", "schedule"] as const;
-export type EventName = (typeof EVENTS)[number];
+export { EVENTS, type EventName } from "./event-payloads.js";
 
 /** What git says of the folder `dir`, if it is in a clone. */
 function git(dir: string, args: string[]): string | undefined {
@@ -70,46 +70,37 @@ const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** `over` laid on `base`, objects member by member. */
-function merge(base: Json, over: Json): Json {
+export function mergeJson(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(over))
-    out[key] = isObject(value) && isObject(out[key]) ? merge(out[key] as Json, value) : value;
+    out[key] = isObject(value) && isObject(out[key]) ? mergeJson(out[key] as Json, value) : value;
   return out;
 }
 
 export function eventFor(name: EventName, where: Where, inputs: Json, over: Json = {}): RehearsalEvent {
-  const repository = { full_name: where.repository };
-  const branch = where.ref.replace(/^refs\/heads\//, "");
-  const base: Record<EventName, Json> = {
-    push: {
-      ref: where.ref,
-      after: where.sha,
-      head_commit: { id: where.sha },
-      repository,
-      sender: { login: "rehearsal" },
-    },
-    pull_request: {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        number: 1,
-        head: { sha: where.sha, ref: branch, repo: repository },
-        base: { ref: "main", repo: repository },
-      },
-      repository,
-    },
-    workflow_dispatch: { ref: where.ref, inputs, repository },
-    schedule: { repository },
+  const repository = {
+    full_name: where.repository,
+    name: where.repository.split("/")[1],
+    default_branch: "main",
   };
-  const payload = merge(base[name], over);
+  const facts = {
+    sha: where.sha,
+    ref: where.ref,
+    name: where.ref.replace(/^refs\/(heads|tags)\//, ""),
+    repository,
+    sender: { login: "rehearsal" },
+    inputs,
+  };
+  const shape: EventShape = EVENT_SHAPES[name];
+  const base: Json = {
+    ...(shape.action !== undefined ? { action: shape.action } : {}),
+    ...shape.payload(facts),
+    repository,
+    sender: facts.sender,
+  };
+  const payload = mergeJson(base, over);
   const number = isObject(payload.pull_request) ? payload.pull_request.number : undefined;
   // A pull request event's `number` is its pull request's.
-  if (name === "pull_request" && number !== undefined) payload.number = number;
-  return {
-    name,
-    payload,
-    sha: where.sha,
-    // A pull request's run is on its merge ref, as GitHub's is.
-    ref: name === "pull_request" ? `refs/pull/${String(number)}/merge` : where.ref,
-  };
+  if (number !== undefined && "number" in base) payload.number = number;
+  return { name, payload, sha: where.sha, ref: shape.ref?.(facts, payload) ?? where.ref };
 }
