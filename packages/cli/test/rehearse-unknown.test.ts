@@ -19,8 +19,16 @@ jobs:
         run: echo "v=1.2.3" >> "$GITHUB_OUTPUT"
 `;
 
-const rehearse = (machine: { clone: string; home: string; workflowFile: string }) =>
-  runCli(["rehearse", machine.workflowFile], {
+/** A trigger-build step of the web service, with more `with:` lines. */
+const build = (more: string) => `      - uses: acme/cwp/actions/trigger-build@v1
+        with:
+          project-id: platform-web
+          service-id: web
+          ${more}
+`;
+
+const rehearse = (machine: { clone: string; home: string; workflowFile: string }, args: string[] = []) =>
+  runCli(["rehearse", machine.workflowFile, ...args], {
     cwd: machine.clone,
     env: { NO_COLOR: "1", HOME: machine.home },
   });
@@ -31,12 +39,7 @@ describe("a value only a step not rehearsed sets", () => {
     needs: version
     runs-on: ubuntu-latest
     steps:
-      - uses: acme/cwp/actions/trigger-build@v1
-        with:
-          project-id: platform-web
-          service-id: web
-          build-arguments: APP_VERSION=\${{ needs.version.outputs.v }}
-`);
+${build(`build-arguments: APP_VERSION=\${{ needs.version.outputs.v }}`)}`);
     const result = await rehearse(machine);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).not.toContain("run against");
@@ -85,19 +88,8 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
-      - uses: acme/cwp/actions/trigger-build@v1
-        with:
-          project-id: platform-web
-          service-id: web
-          api-token: \${{ secrets.CWP_TOKEN }}
-`);
-    const result = await runCli(
-      ["rehearse", machine.workflowFile, "--secret", "CWP_API_TOKEN=given-under-another-name"],
-      {
-        cwd: machine.clone,
-        env: { NO_COLOR: "1", HOME: machine.home },
-      },
-    );
+${build(`api-token: \${{ secrets.CWP_TOKEN }}`)}`);
+    const result = await rehearse(machine, ["--secret", "CWP_API_TOKEN=given-under-another-name"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       "note: secrets.CWP_TOKEN is not given (--secret CWP_TOKEN): it is '' here, as on GitHub where it is not set",
@@ -121,12 +113,7 @@ jobs:
         ".github/actions/build/action.yml": `runs:
   using: composite
   steps:
-    - uses: acme/cwp/actions/trigger-build@v1
-      with:
-        project-id: platform-web
-        service-id: web
-        dockerfile-pth: Dockerfile
-`,
+${build("dockerfile-pth: Dockerfile").replace(/^ {2}/gm, "")}`,
       },
     );
     const result = await rehearse(machine);

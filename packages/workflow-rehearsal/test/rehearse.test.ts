@@ -271,7 +271,7 @@ describe("the workflow token's permissions our steps need", () => {
     for (const [permissions, more] of [
       ["permissions:\n  deployments: write\n", ""],
       ["permissions: write-all\n", ""],
-      ["", "          github-token: ${{ secrets.DEPLOY_PAT }}\n"],
+      ["", `          github-token: \${{ secrets.DEPLOY_PAT }}\n`],
     ])
       expect((await deploy(permissions as string, more)).jobs.get("a")?.[0]?.findings, permissions).toEqual(
         [],
