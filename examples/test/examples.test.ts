@@ -324,13 +324,16 @@ describe("the cost report examples", () => {
     ]);
     // The dataset's folder, in the runner's temp folder (gone with the job: the steps after upload it).
     expect(job.steps[1]?.result?.outputs["report-dir"]).toMatch(/cwp-usage-report$/);
-    // Last month's first day to now: the range the script computed, as on GitHub, by its dates;
-    // or, in a month's first hour (no hour of the new month has ended), last month by its name.
+    // Last month's first day to now: the range the script computed, as on GitHub, by its dates to
+    // the last whole hour; in a day's first hour that hour ends at midnight, and the range is whole
+    // days, to the day before; in a month's first hour (no hour of the new month has ended), last
+    // month by its name.
     const range = job.steps[1]?.inputs ?? {};
     expect(range.start).toMatch(/^\d{4}-\d\d-01$/);
+    const dayBefore = new Date(Date.parse(`${range.end}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     expect(job.steps[1]?.result?.stdout).toMatch(
       new RegExp(
-        `Spent [\\d,.]+ USD in (${range.start} to ${range.end} \\d\\d:00 UTC|[A-Z][a-z]+ \\d{4}) \\(so far\\)`,
+        `Spent [\\d,.]+ USD in (${range.start} to (${range.end} \\d\\d:00 UTC|${dayBefore})|[A-Z][a-z]+ \\d{4}) \\(so far\\)`,
       ),
     );
     // With a bucket named, the S3 step syncs each period's folder the export wrote.
