@@ -96,6 +96,12 @@ ${build(`api-token: \${{ secrets.CWP_TOKEN }}`)}`);
     );
     expect(result.stdout).toMatch(/│ error: api-token: is required/);
     expect(result.stdout).toContain("✘ job build would fail");
+    // And in --json, as a warning of the step.
+    const json = await rehearse(machine, ["--json", "--secret", "CWP_API_TOKEN=given-under-another-name"]);
+    const [job] = (JSON.parse(json.stdout) as { jobs: { warnings: { warning: string }[] }[] }).jobs;
+    expect(job?.warnings.map((w) => w.warning)).toContain(
+      "secrets.CWP_TOKEN is not given (--secret CWP_TOKEN): it is '' here, as on GitHub where it is not set",
+    );
   });
 });
 

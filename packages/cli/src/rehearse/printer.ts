@@ -2,7 +2,7 @@ import type { JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
-import { failedSteps, jobVerdict, notRehearsed } from "./verdict.js";
+import { failedSteps, jobVerdict, notRehearsed, secretNotGiven } from "./verdict.js";
 
 // What `cwp rehearse` prints: each step with what it gets (secrets as ***), the lines a step of
 // ours prints as they come, its outputs and its result; then the job's verdict and the findings.
@@ -57,15 +57,10 @@ export class RehearsalPrinter {
     this.line(this.#paint("1", safeText(text)));
   }
 
-  /**
-   * A secret the step reads that the rehearsal was not given: on GitHub a secret that is not set
-   * reads as '' ("Using secrets in GitHub Actions"), and so it does here; the step runs with it empty.
-   */
+  /** Each secret the step reads that the rehearsal was not given, as a note under it. */
   #secretsNotGiven(step: StepRecord<CwpStepResult>): void {
     for (const name of step.secretsNotGiven ?? [])
-      this.line(
-        `    ${this.#paint("33", "note")}: secrets.${safeText(name)} is not given (--secret ${safeText(name)}): it is '' here, as on GitHub where it is not set`,
-      );
+      this.line(`    ${this.#paint("33", "note")}: ${safeText(secretNotGiven(name))}`);
   }
 
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {

@@ -36,6 +36,13 @@ export interface RehearsalJson {
   }[];
 }
 
+/**
+ * A secret a step reads that the rehearsal was not given: on GitHub a secret that is not set reads
+ * as '' ("Using secrets in GitHub Actions"), and so it does here; the step runs with it empty.
+ */
+export const secretNotGiven = (name: string) =>
+  `secrets.${name} is not given (--secret ${name}): it is '' here, as on GitHub where it is not set`;
+
 /** The steps that failed a job: refused, or ended non-zero without continue-on-error. */
 export const failedSteps = (record: JobRecord<CwpStepResult>) =>
   record.steps.filter((s) => {
@@ -93,7 +100,12 @@ export function rehearsalJson(
     notRehearsed: notRehearsed(record).map((s) => ({ step: s.name, why: s.notRehearsed ?? "" })),
     findings: record.findings,
     warnings: record.steps.flatMap((s) =>
-      (s.local?.warnings ?? []).map((warning) => ({ step: s.name, warning })),
+      [...(s.local?.warnings ?? []), ...[...(s.secretsNotGiven ?? [])].map(secretNotGiven)].map(
+        (warning) => ({
+          step: s.name,
+          warning,
+        }),
+      ),
     ),
     // An output only a step not rehearsed sets is not known: null, never "".
     outputs: Object.fromEntries(
