@@ -33,6 +33,7 @@ async function runOperation(
     json: flags.json === true,
     inputsAs: rehearsed ? "inputs" : "flags",
     ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),
+    ...(rehearsed && process.env.GITHUB_STEP_SUMMARY ? { summaryFile: process.env.GITHUB_STEP_SUMMARY } : {}),
   });
   useHost(terminal);
   const handed = inputsFromEnvironment();

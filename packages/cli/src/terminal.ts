@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import {
   type FailureKind,
   type Host,
@@ -9,6 +10,7 @@ import {
   redact,
   typedOutput,
 } from "@cwp/action-kit/engine";
+import { renderSummary } from "@cwp/action-kit/summary";
 import { type Paint, painterFor, takesEscapes } from "./colour.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
@@ -57,6 +59,11 @@ export interface TerminalOptions {
   inputsAs?: "flags" | "inputs";
   /** Where files go that the work names no place for (default: where the person is, "."). */
   filesDir?: string;
+  /**
+   * Where a step `cwp rehearse` runs writes the Markdown the action writes to its job summary on a
+   * runner (GITHUB_STEP_SUMMARY), so the rehearsal's job summary has it as GitHub's would.
+   */
+  summaryFile?: string;
 }
 
 export class TerminalHost implements Host {
@@ -83,6 +90,7 @@ export class TerminalHost implements Host {
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #inputsAs: "flags" | "inputs";
   readonly #filesDir: string;
+  readonly #summaryFile: string | undefined;
 
   constructor(options: TerminalOptions) {
     this.#json = options.json;
@@ -95,6 +103,7 @@ export class TerminalHost implements Host {
     this.#now = options.now ?? Date.now;
     this.#inputsAs = options.inputsAs ?? "flags";
     this.#filesDir = options.filesDir ?? ".";
+    this.#summaryFile = options.summaryFile;
     this.#lastLineAt = this.#now();
   }
 
@@ -205,12 +214,18 @@ export class TerminalHost implements Host {
       this.#write(this.#out, `  Last ${report.lastLines.length} log lines:`);
       for (const line of report.lastLines) this.#write(this.#out, `    ${safeText(line)}`);
     }
+    await this.#summary(renderSummary(report));
+  }
+
+  async #summary(markdown: string): Promise<void> {
+    if (this.#summaryFile !== undefined) await appendFile(this.#summaryFile, `${markdown}\n`);
   }
 
   /** The text rendering: a terminal would show Markdown's source (`<details>`, a mermaid block). */
-  async rawReport({ text }: OwnReport): Promise<void> {
+  async rawReport({ text, markdown }: OwnReport): Promise<void> {
     this.#stopHeartbeat();
     for (const line of text.split("\n")) this.#write(this.#out, safeText(line));
+    await this.#summary(markdown);
   }
 
   /**

@@ -46,3 +46,23 @@ describe("the job summary", () => {
     expect(result.stdout).not.toContain("job summary");
   });
 });
+
+describe("the job summary of a job with our steps", () => {
+  it("has what our action writes to it on GitHub, after the scripts' parts, in the order the steps ran", async () => {
+    const machine = await userMachine(
+      job(
+        `${run('echo "## Before the build" >> "$GITHUB_STEP_SUMMARY"')}      - uses: acme/cwp/actions/trigger-build@v1\n        with:\n          project-id: platform-web\n          service-id: web\n          api-token: \${{ secrets.CWP_API_TOKEN }}\n`,
+      ),
+    );
+    const result = await rehearse(machine, ["--secret", "CWP_API_TOKEN=any"]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const summary = result.stdout.slice(result.stdout.indexOf("job summary")).split("\n");
+    expect(summary[1]).toBe("    ## Before the build");
+    expect(
+      summary.some((line) =>
+        /^ {4}### ✅ trigger-build: build \S+ of service web in project platform-web \(success\)$/.test(line),
+      ),
+    ).toBe(true);
+    expect(summary).toContain("    | Status | SUCCESS |");
+  });
+});

@@ -75,6 +75,8 @@ export interface StepTimeout {
 export interface StepResult {
   code: number | null;
   outputs: Record<string, string>;
+  /** What it wrote to GITHUB_STEP_SUMMARY (Markdown): the job summary's next part. */
+  summary?: string;
 }
 
 /** A local action's end: its outputs; why it failed before a step ran, or why it was not run. */
@@ -92,8 +94,6 @@ export interface ScriptResult extends StepResult {
   path: string[];
   /** What it saved for its action's post step (GITHUB_STATE, save-state). */
   state?: Record<string, string>;
-  /** What it wrote to GITHUB_STEP_SUMMARY (Markdown), masked. */
-  summary?: string;
 }
 
 export interface RehearsalOptions<R extends StepResult> {

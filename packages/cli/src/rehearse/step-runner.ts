@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { machineClock, type OurStep, type RehearsalEvent, type StepResult } from "@cwp/workflow-rehearsal";
@@ -67,6 +67,9 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
     );
     const eventPath = join(options.temp, "event.json");
     await writeFile(eventPath, JSON.stringify(options.event.payload));
+    // The step's job summary, as a runner gives each step a file of its own.
+    const files = await mkdtemp(join(options.temp, "step-"));
+    const summaryFile = join(files, "summary.md");
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "",
       ...machineClock(),
@@ -78,6 +81,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       ...step.variables,
       GITHUB_EVENT_NAME: options.event.name,
       GITHUB_EVENT_PATH: eventPath,
+      GITHUB_STEP_SUMMARY: summaryFile,
       GITHUB_SHA: options.event.sha,
       GITHUB_REF: options.event.ref,
       GITHUB_REPOSITORY: options.repository,
@@ -116,6 +120,8 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       const text = asText(value);
       if (name !== "error" && text !== undefined) outputs[name] = text;
     }
-    return { code, outputs, githubOnly };
+    const summary = await readFile(summaryFile, "utf8").catch(() => undefined);
+    await rm(files, { recursive: true, force: true });
+    return { code, outputs, githubOnly, ...(summary ? { summary } : {}) };
   };
 }

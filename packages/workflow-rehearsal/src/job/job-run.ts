@@ -113,7 +113,12 @@ export class JobRun<R extends StepResult = StepResult> {
     for (let at: StepsFrame | undefined = frame; at !== undefined; at = at.parent)
       at.env = { ...at.env, ...written.env };
     prependPath(this.path, written.path);
-    if (written.summary !== undefined) this.summaries.push(written.summary);
+    this.addSummary(written);
+  }
+
+  /** What a step wrote to GITHUB_STEP_SUMMARY, after what the steps before it wrote. */
+  addSummary(result: StepResult): void {
+    if (result.summary !== undefined && result.summary !== "") this.summaries.push(result.summary);
   }
 
   /** Records a step that ran, was read, skipped or refused, or a post step that ran. */

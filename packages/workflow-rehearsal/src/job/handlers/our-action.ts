@@ -26,5 +26,6 @@ export const runOurAction: StepHandler = async ({ job, step, record, label, scop
     env: record.env ?? {},
     variables: job.variables(github),
   });
+  job.addSummary(record.result);
   return record.result;
 };
