@@ -1,8 +1,8 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, stat, symlink } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBundle } from "@cwp/action-testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   actionDir,
   broken,
@@ -213,6 +213,8 @@ describe("usage-report: the FOCUS dataset partitioned by billing period (focus-l
       const dir = await mkdtemp(join(tmpdir(), "cwp-focus-outside-"));
       // The dataset on a mounted volume: /dev/shm is a file system of its own (a rename across fails).
       const volume = await mkdtemp(join("/dev/shm", "cwp-focus-volume-"));
+      // /dev/shm is memory and outlives the test: the volume goes with it, pass or fail.
+      onTestFinished(() => rm(volume, { recursive: true, force: true }));
       expect((await stat(volume)).dev).not.toBe((await stat(dir)).dev);
       await symlink(volume, join(dir, "focus"));
       const { intact } = await earlier(volume);
