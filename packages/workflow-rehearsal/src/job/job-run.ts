@@ -84,11 +84,7 @@ export class JobRun<R extends StepResult = StepResult> {
    * src/Runner.Worker/StepsRunner.cs @00a736d9, "Update the job result").
    */
   status(): StatusFunctions {
-    return statusOf(
-      () => this.root.failed,
-      undefined,
-      () => this.cancelled,
-    );
+    return statusOf({ failed: () => this.root.failed, cancelled: () => this.cancelled });
   }
 
   /** A step's steps below `frame` to run: the frame of a composite action's steps. */

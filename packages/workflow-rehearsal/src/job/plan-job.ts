@@ -5,6 +5,7 @@ import { type Combination, expandMatrix } from "../matrix.js";
 import type { JobRecord, RehearsalOptions, StepResult } from "../records.js";
 import { jobOf, literalText, neededBy } from "../workflow.js";
 import { needsEntry } from "./needs.js";
+import { decidedByUnknown } from "./not-ran.js";
 import { rehearseCall } from "./reusable-call.js";
 import { runJob } from "./run-job.js";
 import { ALWAYS, statusOf } from "./status.js";
@@ -74,11 +75,11 @@ export async function rehearseJob<R extends StepResult>(
     (ancestor) => [ancestor, needsEntry(done.get(ancestor)).result] as const,
   );
   const unmet = chain.filter(([, result]) => result !== "success").map(([a, result]) => `${a} (${result})`);
-  const jobStatus = statusOf(
-    () => chain.some(([, result]) => result === "failure"),
-    () => unmet.length === 0,
-    () => options.signal?.aborted ?? false,
-  );
+  const jobStatus = statusOf({
+    failed: () => chain.some(([, result]) => result === "failure"),
+    succeeded: () => unmet.length === 0,
+    cancelled: () => options.signal?.aborted ?? false,
+  });
   const facts = runFacts(options as RehearsalOptions<StepResult>);
   const base: Record<string, unknown> = {
     github: githubContext(facts, id),
@@ -110,20 +111,7 @@ export async function rehearseJob<R extends StepResult>(
     combinations = expandMatrix(strategy.matrix);
   } catch (error) {
     if (error instanceof UnknownValue)
-      return [
-        {
-          id,
-          job: id,
-          ran: false,
-          result: "success",
-          success: findings.length === 0,
-          steps: [],
-          findings: [...findings],
-          outputs: {},
-          notRehearsed: true,
-          reason: `its strategy reads a value ${error.message}`,
-        },
-      ];
+      return [decidedByUnknown({ id, job: id }, findings, "strategy", error)];
     return [failedRecord((error as Error).message)];
   }
   const records: JobRecord<R>[] = [];

@@ -1,9 +1,10 @@
 import { isMapping, isString } from "@actions/workflow-parser";
 import { type InputSpec, typedValues } from "../contexts.js";
 import { condition, mappingText, type Scope, tokenText, tokenValue, UnknownValue } from "../expressions.js";
-import type { JobRecord, RehearsalOptions, StepResult } from "../records.js";
+import type { JobRecord, JobResult, RehearsalOptions, StepResult } from "../records.js";
 import { type Job, jobOrder, type WorkflowCall } from "../workflow.js";
 import { needsEntry } from "./needs.js";
+import { decidedByUnknown, notRan } from "./not-ran.js";
 import { skippedBecause } from "./run-job.js";
 import { ALWAYS } from "./status.js";
 
@@ -30,14 +31,12 @@ export async function rehearseCall<R extends StepResult>(
   ) => Promise<JobRecord<R>[]>,
 ): Promise<JobRecord<R>[]> {
   const title = job.name !== undefined ? tokenText(job.name, scope) : job.id;
-  const base = { id: job.id, job: title, steps: [], outputs: {} };
+  const named = { id: job.id, job: title };
   /** The call's one record where its jobs are not rehearsed: skipped, not fetched, or refused. */
-  const notRan = (result: JobRecord<R>["result"], reason: string, more: Partial<JobRecord<R>> = {}) => [
-    { ...base, findings: [...findings], ran: false, result, success: result !== "failure", reason, ...more },
+  const notRun = (result: JobResult, reason: string, more: Partial<JobRecord<R>> = {}) => [
+    notRan<R>(named, findings, result, reason, more),
   ];
-  /** Neither run nor skipped on a guess: a value only a step not run sets decides it on GitHub. */
-  const unknown = (what: string, error: UnknownValue) =>
-    notRan("success", `its ${what} reads a value ${error.message}`, { notRehearsed: true });
+  const unknown = (what: string, error: UnknownValue) => [decidedByUnknown<R>(named, findings, what, error)];
   let runs: boolean;
   try {
     runs = condition(job.if, scope);
@@ -45,10 +44,10 @@ export async function rehearseCall<R extends StepResult>(
     if (error instanceof UnknownValue) return unknown("if:", error);
     throw error;
   }
-  if (!runs) return notRan("skipped", skippedBecause(job.if, unmet));
+  if (!runs) return notRun("skipped", skippedBecause(job.if, unmet));
   const called = calls.workflow;
   if (called === undefined)
-    return notRan(
+    return notRun(
       "success",
       `it calls ${calls.ref}, a reusable workflow of another repository, which the rehearsal does not fetch`,
       { notRehearsed: true },
@@ -78,7 +77,7 @@ export async function rehearseCall<R extends StepResult>(
   } catch (error) {
     if (error instanceof UnknownValue) return unknown("with: or secrets:", error);
     const reason = (error as Error).message;
-    return notRan("failure", reason, { findings: [...findings, `job ${job.id}: ${reason}`] });
+    return notRun("failure", reason, { findings: [...findings, `job ${job.id}: ${reason}`] });
   }
   const nested: RehearsalOptions<R> = {
     ...options,
@@ -117,7 +116,8 @@ export async function rehearseCall<R extends StepResult>(
   return [
     ...records,
     {
-      ...base,
+      ...named,
+      steps: [],
       findings: [...findings, ...extra],
       ran: true,
       result: failed ? "failure" : "success",

@@ -10,9 +10,10 @@ import {
 } from "../expressions.js";
 import type { Combination } from "../matrix.js";
 import { permissionsOf } from "../permissions.js";
-import type { JobRecord, JobResult, RehearsalOptions, StepResult } from "../records.js";
+import type { JobRecord, RehearsalOptions, StepResult } from "../records.js";
 import { jobOf } from "../workflow.js";
 import { JobRun } from "./job-run.js";
+import { decidedByUnknown, notRan } from "./not-ran.js";
 import { continues } from "./status.js";
 import { runSteps } from "./steps-runner.js";
 import { jobTimeoutMs } from "./timeouts.js";
@@ -42,23 +43,15 @@ export async function runJob<R extends StepResult>(
   const jobScope: Scope = { contexts, status: jobStatus, workspace };
   const values = Object.values(matrix).map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)));
   let title = values.length > 0 ? `${id} (${values.join(", ")})` : id;
-  const base = { id, ...(values.length > 0 ? { matrix } : {}), outputs: {} };
-  const notRan = (reason: string, result: JobResult = "skipped"): JobRecord<R> => ({
-    ...base,
-    job: title,
-    ran: false,
-    result,
-    success: result !== "failure" && findings.length === 0,
-    steps: [],
-    findings,
-    reason,
-  });
+  /** As its record names it: by its title once its name is evaluated. */
+  const named = () => ({ id, job: title, ...(values.length > 0 ? { matrix } : {}) });
   let run: JobRun<R>;
   try {
     if (job.name !== undefined) title = tokenText(job.name, jobScope);
     const timeoutMs = jobTimeoutMs(job.timeoutMinutes, jobScope);
     options.onJobStart?.({ id, title });
-    if (!condition(job.if, jobScope)) return notRan(skippedBecause(job.if, jobStatus.unmet));
+    if (!condition(job.if, jobScope))
+      return notRan(named(), findings, "skipped", skippedBecause(job.if, jobStatus.unmet));
     const workflowEnv = mappingText(options.workflow.env, jobScope);
     const env = {
       ...workflowEnv,
@@ -74,13 +67,9 @@ export async function runJob<R extends StepResult>(
     );
   } catch (error) {
     // Neither run nor skipped on a guess: GitHub would decide with a value only a step not run sets.
-    if (error instanceof UnknownValue)
-      return {
-        ...notRan(`its if:, name or env: reads a value ${error.message}`, "success"),
-        notRehearsed: true,
-      };
+    if (error instanceof UnknownValue) return decidedByUnknown(named(), findings, "if:, name or env:", error);
     findings.push(`job ${id}: ${(error as Error).message}`);
-    return notRan((error as Error).message, "failure");
+    return notRan(named(), findings, "failure", (error as Error).message);
   }
   await runSteps(run, run.root);
   // Post steps, the last action's first, as the runner runs them after the job's steps, in the
@@ -105,8 +94,7 @@ export async function runJob<R extends StepResult>(
   }
   const fails = failed && !continues({ continueOnError: job.continueOnError }, jobScope);
   return {
-    ...base,
-    job: title,
+    ...named(),
     ran: true,
     result: failed ? "failure" : run.cancelled ? "cancelled" : "success",
     success: !fails && findings.length === 0,

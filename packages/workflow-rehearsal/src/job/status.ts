@@ -10,11 +10,16 @@ import type { Step } from "../workflow.js";
  * cancelled, cancelled() is true and success() and failure() are false: the job's status is then
  * `cancelled` ("Expressions", status check functions), so only `always()` and `cancelled()` steps run.
  */
-export function statusOf(
-  failed: () => boolean,
-  succeeded: () => boolean = () => !failed(),
-  cancelled: () => boolean = () => false,
-): StatusFunctions {
+export function statusOf({
+  failed,
+  succeeded = () => !failed(),
+  cancelled = () => false,
+}: {
+  failed: () => boolean;
+  /** Where success is not simply "not failed" (a job's: every job up its chain of needs succeeded). */
+  succeeded?: () => boolean;
+  cancelled?: () => boolean;
+}): StatusFunctions {
   return {
     success: () => !cancelled() && succeeded(),
     failure: () => !cancelled() && failed(),
@@ -24,7 +29,7 @@ export function statusOf(
 }
 
 /** For what is read after the steps (outputs, names): every step counts as passed. */
-export const ALWAYS: StatusFunctions = statusOf(() => false);
+export const ALWAYS: StatusFunctions = statusOf({ failed: () => false });
 
 /** Whether a step (or job) goes on after it fails: `continue-on-error`, a boolean or an expression. */
 export function continues(step: Pick<Step, "continueOnError">, scope: Scope): boolean {

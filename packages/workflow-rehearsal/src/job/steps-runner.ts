@@ -27,11 +27,7 @@ function handlerOf(step: Step, runsScripts: boolean): StepHandler {
 }
 
 export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: StepsFrame): Promise<void> {
-  const status = statusOf(
-    () => frame.failed,
-    undefined,
-    () => job.cancelled,
-  );
+  const status = statusOf({ failed: () => frame.failed, cancelled: () => job.cancelled });
   const workspace = job.options.workspace;
   for (const [index, step] of frame.steps.entries()) {
     // github.action is the step's id: its own, or the one the parser made up (`__run`, `__run_2`).

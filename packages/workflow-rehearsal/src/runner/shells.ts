@@ -78,8 +78,8 @@ function command(program: string, format: string, builtIn: BuiltIn | undefined):
   };
 }
 
-/** The first executable file named `name` in a folder of `path`. */
-function which(name: string, path: string): string | undefined {
+/** The first executable file named `name` in a folder of `path` (the runner's WhichUtil). */
+export function which(name: string, path: string): string | undefined {
   if (name.includes("/")) return isExecutable(name) ? name : undefined;
   for (const folder of path.split(delimiter)) {
     if (folder === "") continue;

@@ -1,9 +1,7 @@
 import { execFile } from "node:child_process";
-import { constants } from "node:fs";
-import { access } from "node:fs/promises";
-import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import type { ToolAsked } from "../records.js";
+import { which } from "./shells.js";
 
 // What a `run:` step finds of a tool that an `actions/setup-*` step before it, not run, would have
 // installed: the program first on the step's PATH and its version, said once a job, so a test
@@ -21,27 +19,12 @@ const PROGRAMS: Record<string, { names: string[]; args: string[] }> = {
   ruby: { names: ["ruby"], args: ["--version"] },
 };
 
-/** The first executable `name` on `path`. */
-async function which(name: string, path: string): Promise<string | undefined> {
-  for (const folder of path.split(delimiter).filter(Boolean)) {
-    const file = join(folder, name);
-    if (
-      await access(file, constants.X_OK).then(
-        () => true,
-        () => false,
-      )
-    )
-      return file;
-  }
-  return undefined;
-}
-
 /** The line the step's log gets for a tool asked for and not installed. */
 export async function toolNote(tool: ToolAsked, path: string, env: NodeJS.ProcessEnv): Promise<string> {
   const program = PROGRAMS[tool.tool];
   const asked = `${tool.action} asked for ${tool.asked}, which the rehearsal does not install`;
   for (const name of program?.names ?? []) {
-    const file = await which(name, path);
+    const file = which(name, path);
     if (file === undefined) continue;
     const version = await run(file, program?.args ?? [], { env, timeout: 5_000 }).then(
       // java prints its version to stderr.
