@@ -56467,6 +56467,11 @@ function classifyNetworkError(error) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
+/**
+ * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
+ * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
+ */
+const clockTimeAfter = (clock, realMs) => clock.now() + realMs * (clock.speed ?? 1);
 const systemClock = {
     now: () => Date.now(),
     async sleep(ms, signal) {
@@ -56477,6 +56482,20 @@ const systemClock = {
         await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
     },
 };
+/**
+ * Time `speed` times faster than this machine's, standing at `at` (epoch ms) when this machine's
+ * stood at `realAt`: the time of an emulator run sped up (`cwp rehearse` runs our steps on it, so a
+ * ten-minute build times out under `timeout: 5m` as on the platform). Its waits take 1/speed as long.
+ */
+function spedUpClock({ at, realAt, speed }) {
+    if (!(speed > 0))
+        throw new Error(`a sped-up clock needs a speed above 0 (got ${speed})`);
+    return {
+        speed,
+        now: () => at + (Date.now() - realAt) * speed,
+        sleep: (ms, signal) => systemClock.sleep(ms / speed, signal),
+    };
+}
 //# sourceMappingURL=clock.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/rate-limit.js
 const headerNumber = (headers, name) => {
@@ -56791,7 +56810,9 @@ class Transport {
         };
     }
     async #attempt(spec, message, base) {
-        const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
+        // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
+        const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+        const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
         const began = this.clock.now();
         if (spec.signal?.aborted)
             return {
@@ -56803,7 +56824,7 @@ class Transport {
         // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
         // than one timeout (it is large), so only the deadline bounds it as a whole.
         const attempt = new Attempt({
-            ms: spec.readBody ? this.#remaining(spec) : timeout,
+            ms: spec.readBody ? left : timeout,
             signal: spec.signal,
             at: base,
             onHeaders: (headers) => this.rateLimit.update(headers),
@@ -60668,8 +60689,9 @@ cancel = onCancel(), recorder) {
         ],
     });
     // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
-    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
-    const started = Date.now();
+    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS). It counts the host's time.
+    const { clock } = host();
+    const started = clock.now();
     let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
@@ -60697,6 +60719,7 @@ cancel = onCancel(), recorder) {
             token: conn.token,
             teamId: conn.teamId,
             deadline,
+            clock,
             onWarning: warn,
         });
         if (conn.teamId)
@@ -60704,6 +60727,7 @@ cancel = onCancel(), recorder) {
         const work = await action.start({
             config,
             client,
+            clock,
             signal: cancel.signal,
             deadline,
             startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
@@ -60738,26 +60762,28 @@ cancel = onCancel(), recorder) {
             await report({ title: work.title, outcome: "started", status, rows: work.rows });
             return;
         }
-        end = await follow(work, config, cancel, started, outputs, report, record);
+        end = await follow(work, config, cancel, { clock, started }, outputs, report, record);
     }
     catch (error) {
         end = await fail(report, error, cancel.signal.aborted, workStarted, parsed);
     }
     finally {
-        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, clock, deadline));
         cancel.dispose();
         await client?.close();
     }
 }
 /** The workflow was cancelled while the start request was under way, and the work started. */
 async function startedDuringCancel(work, config, cancel, report) {
-    const aborted = await abortRemote(work, config, cancel);
+    const aborted = await abortRemote(work, config, cancel, host().clock);
     const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
     await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
     return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
 }
-async function follow(work, config, cancel, started, outputs, report, record) {
+async function follow(work, config, cancel, 
+/** The host's clock, and when the step began on it. */
+{ clock, started }, outputs, report, record) {
     const { signal } = cancel;
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
@@ -60772,7 +60798,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         outcome,
         status,
         rows: work.rows,
-        durationMs: Date.now() - started,
+        durationMs: clock.now() - started,
         message,
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
@@ -60782,7 +60808,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
         await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
-        const took = formatDuration(Date.now() - started);
+        const took = formatDuration(clock.now() - started);
         if (conclusion.success) {
             const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
             say(said);
@@ -60812,15 +60838,15 @@ async function follow(work, config, cancel, started, outputs, report, record) {
             signal,
             onPoll: (resource) => {
                 last = resource;
-                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
+                host().progress(redact(`[${formatDuration(clock.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
             },
             onStatus: (status, resource) => {
-                say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`);
+                say(`[${formatDuration(clock.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`);
                 pump?.wake();
             },
         });
         // A log outage never holds a concluded step: what is left is read for 2 s at most.
-        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - clock.now()));
         return await settle(final);
     }
     catch (error) {
@@ -60843,7 +60869,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
                 : `could not be followed to its end (${error.message})`;
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
-        const aborted = await abortRemote(work, config, cancel);
+        const aborted = await abortRemote(work, config, cancel, clock);
         if (aborted.concluded !== undefined && !cancelled) {
             // It concluded as the deadline came (or as the reads failed): the platform's word is the step's.
             say(`The abort was refused: ${work.title} had already concluded (${work.conclude(aborted.concluded).status}).`);
@@ -60854,7 +60880,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const advice = timedOut && shortTimeoutAdvice ? ` ${shortTimeoutAdvice}` : "";
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${advice}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-        await record?.close(end, closeWithin(cancel, started + config.timeout));
+        await record?.close(end, closeWithin(cancel, clock, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         await reportAs(timedOut ? "timed out" : cancelled ? "cancelled" : "failure", status, message);
         failWith(message, timedOut ? "timeout" : cancelled ? "cancelled" : aborted.stopped ? "failed" : "unknown");
@@ -60865,13 +60891,18 @@ async function follow(work, config, cancel, started, outputs, report, record) {
  * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
  * what happened to it (`stopped` when it no longer runs).
  */
-async function abortRemote(work, config, cancel) {
+async function abortRemote(work, config, cancel, clock) {
     if (!work.abort)
         return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
     if (!config["abort-on-cancel"])
         return { said: "it was left running (abort-on-cancel is false).", stopped: false };
     const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
-    const budget = () => ({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+    // Within this machine's time (the runner's kill does not wait for a sped-up clock).
+    const budget = () => ({
+        signal: AbortSignal.timeout(within),
+        deadline: clockTimeAfter(clock, within),
+        urgent: true,
+    });
     try {
         await work.abort(budget());
         return { said: "it was aborted on the platform.", stopped: true };
@@ -60908,7 +60939,7 @@ function shortTimeout(many, durationsMs, timeoutMs) {
  * the step less the logs' drain; otherwise what is left of the step's time and
  * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(), timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -64151,6 +64182,7 @@ const inert = (text) => noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").repla
 
 
 
+
 /**
  * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
  * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
@@ -64163,6 +64195,7 @@ function githubHost() {
             await summary_summary.addRaw(markdown).write();
     };
     return {
+        clock: systemClock,
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(noOldCommands(line)),
         // Status changes are lines of their own; a runner's log has no line to redraw.
@@ -71119,7 +71152,7 @@ function linePattern(value, input) {
         throw new input_error_InputError(input, `compiles to ${size} instructions, more than the ${MAX_PROGRAM_SIZE} a log line may be matched with in bounded time: use fewer or smaller repetitions ({n,m}) of classes`);
     const test = (line) => pattern.test(line);
     return {
-        async firstMatch(lines, { signal, deadline }) {
+        async firstMatch(lines, { signal, deadline, clock }) {
             const context = (0,external_node_vm_namespaceObject.createContext)({ test, lines, progress: { at: 0 } });
             const progress = context.progress;
             // A slice that ended on the line it began with is given that line once more, for LINE_MS.
@@ -71127,7 +71160,8 @@ function linePattern(value, input) {
             for (;;) {
                 if (signal.aborted)
                     throw new StepFailure(`Cancelled while matching ${input}.`);
-                const left = deadline - Date.now();
+                // Matching takes this machine's time: what is left on a sped-up clock is shorter here.
+                const left = (deadline - clock.now()) / (clock.speed ?? 1);
                 if (left <= 0)
                     throw new StepFailure(`Matching ${input} did not finish within timeout.`);
                 const at = progress.at;
@@ -71139,7 +71173,7 @@ function linePattern(value, input) {
                     if (error.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT")
                         throw error;
                 }
-                if (progress.at === at && retrying && Date.now() < deadline)
+                if (progress.at === at && retrying && clock.now() < deadline)
                     throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`);
                 retrying = progress.at === at;
                 await new Promise((resolve) => setImmediate(resolve));
@@ -71160,17 +71194,17 @@ function programSize(pattern) {
 
 /** A minute either side of a build's or run's life: its first and last lines are printed within it. */
 const LIFE_MARGIN_MS = 60_000;
-/** The range from a minute before `start` to a minute after `end` (now while it still runs). */
-function lifeRange(start, end) {
-    const started = parseTimestamp(start) ?? Date.now();
-    const ended = parseTimestamp(end) ?? Date.now();
+/** The range from a minute before `start` to a minute after `end` (`now` while it still runs). */
+function lifeRange(start, end, now) {
+    const started = parseTimestamp(start) ?? now;
+    const ended = parseTimestamp(end) ?? now;
     return {
         startTime: new Date(started - LIFE_MARGIN_MS).toISOString(),
         endTime: new Date(Math.max(ended, started) + LIFE_MARGIN_MS).toISOString(),
     };
 }
-/** `options` (signal, deadline) go with every page request. */
-function logSource(client, config, options) {
+/** `options` (signal, deadline) go with every page request; `now` is the host's time (`Host.clock`). */
+function logSource(client, config, options, now) {
     const projectId = config["project-id"];
     const serviceId = config["service-id"];
     const jobId = config["job-id"];
@@ -71194,7 +71228,7 @@ function logSource(client, config, options) {
                 ? {
                     ownRange: async () => {
                         const run = await client.jobs.getRun(projectId, jobId, runId, options);
-                        return lifeRange(run.startedAt, run.concludedAt);
+                        return lifeRange(run.startedAt, run.concludedAt, now());
                     },
                 }
                 : {}),
@@ -71210,7 +71244,7 @@ function logSource(client, config, options) {
                 fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
                 ownRange: async () => {
                     const build = await client.builds.get(projectId, serviceId, buildId, options);
-                    return lifeRange(build.createdAt, build.buildConcludedAt);
+                    return lifeRange(build.createdAt, build.buildConcludedAt, now());
                 },
             };
         return {
@@ -71334,19 +71368,19 @@ const definition = defineAction({
         platformPattern(config["regex-not-includes"], "regex-not-includes");
         linePattern(config["fail-on-regex"], "fail-on-regex");
     },
-    async start({ config, client, signal, deadline }) {
+    async start({ config, client, clock, signal, deadline }) {
         const format = config.format ?? "text";
         const file = config["output-file"] ??
             (0,external_node_path_.join)(host().filesDir(), `cwp-logs-${Date.now()}.${format === "jsonl" ? "jsonl" : "log"}`);
         // Opened before anything is read: a path that cannot be written is said before any request.
         const { stream: out, failed } = await outputFile(file, "output-file");
         // `timeout` bounds the whole read; a cancel stops it.
-        const source = logSource(client, config, { signal, deadline });
+        const source = logSource(client, config, { signal, deadline }, clock.now);
         // A build's or run's logs cover its own life unless a time is given; other logs the last hour.
         const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
         const range = noTime && source.ownRange
             ? await source.ownRange()
-            : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
+            : timeRange(config["start-time"], config["end-time"], config.duration, clock.now());
         const gate = linePattern(config["fail-on-regex"], "fail-on-regex");
         const limit = config["line-limit"] ?? 10_000;
         let count = 0;
@@ -71370,7 +71404,7 @@ const definition = defineAction({
                 if (!out.write(main_record(line, format)))
                     await Promise.race([(0,external_node_events_.once)(out, "drain"), failed]);
             if (gate && !firstMatch) {
-                const at = await gate.firstMatch(lines.map(lineText), { signal, deadline });
+                const at = await gate.firstMatch(lines.map(lineText), { signal, deadline, clock });
                 if (at >= 0)
                     firstMatch = lines[at];
             }

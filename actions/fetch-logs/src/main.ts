@@ -81,7 +81,7 @@ export const definition = defineAction({
     platformPattern(config["regex-not-includes"], "regex-not-includes");
     linePattern(config["fail-on-regex"], "fail-on-regex");
   },
-  async start({ config, client, signal, deadline }) {
+  async start({ config, client, clock, signal, deadline }) {
     const format = config.format ?? "text";
     const file =
       config["output-file"] ??
@@ -89,13 +89,13 @@ export const definition = defineAction({
     // Opened before anything is read: a path that cannot be written is said before any request.
     const { stream: out, failed } = await outputFile(file, "output-file");
     // `timeout` bounds the whole read; a cancel stops it.
-    const source = logSource(client, config, { signal, deadline });
+    const source = logSource(client, config, { signal, deadline }, clock.now);
     // A build's or run's logs cover its own life unless a time is given; other logs the last hour.
     const noTime = !config["start-time"] && !config["end-time"] && config.duration === undefined;
     const range =
       noTime && source.ownRange
         ? await source.ownRange()
-        : timeRange(config["start-time"], config["end-time"], config.duration, Date.now());
+        : timeRange(config["start-time"], config["end-time"], config.duration, clock.now());
     const gate = linePattern(config["fail-on-regex"], "fail-on-regex");
     const limit = config["line-limit"] ?? 10_000;
     let count = 0;
@@ -118,7 +118,7 @@ export const definition = defineAction({
       for (const line of lines)
         if (!out.write(record(line, format))) await Promise.race([once(out, "drain"), failed]);
       if (gate && !firstMatch) {
-        const at = await gate.firstMatch(lines.map(lineText), { signal, deadline });
+        const at = await gate.firstMatch(lines.map(lineText), { signal, deadline, clock });
         if (at >= 0) firstMatch = lines[at];
       }
       if (config.print)

@@ -1,5 +1,6 @@
 import { createContext, Script } from "node:vm";
 import { InputError, StepFailure } from "@cwp/action-kit";
+import type { Clock } from "@cwp/client";
 import { RE2JS } from "re2js";
 
 // The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
@@ -37,7 +38,11 @@ export interface LineGate {
    * The index of the first of `lines` that matches, or -1: matched in slices that yield to the
    * event loop, within `signal` and `deadline`.
    */
-  firstMatch(lines: readonly string[], bounds: { signal: AbortSignal; deadline: number }): Promise<number>;
+  /** Within `deadline` on `clock` (the step's). */
+  firstMatch(
+    lines: readonly string[],
+    bounds: { signal: AbortSignal; deadline: number; clock: Clock },
+  ): Promise<number>;
 }
 
 /**
@@ -72,14 +77,15 @@ export function linePattern(value: string | undefined, input: string): LineGate 
     );
   const test = (line: string) => pattern.test(line);
   return {
-    async firstMatch(lines, { signal, deadline }) {
+    async firstMatch(lines, { signal, deadline, clock }) {
       const context = createContext({ test, lines, progress: { at: 0 } });
       const progress = context.progress as { at: number };
       // A slice that ended on the line it began with is given that line once more, for LINE_MS.
       let retrying = false;
       for (;;) {
         if (signal.aborted) throw new StepFailure(`Cancelled while matching ${input}.`);
-        const left = deadline - Date.now();
+        // Matching takes this machine's time: what is left on a sped-up clock is shorter here.
+        const left = (deadline - clock.now()) / (clock.speed ?? 1);
         if (left <= 0) throw new StepFailure(`Matching ${input} did not finish within timeout.`);
         const at = progress.at;
         try {
@@ -88,7 +94,7 @@ export function linePattern(value: string | undefined, input: string): LineGate 
         } catch (error) {
           if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
         }
-        if (progress.at === at && retrying && Date.now() < deadline)
+        if (progress.at === at && retrying && clock.now() < deadline)
           throw new StepFailure(
             `${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`,
           );

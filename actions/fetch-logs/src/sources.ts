@@ -25,18 +25,27 @@ export interface LogSource {
 /** A minute either side of a build's or run's life: its first and last lines are printed within it. */
 const LIFE_MARGIN_MS = 60_000;
 
-/** The range from a minute before `start` to a minute after `end` (now while it still runs). */
-function lifeRange(start: Parameters<typeof parseTimestamp>[0], end: Parameters<typeof parseTimestamp>[0]) {
-  const started = parseTimestamp(start) ?? Date.now();
-  const ended = parseTimestamp(end) ?? Date.now();
+/** The range from a minute before `start` to a minute after `end` (`now` while it still runs). */
+function lifeRange(
+  start: Parameters<typeof parseTimestamp>[0],
+  end: Parameters<typeof parseTimestamp>[0],
+  now: number,
+) {
+  const started = parseTimestamp(start) ?? now;
+  const ended = parseTimestamp(end) ?? now;
   return {
     startTime: new Date(started - LIFE_MARGIN_MS).toISOString(),
     endTime: new Date(Math.max(ended, started) + LIFE_MARGIN_MS).toISOString(),
   };
 }
 
-/** `options` (signal, deadline) go with every page request. */
-export function logSource(client: CwpClient, config: LogSourceInputs, options: CallOptions): LogSource {
+/** `options` (signal, deadline) go with every page request; `now` is the host's time (`Host.clock`). */
+export function logSource(
+  client: CwpClient,
+  config: LogSourceInputs,
+  options: CallOptions,
+  now: () => number,
+): LogSource {
   const projectId = config["project-id"];
   const serviceId = config["service-id"];
   const jobId = config["job-id"];
@@ -61,7 +70,7 @@ export function logSource(client: CwpClient, config: LogSourceInputs, options: C
         ? {
             ownRange: async () => {
               const run = await client.jobs.getRun(projectId, jobId, runId, options);
-              return lifeRange(run.startedAt, run.concludedAt);
+              return lifeRange(run.startedAt, run.concludedAt, now());
             },
           }
         : {}),
@@ -76,7 +85,7 @@ export function logSource(client: CwpClient, config: LogSourceInputs, options: C
         fetch: (q) => client.builds.logs(projectId, serviceId, { ...q, buildId }, options),
         ownRange: async () => {
           const build = await client.builds.get(projectId, serviceId, buildId, options);
-          return lifeRange(build.createdAt, build.buildConcludedAt);
+          return lifeRange(build.createdAt, build.buildConcludedAt, now());
         },
       };
     return {

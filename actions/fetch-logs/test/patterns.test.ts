@@ -1,3 +1,4 @@
+import { systemClock } from "@cwp/client";
 import { describe, expect, it } from "vitest";
 import { linePattern } from "../src/patterns.js";
 import { SLOW_PATTERN, slowLines } from "./slow-lines.js";
@@ -24,7 +25,7 @@ describe("fail-on-regex's matching", () => {
       abortedAt = cpuNow();
     });
     const error = await gate
-      ?.firstMatch(lines, { signal: cancel.signal, deadline: Date.now() + 60_000 })
+      ?.firstMatch(lines, { signal: cancel.signal, deadline: Date.now() + 60_000, clock: systemClock })
       .catch((e: Error) => e);
     expect(String(error)).toMatch(/Cancelled while matching fail-on-regex/);
     expect(cpuNow() - abortedAt).toBeLessThan(1_000);
@@ -40,7 +41,11 @@ describe("fail-on-regex's matching", () => {
     // matching before the timer ever runs (red once in CI on a loaded machine).
     const began = cpuNow();
     const error = await gate
-      ?.firstMatch(lines, { signal: new AbortController().signal, deadline: Date.now() + 300 })
+      ?.firstMatch(lines, {
+        signal: new AbortController().signal,
+        deadline: Date.now() + 300,
+        clock: systemClock,
+      })
       .catch((e: Error) => e);
     expect(String(error)).toMatch(/did not finish within timeout/);
     expect(cpuNow() - began).toBeLessThan(300 + 1_000);

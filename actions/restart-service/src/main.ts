@@ -38,7 +38,7 @@ export const definition = defineAction({
     if (config["service-id"] && config["acknowledge-active-sessions"])
       throw new InputError("acknowledge-active-sessions", "only applies to a harness (harness-id)");
   },
-  async start({ config, client, startOptions }) {
+  async start({ config, client, clock, startOptions }) {
     const projectId = config["project-id"];
     const harnessId = config["harness-id"];
     if (harnessId) {
@@ -48,7 +48,7 @@ export const definition = defineAction({
         .catch((error: unknown) => {
           throw refusedForSessions(error, harnessId, acknowledged) ?? error;
         });
-      const at = new Date().toISOString();
+      const at = new Date(clock.now()).toISOString();
       return {
         finished: true,
         title: `restart of harness ${harnessId} in project ${projectId}`,

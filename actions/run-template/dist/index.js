@@ -57143,6 +57143,11 @@ function classifyNetworkError(error) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
+/**
+ * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
+ * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
+ */
+const clockTimeAfter = (clock, realMs) => clock.now() + realMs * (clock.speed ?? 1);
 const systemClock = {
     now: () => Date.now(),
     async sleep(ms, signal) {
@@ -57153,6 +57158,20 @@ const systemClock = {
         await (0,promises_namespaceObject.setTimeout)(ms, undefined, signal ? { signal } : undefined);
     },
 };
+/**
+ * Time `speed` times faster than this machine's, standing at `at` (epoch ms) when this machine's
+ * stood at `realAt`: the time of an emulator run sped up (`cwp rehearse` runs our steps on it, so a
+ * ten-minute build times out under `timeout: 5m` as on the platform). Its waits take 1/speed as long.
+ */
+function spedUpClock({ at, realAt, speed }) {
+    if (!(speed > 0))
+        throw new Error(`a sped-up clock needs a speed above 0 (got ${speed})`);
+    return {
+        speed,
+        now: () => at + (Date.now() - realAt) * speed,
+        sleep: (ms, signal) => systemClock.sleep(ms / speed, signal),
+    };
+}
 //# sourceMappingURL=clock.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/rate-limit.js
 const headerNumber = (headers, name) => {
@@ -57467,7 +57486,9 @@ class Transport {
         };
     }
     async #attempt(spec, message, base) {
-        const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
+        // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
+        const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+        const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
         const began = this.clock.now();
         if (spec.signal?.aborted)
             return {
@@ -57479,7 +57500,7 @@ class Transport {
         // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
         // than one timeout (it is large), so only the deadline bounds it as a whole.
         const attempt = new Attempt({
-            ms: spec.readBody ? this.#remaining(spec) : timeout,
+            ms: spec.readBody ? left : timeout,
             signal: spec.signal,
             at: base,
             onHeaders: (headers) => this.rateLimit.update(headers),
@@ -61504,8 +61525,9 @@ cancel = onCancel(), recorder) {
         ],
     });
     // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
-    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
-    const started = Date.now();
+    // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS). It counts the host's time.
+    const { clock } = host();
+    const started = clock.now();
     let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
@@ -61533,6 +61555,7 @@ cancel = onCancel(), recorder) {
             token: conn.token,
             teamId: conn.teamId,
             deadline,
+            clock,
             onWarning: warn,
         });
         if (conn.teamId)
@@ -61540,6 +61563,7 @@ cancel = onCancel(), recorder) {
         const work = await action.start({
             config,
             client,
+            clock,
             signal: cancel.signal,
             deadline,
             startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
@@ -61574,26 +61598,28 @@ cancel = onCancel(), recorder) {
             await report({ title: work.title, outcome: "started", status, rows: work.rows });
             return;
         }
-        end = await follow(work, config, cancel, started, outputs, report, record);
+        end = await follow(work, config, cancel, { clock, started }, outputs, report, record);
     }
     catch (error) {
         end = await fail(report, error, cancel.signal.aborted, workStarted, parsed);
     }
     finally {
-        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, deadline));
+        await record?.close(end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." }, closeWithin(cancel, clock, deadline));
         cancel.dispose();
         await client?.close();
     }
 }
 /** The workflow was cancelled while the start request was under way, and the work started. */
 async function startedDuringCancel(work, config, cancel, report) {
-    const aborted = await abortRemote(work, config, cancel);
+    const aborted = await abortRemote(work, config, cancel, host().clock);
     const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
     await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
     failWith(message, "cancelled");
     return { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
 }
-async function follow(work, config, cancel, started, outputs, report, record) {
+async function follow(work, config, cancel, 
+/** The host's clock, and when the step began on it. */
+{ clock, started }, outputs, report, record) {
     const { signal } = cancel;
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
@@ -61608,7 +61634,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         outcome,
         status,
         rows: work.rows,
-        durationMs: Date.now() - started,
+        durationMs: clock.now() - started,
         message,
         lastLines: outcome === "success" ? undefined : pump?.last,
     });
@@ -61618,7 +61644,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         outputs.set(work.outputs(final));
         const message = work.message?.(final);
         await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
-        const took = formatDuration(Date.now() - started);
+        const took = formatDuration(clock.now() - started);
         if (conclusion.success) {
             const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
             say(said);
@@ -61648,15 +61674,15 @@ async function follow(work, config, cancel, started, outputs, report, record) {
             signal,
             onPoll: (resource) => {
                 last = resource;
-                host().progress(redact(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
+                host().progress(redact(`[${formatDuration(clock.now() - started)}] ${work.title}: ${work.conclude(resource).status}`));
             },
             onStatus: (status, resource) => {
-                say(`[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`);
+                say(`[${formatDuration(clock.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`);
                 pump?.wake();
             },
         });
         // A log outage never holds a concluded step: what is left is read for 2 s at most.
-        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+        await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - clock.now()));
         return await settle(final);
     }
     catch (error) {
@@ -61679,7 +61705,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
                 : `could not be followed to its end (${error.message})`;
         // The abort goes first, then the record; the logs get what time is left after them.
         pump?.stop();
-        const aborted = await abortRemote(work, config, cancel);
+        const aborted = await abortRemote(work, config, cancel, clock);
         if (aborted.concluded !== undefined && !cancelled) {
             // It concluded as the deadline came (or as the reads failed): the platform's word is the step's.
             say(`The abort was refused: ${work.title} had already concluded (${work.conclude(aborted.concluded).status}).`);
@@ -61690,7 +61716,7 @@ async function follow(work, config, cancel, started, outputs, report, record) {
         const advice = timedOut && shortTimeoutAdvice ? ` ${shortTimeoutAdvice}` : "";
         const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${advice}`;
         const end = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-        await record?.close(end, closeWithin(cancel, started + config.timeout));
+        await record?.close(end, closeWithin(cancel, clock, started + config.timeout));
         await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
         await reportAs(timedOut ? "timed out" : cancelled ? "cancelled" : "failure", status, message);
         failWith(message, timedOut ? "timeout" : cancelled ? "cancelled" : aborted.stopped ? "failed" : "unknown");
@@ -61701,13 +61727,18 @@ async function follow(work, config, cancel, started, outputs, report, record) {
  * Aborts the remote work within 5 s, and after a cancel before the runner kills the step, and says
  * what happened to it (`stopped` when it no longer runs).
  */
-async function abortRemote(work, config, cancel) {
+async function abortRemote(work, config, cancel, clock) {
     if (!work.abort)
         return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
     if (!config["abort-on-cancel"])
         return { said: "it was left running (abort-on-cancel is false).", stopped: false };
     const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
-    const budget = () => ({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+    // Within this machine's time (the runner's kill does not wait for a sped-up clock).
+    const budget = () => ({
+        signal: AbortSignal.timeout(within),
+        deadline: clockTimeAfter(clock, within),
+        urgent: true,
+    });
     try {
         await work.abort(budget());
         return { said: "it was aborted on the platform.", stopped: true };
@@ -61744,7 +61775,7 @@ function shortTimeout(many, durationsMs, timeoutMs) {
  * the step less the logs' drain; otherwise what is left of the step's time and
  * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(), timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -64991,6 +65022,7 @@ const inert = (text) => noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").repla
 
 
 
+
 /**
  * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
  * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
@@ -65003,6 +65035,7 @@ function githubHost() {
             await summary_summary.addRaw(markdown).write();
     };
     return {
+        clock: systemClock,
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(noOldCommands(line)),
         // Status changes are lines of their own; a runner's log has no line to redraw.

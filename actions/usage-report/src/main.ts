@@ -63,8 +63,8 @@ export const definition = defineAction({
         "give project-id or project-uid, not both (project-id takes a uid too)",
       );
   },
-  async start({ config, client, signal, deadline }) {
-    const now = Date.now();
+  async start({ config, client, clock, signal, deadline }) {
+    const now = clock.now();
     const pullNumber = config.comment === "pr" ? pullRequestNumber(eventPayload()) : undefined;
     const dir = config["output-dir"] ?? join(host().filesDir(), "cwp-usage-report");
     await outputDir(dir, "output-dir");

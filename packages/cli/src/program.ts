@@ -6,6 +6,7 @@ import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { OPERATIONS, REHEARSAL_INPUTS } from "./operations.js";
 import { addRehearseCommand } from "./rehearse/command.js";
+import { stepClock } from "./rehearse/step-clock.js";
 import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
 import { exampleHelp, terminalDescription, terminalInputHelp } from "./terminal-help.js";
@@ -28,8 +29,10 @@ async function runOperation(
   const cancel = onCancel();
   // A step `cwp rehearse` runs was given its inputs as a workflow's `with:`: named so.
   const rehearsed = process.env[REHEARSAL_INPUTS] !== undefined;
-  // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do.
+  // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do;
+  // it counts the platform's time, which the rehearsal hands it.
   const terminal = new TerminalHost({
+    ...(rehearsed ? { clock: stepClock() } : {}),
     json: flags.json === true,
     inputsAs: rehearsed ? "inputs" : "flags",
     ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),

@@ -11,6 +11,7 @@ import {
   typedOutput,
 } from "@cwp/action-kit/engine";
 import { renderSummary } from "@cwp/action-kit/summary";
+import { type Clock, systemClock } from "@cwp/client";
 import { type Paint, painterFor, takesEscapes } from "./colour.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
@@ -50,8 +51,11 @@ export interface TerminalOptions {
   stdout?: Stream;
   stderr?: Stream;
   env?: NodeJS.ProcessEnv;
-  /** The clock, for the heartbeat (tests give their own). */
-  now?: () => number;
+  /**
+   * The time the work counts (`Host.clock`), the heartbeat's too: this machine's, or for a step
+   * `cwp rehearse` runs the platform's (tests give their own).
+   */
+  clock?: Clock;
   /**
    * How inputs are named: as flags (`--template-id`, default), or as the action names them
    * (`template-id`), for a step `cwp rehearse` runs from a workflow's `with:`.
@@ -82,6 +86,7 @@ export class TerminalHost implements Host {
   readonly #live: boolean;
   #progress = false;
   #logTitle: string | undefined;
+  readonly clock: Clock;
   readonly #now: () => number;
   /** When a line was last written (progress on a TTY is no line). */
   #lastLineAt: number;
@@ -100,7 +105,8 @@ export class TerminalHost implements Host {
     const env = options.env ?? process.env;
     this.#paint = painterFor(this.#out, env);
     this.#live = takesEscapes(this.#out, env);
-    this.#now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
+    this.#now = () => this.clock.now();
     this.#inputsAs = options.inputsAs ?? "flags";
     this.#filesDir = options.filesDir ?? ".";
     this.#summaryFile = options.summaryFile;

@@ -89,7 +89,7 @@ describe("the terminal host", () => {
       stdout: out.s,
       stderr: stream(false).s,
       env: {},
-      now: () => clock.now,
+      clock: { now: () => clock.now, sleep: async () => {} },
     });
     const poll = () => {
       for (clock.now = 0; clock.now <= 120_000; clock.now += 10_000)

@@ -19,6 +19,11 @@ export interface OurStep {
   env: Record<string, string>;
   /** The runner's default variables (GITHUB_*, RUNNER_*), as a `run:` step gets them. */
   variables: Record<string, string>;
+  /**
+   * When it is ended: its `timeout-minutes`, or what is left of its job's, in the platform's time
+   * (`RehearsalOptions.platformNow`), which the step counts.
+   */
+  timeout: StepTimeout;
 }
 
 /** A tool an `actions/setup-*` step not run would have installed, and the version it asked for. */
@@ -131,6 +136,12 @@ export interface RehearsalOptions<R extends StepResult> {
    * cancelled()), as on GitHub.
    */
   signal?: AbortSignal;
+  /**
+   * Now on the platform our steps act on (epoch ms): their time, which counts against the job's
+   * `timeout-minutes` and their own (the emulator's, sped up, in `cwp rehearse`); where not given,
+   * this machine's. Scripts count this machine's.
+   */
+  platformNow?: () => number;
   /** Called as each run of a job ends: what its steps left running ends with it, as on a runner. */
   endJob?(): Promise<void>;
 }

@@ -299,3 +299,49 @@ describe("names and findings", () => {
     expect(jobs.get("a")?.[0]?.success).toBe(false);
   });
 });
+
+// A job's timeout-minutes ("the maximum number of minutes to let a job run before GitHub
+// automatically cancels it", Workflow syntax, jobs.<job_id>.timeout-minutes) and a step's
+// (jobs.<job_id>.steps[*].timeout-minutes), for our steps on the platform's time: the time each of our
+// steps took on the platform is spent from the job's, however fast that time runs here.
+describe(`our steps' timeouts count the platform's time (${SYNTAX}#jobsjob_idtimeout-minutes)`, () => {
+  /** A platform whose every build takes `minutes` of its time, in no time of this machine's. */
+  function platform(minutes: number) {
+    let now = Date.parse("2026-12-02T10:00:00Z");
+    const timeouts: OurStep["timeout"][] = [];
+    return {
+      timeouts,
+      options: {
+        platformNow: () => now,
+        runStep: async (step: OurStep) => {
+          timeouts.push(step.timeout);
+          now += Math.min(minutes * 60_000, step.timeout.ms);
+          return { code: minutes * 60_000 > step.timeout.ms ? 1 : 0, outputs: {} };
+        },
+      },
+    };
+  }
+
+  it("gives each step what is left of the job's after the steps before spent theirs on the platform", async () => {
+    const { options, timeouts } = platform(4);
+    const { jobs } = await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    timeout-minutes: 10\n    steps:\n${build("One")}${build("Two")}${build("Three")}`,
+      options,
+    );
+    expect(timeouts).toEqual([
+      { ms: 600_000, message: "The job has exceeded the maximum execution time of 10 minutes." },
+      { ms: 360_000, message: "The job has exceeded the maximum execution time of 10 minutes." },
+      { ms: 120_000, message: "The job has exceeded the maximum execution time of 10 minutes." },
+    ]);
+    expect(jobs.get("a")?.[0]?.result).toBe("failure");
+  });
+
+  it("gives a step its own timeout-minutes where that comes first, in the runner's words", async () => {
+    const { options, timeouts } = platform(4);
+    await rehearse(
+      `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: acme/cwp/actions/trigger-build@v1\n        timeout-minutes: 3\n        with:\n          service-id: web\n`,
+      options,
+    );
+    expect(timeouts).toEqual([{ ms: 180_000, message: "The action has timed out." }]);
+  });
+});

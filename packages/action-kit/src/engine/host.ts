@@ -1,3 +1,4 @@
+import type { Clock } from "@cwp/client";
 import { redact } from "./secrets.js";
 
 // Where an action's engine speaks: the GitHub runner (annotations, groups, masking, job summary,
@@ -58,6 +59,12 @@ export interface Report {
 }
 
 export interface Host {
+  /**
+   * The time the work is timed and waited on (its `timeout`, polls, log ranges, durations): this
+   * machine's on a runner; a step `cwp rehearse` runs counts the platform's (the emulator's, sped up).
+   * What the runner counts (the time left after a cancel) is this machine's, always.
+   */
+  readonly clock: Clock;
   /** One status line. Its text may hold remote strings; the host keeps them inert. */
   info(line: string): void;
   /** A line only for someone debugging the step. */

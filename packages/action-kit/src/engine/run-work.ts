@@ -1,10 +1,12 @@
 import {
   AbortedError,
   type CallOptions,
+  type Clock,
   type Conclusion,
   ConflictError,
   type CwpClient,
   CwpError,
+  clockTimeAfter,
   createClient,
   type LogFollower,
   type WaitOptions,
@@ -95,9 +97,11 @@ export interface StartedWork<T> {
 export interface ActionContext<C> {
   config: C & SharedConfig;
   client: CwpClient;
+  /** The host's time (`Host.clock`): what "now" is for a range of time the action reads. */
+  clock: Clock;
   /** Aborts at the workflow's cancel: for the reads before the work starts. */
   signal: AbortSignal;
-  /** The step's deadline (epoch ms), from `timeout`: what else the action calls (GitHub) ends by it. */
+  /** The step's deadline (epoch ms on `clock`), from `timeout`: what else the action calls (GitHub) ends by it. */
   deadline: number;
   /**
    * For the one request that starts the remote work. Its signal lets it answer after a cancel
@@ -178,8 +182,9 @@ export async function runWork<S extends z.ZodRawShape, T>(
       ],
     });
   // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
-  // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS).
-  const started = Date.now();
+  // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS). It counts the host's time.
+  const { clock } = host();
+  const started = clock.now();
   let deadline = Number.POSITIVE_INFINITY;
   try {
     const config = readInputs(schema, raw) as z.output<z.ZodObject<S>> & SharedConfig;
@@ -209,12 +214,14 @@ export async function runWork<S extends z.ZodRawShape, T>(
       token: conn.token,
       teamId: conn.teamId,
       deadline,
+      clock,
       onWarning: warn,
     });
     if (conn.teamId) say(`Acting for team ${conn.teamId} (/v1/teams/${conn.teamId}/...)`);
     const work = await action.start({
       config,
       client,
+      clock,
       signal: cancel.signal,
       deadline,
       startOptions: { signal: cancel.startSignal, beforeSend: openRecord },
@@ -247,13 +254,13 @@ export async function runWork<S extends z.ZodRawShape, T>(
       await report({ title: work.title, outcome: "started", status, rows: work.rows });
       return;
     }
-    end = await follow(work, config, cancel, started, outputs, report, record);
+    end = await follow(work, config, cancel, { clock, started }, outputs, report, record);
   } catch (error) {
     end = await fail(report, error, cancel.signal.aborted, workStarted, parsed);
   } finally {
     await record?.close(
       end ?? { outcome: "unknown", summary: "The step ended before its work's outcome was known." },
-      closeWithin(cancel, deadline),
+      closeWithin(cancel, clock, deadline),
     );
     cancel.dispose();
     await client?.close();
@@ -267,7 +274,7 @@ async function startedDuringCancel<T>(
   cancel: Cancellation,
   report: Reporter,
 ): Promise<StepEnd> {
-  const aborted = await abortRemote(work, config, cancel);
+  const aborted = await abortRemote(work, config, cancel, host().clock);
   const message = `Cancelled ${host().cancelledBy} while ${work.title} was being started: it had started; ${aborted.said}`;
   await report({ title: work.title, outcome: "cancelled", rows: work.rows, message });
   failWith(message, "cancelled");
@@ -278,7 +285,8 @@ async function follow<T>(
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
-  started: number,
+  /** The host's clock, and when the step began on it. */
+  { clock, started }: { clock: Clock; started: number },
   outputs: Outputs<string>,
   report: Reporter,
   record: WorkRecord | undefined,
@@ -300,7 +308,7 @@ async function follow<T>(
       outcome,
       status,
       rows: work.rows,
-      durationMs: Date.now() - started,
+      durationMs: clock.now() - started,
       message,
       lastLines: outcome === "success" ? undefined : pump?.last,
     });
@@ -310,7 +318,7 @@ async function follow<T>(
     outputs.set(work.outputs(final));
     const message = work.message?.(final);
     await reportAs(conclusion.success ? "success" : "failure", conclusion.status, message);
-    const took = formatDuration(Date.now() - started);
+    const took = formatDuration(clock.now() - started);
     if (conclusion.success) {
       const said = `${capitalise(work.title)} concluded ${conclusion.status} in ${took}.`;
       say(said);
@@ -341,19 +349,19 @@ async function follow<T>(
         last = resource;
         host().progress(
           redact(
-            `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.conclude(resource).status}`,
+            `[${formatDuration(clock.now() - started)}] ${work.title}: ${work.conclude(resource).status}`,
           ),
         );
       },
       onStatus: (status, resource) => {
         say(
-          `[${formatDuration(Date.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
+          `[${formatDuration(clock.now() - started)}] ${work.title}: ${work.describeStatus?.(status, resource) ?? status}`,
         );
         pump?.wake();
       },
     });
     // A log outage never holds a concluded step: what is left is read for 2 s at most.
-    await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - Date.now()));
+    await pump?.drain(Math.min(DRAIN_WITHIN_MS, started + config.timeout - clock.now()));
     return await settle(final);
   } catch (error) {
     const timedOut = error instanceof WaitTimeoutError;
@@ -374,7 +382,7 @@ async function follow<T>(
         : `could not be followed to its end (${(error as Error).message})`;
     // The abort goes first, then the record; the logs get what time is left after them.
     pump?.stop();
-    const aborted = await abortRemote(work, config, cancel);
+    const aborted = await abortRemote(work, config, cancel, clock);
     if (aborted.concluded !== undefined && !cancelled) {
       // It concluded as the deadline came (or as the reads failed): the platform's word is the step's.
       say(
@@ -388,7 +396,7 @@ async function follow<T>(
     const advice = timedOut && shortTimeoutAdvice ? ` ${shortTimeoutAdvice}` : "";
     const message = `${capitalise(work.title)} ${why}${status ? ` (last status ${status})` : ""}; ${aborted.said}${check}${advice}`;
     const end: StepEnd = { outcome: aborted.stopped ? "stopped" : "abandoned", summary: message };
-    await record?.close(end, closeWithin(cancel, started + config.timeout));
+    await record?.close(end, closeWithin(cancel, clock, started + config.timeout));
     await pump?.drain(Math.min(DRAIN_WITHIN_MS, timeLeftAfterCancel(cancel)));
     await reportAs(timedOut ? "timed out" : cancelled ? "cancelled" : "failure", status, message);
     failWith(
@@ -407,13 +415,19 @@ async function abortRemote<T>(
   work: StartedWork<T>,
   config: SharedConfig,
   cancel: Cancellation,
+  clock: Clock,
 ): Promise<{ said: string; stopped: boolean; concluded?: T }> {
   if (!work.abort)
     return { said: "the platform cannot abort it, so it may still be running.", stopped: false };
   if (!config["abort-on-cancel"])
     return { said: "it was left running (abort-on-cancel is false).", stopped: false };
   const within = Math.max(1000, Math.min(ABORT_WITHIN_MS, timeLeftAfterCancel(cancel)));
-  const budget = () => ({ signal: AbortSignal.timeout(within), deadline: Date.now() + within, urgent: true });
+  // Within this machine's time (the runner's kill does not wait for a sped-up clock).
+  const budget = () => ({
+    signal: AbortSignal.timeout(within),
+    deadline: clockTimeAfter(clock, within),
+    urgent: true,
+  });
   try {
     await work.abort(budget());
     return { said: "it was aborted on the platform.", stopped: true };
@@ -451,12 +465,12 @@ function shortTimeout(many: string, durationsMs: readonly number[], timeoutMs: n
  * the step less the logs' drain; otherwise what is left of the step's time and
  * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel: Cancellation, deadline: number) =>
+const closeWithin = (cancel: Cancellation, clock: Clock, deadline: number) =>
   Math.max(
     1000,
     Math.min(
       RECORD_CLOSE_MS,
-      deadline + CLOSE_AFTER_DEADLINE_MS - Date.now(),
+      (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS,
       timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS,
     ),
   );

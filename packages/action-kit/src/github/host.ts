@@ -1,4 +1,5 @@
 import * as core from "@actions/core";
+import { systemClock } from "@cwp/client";
 import type { Host } from "../engine/host.js";
 import { renderSummary } from "./summary.js";
 import { inert, noOldCommands, printUntrusted } from "./untrusted.js";
@@ -14,6 +15,7 @@ export function githubHost(): Host {
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   };
   return {
+    clock: systemClock,
     info: (line) => core.info(inert(line)),
     debug: (line) => core.debug(noOldCommands(line)),
     // Status changes are lines of their own; a runner's log has no line to redraw.

@@ -299,6 +299,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
             : {}),
           endJob: () => groups.endAll(),
           signal: stop.signal,
+          platformNow: platform.clock.now,
           onJobStart: (job) => printer.heading(`job ${job.title}`),
           onStepStart: (step) => printer.stepStart(step, platform.url),
           onStepEnd: (step) => printer.stepEnd(step),

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { type Clock, spedUpClock, systemClock } from "@cwp/client";
 import { parseWorldFile, startEmulator, WorldFileError } from "@cwp/emulator";
+import type { PlatformTime } from "./step-clock.js";
 
 // The platform a rehearsal's steps act on: the emulator, started here (on a world file of the
 // user's, or the seeded one), or a platform the user names with --api-url.
@@ -9,18 +11,6 @@ import { parseWorldFile, startEmulator, WorldFileError } from "@cwp/emulator";
  * long the work takes, so a ten-minute build ends in ten seconds.
  */
 export const REHEARSAL_SPEED = 60;
-/**
- * The emulator's clock starts this long (real time) times the speed in the past, so that it stays
- * behind the steps' own clock for a rehearsal of that long: a real platform's clock is about the
- * runner's, and a step refuses times to come (logs "from the future").
- */
-const BEHIND_FOR_MS = 20 * 60_000;
-/**
- * But never more than this behind: the further back, the longer each month's first days fall in
- * the month before on the platform (a month-to-date report of the runner's month would read a
- * month the platform has not reached).
- */
-const MOST_BEHIND_MS = 6 * 3_600_000;
 
 export interface RehearsalPlatform {
   url: string;
@@ -28,6 +18,10 @@ export interface RehearsalPlatform {
   token?: string;
   /** What the rehearsal prints about it. */
   description: string;
+  /** The emulator's time, which our steps count (`step-clock.ts`); none for --api-url, whose is real time. */
+  time?: PlatformTime;
+  /** The platform's time: what our steps' timeouts and the job's spend, as they count. */
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -42,7 +36,7 @@ export async function startRehearsalPlatform(options: {
   speed: number;
 }): Promise<RehearsalPlatform> {
   if (options.apiUrl !== undefined)
-    return { url: options.apiUrl, description: options.apiUrl, close: async () => {} };
+    return { url: options.apiUrl, description: options.apiUrl, clock: systemClock, close: async () => {} };
   let world: ReturnType<typeof parseWorldFile> | undefined;
   if (options.world !== undefined) {
     const text = await readFile(options.world, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -61,7 +55,6 @@ export async function startRehearsalPlatform(options: {
   const emulator = await startEmulator({
     port: 0,
     speed: options.speed,
-    startAt: Date.now() - Math.min(BEHIND_FOR_MS * options.speed, MOST_BEHIND_MS),
     ...(world ? { world } : {}),
   }).catch((error: unknown) => {
     // What only the seeded world can tell (a team the file names that it does not have).
@@ -72,9 +65,15 @@ export async function startRehearsalPlatform(options: {
   const { tokens } = (await (await fetch(new URL("/_emulator/fixtures", emulator.url))).json()) as {
     tokens: { org: string };
   };
+  // Where its time stands now, read from it: our steps' clock starts there and runs as fast.
+  const askedAt = Date.now();
+  const { now } = (await (await fetch(new URL("/_emulator/clock", emulator.url))).json()) as { now: string };
+  const time = { at: Date.parse(now), realAt: (askedAt + Date.now()) / 2, speed: options.speed };
   return {
     url: emulator.url,
     token: tokens.org,
+    time,
+    clock: spedUpClock(time),
     description: `the emulator at ${emulator.url}${options.world ? ` with ${options.world}` : " (its seeded world)"}, ${options.speed}× time`,
     close: () => emulator.close(),
   };

@@ -2,22 +2,31 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { formatDuration } from "@cwp/action-kit/engine";
 import { machineClock, type OurStep, type RehearsalEvent, type StepResult } from "@cwp/workflow-rehearsal";
 import { OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
 import type { RehearsalPlatform } from "./platform.js";
+import { REHEARSAL_CLOCK } from "./step-clock.js";
 
 // A step of ours, run as `cwp <operation> --json` in a process of its own: the same engine as the
 // action's bundle, with the step's environment and the GITHUB_* variables a runner gives (the
 // event's file among them), in the rehearsal's folder. Its inputs go through the environment
 // (CWP_REHEARSAL_INPUTS, as a runner's go through INPUT_*), the token through CWP_API_TOKEN: never
 // the command line, which any process on the machine can read. Its lines come back one by one as
-// it prints them; its outputs are the JSON it ends with, as a runner's outputs are text.
+// it prints them; its outputs are the JSON it ends with, as a runner's outputs are text. It counts
+// the platform's time (REHEARSAL_CLOCK), its timeout and the job's too: at a timeout it is ended
+// as the runner ends a step, SIGINT (the action aborts its work), then killed after the runner's
+// 7.5 s.
 
 /**
  * Inputs that act on GitHub (a comment on a pull request or an issue, and its token): the CLI has
  * them, but a rehearsal posts nothing to GitHub, so they are not rehearsed, as a deployment's are not.
  */
 const ACTS_ON_GITHUB = ["comment", "issue-title", "issue-label", "github-token"];
+/** How long the runner waits after a step's SIGINT before it kills it (ProcessInvoker: SIGTERM at 7.5 s). */
+const KILL_AFTER_MS = 7_500;
+/** Node's timers hold at most 2^31 - 1 ms (24.8 days): a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface CwpStepResult extends StepResult {
   /** Inputs of the action that only a GitHub runner acts on (a deployment's): not rehearsed. */
@@ -95,6 +104,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
           ? (options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || ""))
           : "",
       [REHEARSAL_INPUTS]: JSON.stringify(inputs),
+      ...(options.platform.time ? { [REHEARSAL_CLOCK]: JSON.stringify(options.platform.time) } : {}),
     };
     const child = spawn(process.execPath, [bin, ...args], {
       env,
@@ -108,7 +118,13 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
       stdout += chunk;
     });
     createInterface({ input: child.stderr }).on("line", options.onLine);
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const timedOut = await endAtTimeout(child, closed, step.timeout.ms / (options.platform.time?.speed ?? 1));
+    const code = await closed;
+    if (timedOut) {
+      options.onLine(`Error: ${step.timeout.message}`);
+      options.onLine(platformTimeNote(step.timeout.ms, options.platform));
+    }
     let json: Record<string, unknown> = {};
     try {
       json = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
@@ -122,6 +138,31 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
     }
     const summary = await readFile(summaryFile, "utf8").catch(() => undefined);
     await rm(files, { recursive: true, force: true });
-    return { code, outputs, githubOnly, ...(summary ? { summary } : {}) };
+    return { code: timedOut ? 1 : code, outputs, githubOnly, ...(summary ? { summary } : {}) };
   };
+}
+
+/** Ends the step `realMs` from now unless it closed before: SIGINT, then SIGKILL. Says whether it had to. */
+async function endAtTimeout(child: ChildProcess, closed: Promise<unknown>, realMs: number): Promise<boolean> {
+  if (realMs > MAX_TIMER_MS) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), Math.max(0, realMs));
+  });
+  const timedOut = await Promise.race([closed.then(() => false), timeout]);
+  clearTimeout(timer);
+  if (!timedOut) return false;
+  child.kill("SIGINT");
+  const kill = setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS);
+  await closed;
+  clearTimeout(kill);
+  return true;
+}
+
+/** Which time the timeout counted: the platform's, which the emulator runs faster than this machine's. */
+function platformTimeNote(ms: number, platform: RehearsalPlatform): string {
+  const speed = platform.time?.speed;
+  return speed === undefined
+    ? `(our steps count the platform's time: ${formatDuration(ms)})`
+    : `(our steps count the platform's time: ${formatDuration(ms)} of the emulator's, ${formatDuration(ms / speed)} here at ${speed}× time)`;
 }

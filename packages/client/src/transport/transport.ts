@@ -259,7 +259,9 @@ export class Transport {
   ): Promise<
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
-    const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, this.#remaining(spec))));
+    // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
+    const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+    const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
     const began = this.clock.now();
     if (spec.signal?.aborted)
       return {
@@ -271,7 +273,7 @@ export class Transport {
     // keep it alive, and the caller's deadline bounds it. A body read as it arrives may take longer
     // than one timeout (it is large), so only the deadline bounds it as a whole.
     const attempt = new Attempt({
-      ms: spec.readBody ? this.#remaining(spec) : timeout,
+      ms: spec.readBody ? left : timeout,
       signal: spec.signal,
       at: base,
       onHeaders: (headers) => this.rateLimit.update(headers),

@@ -57,16 +57,23 @@ export class JobRun<R extends StepResult = StepResult> {
   constructor(
     readonly options: RehearsalOptions<R>,
     root: Omit<StepsFrame, "stepsContext" | "failed" | "depth" | "prefix">,
-    /** The job's `timeout-minutes`, and when it runs out (epoch ms). */
+    /** The job's `timeout-minutes`. */
     readonly timeoutMinutes: number,
-    readonly deadline: number,
     /** What a runner would refuse, each naming the job and the step. */
     readonly findings: string[],
     /** The workflow token's permissions in this job (`permissions.ts`). */
     readonly permissions: Permissions,
   ) {
     this.root = { ...root, stepsContext: {}, failed: false, depth: 0, prefix: "" };
+    this.#leftMs = timeoutMinutes * 60_000;
   }
+
+  /**
+   * What is left of the job's `timeout-minutes`, ms: each step spends its time from it, a script
+   * this machine's and one of ours the platform's (`timed`), so a job whose builds take longer
+   * than its timeout on the platform times out as on GitHub, however fast the emulator runs.
+   */
+  #leftMs: number;
 
   /** The run was cancelled (the host's first Ctrl-C or SIGTERM): the steps after run as after a cancel. */
   get cancelled(): boolean {
@@ -129,12 +136,29 @@ export class JobRun<R extends StepResult = StepResult> {
   }
 
   /**
-   * How long a step may run: its own timeout (ms, none: undefined), within what is left of the
-   * job's. A step's is the runner's, in its words (StepsRunner.cs @00a736d9, RunStepAsync: "The
-   * action has timed out."); the job's is GitHub's service's, which cancels the job.
+   * Runs a step within how long it may run (`run` is given it): its own timeout (ms, none:
+   * undefined), within what is left of the job's; what it took on `now` (this machine's time for a
+   * script, the platform's for one of ours) is then spent from the job's.
    */
-  timeout(stepTimeoutMs?: number): StepTimeout {
-    const left = Math.max(0, this.deadline - Date.now());
+  async timed<T>(
+    now: () => number,
+    stepTimeoutMs: number | undefined,
+    run: (timeout: StepTimeout) => Promise<T>,
+  ): Promise<T> {
+    const from = now();
+    try {
+      return await run(this.#timeout(stepTimeoutMs));
+    } finally {
+      this.#leftMs -= now() - from;
+    }
+  }
+
+  /**
+   * A step's own timeout is the runner's, in its words (StepsRunner.cs @00a736d9, RunStepAsync:
+   * "The action has timed out."); the job's is GitHub's service's, which cancels the job.
+   */
+  #timeout(stepTimeoutMs: number | undefined): StepTimeout {
+    const left = Math.max(0, this.#leftMs);
     return stepTimeoutMs !== undefined && stepTimeoutMs <= left
       ? { ms: stepTimeoutMs, message: "The action has timed out." }
       : {

@@ -61,7 +61,6 @@ export async function runJob<R extends StepResult>(
       options,
       { where: `job ${id}`, steps: job.steps, contexts, defaults: job.defaults, env },
       timeoutMs / 60_000,
-      Date.now() + timeoutMs,
       findings,
       permissionsOf(job.permissions),
     );

@@ -1,8 +1,8 @@
 // What a process the rehearsal starts (a `run:` step, one of our steps) keeps of the machine's
 // environment besides PATH: its clock. It gets a chosen environment, never the whole of the user's
-// (their tokens and settings stay theirs), but it runs on the same machine as the emulator the
-// rehearsal started, so it tells the same time in the same zone: a script's `date` and the
-// platform's "now" agree, as a runner's steps and the runner do.
+// (their tokens and settings stay theirs), but it runs on the same machine as the rehearsal, so it
+// tells the same time in the same zone, as a runner's steps and the runner do. (Our steps count
+// the platform's time besides, which the rehearsal hands them: the emulator's runs faster.)
 
 /**
  * The variables that decide what time a process sees: `TZ`, and libfaketime's (`LD_PRELOAD`, which

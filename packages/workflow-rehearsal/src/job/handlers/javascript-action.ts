@@ -35,17 +35,19 @@ export async function runJavaScriptAction<R extends StepResult>(
       ]),
     ),
   };
-  const node = (file: string, name: string, more: Record<string, string> = {}, timeout = job.timeout()) =>
-    runScript({
-      name,
-      script: "",
-      javascriptFile: file,
-      env: { ...env, ...more },
-      path: [...job.path],
-      variables: job.variables(github),
-      timeout,
-    });
-  const main = await node(action.main, label, {}, job.timeout(stepTimeoutMs(step.timeoutMinutes, scope)));
+  const node = (file: string, name: string, more: Record<string, string> = {}, stepTimeout?: number) =>
+    job.timed(Date.now, stepTimeout, (timeout) =>
+      runScript({
+        name,
+        script: "",
+        javascriptFile: file,
+        env: { ...env, ...more },
+        path: [...job.path],
+        variables: job.variables(github),
+        timeout,
+      }),
+    );
+  const main = await node(action.main, label, {}, stepTimeoutMs(step.timeoutMinutes, scope));
   job.applyFiles(frame, main);
   const { post } = action;
   if (post)

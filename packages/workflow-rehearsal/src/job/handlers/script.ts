@@ -21,19 +21,21 @@ export const runScript: StepHandler = async ({ job, frame, step, record, label, 
   if (shell !== undefined) record.shell = shell;
   job.options.onStepStart?.(record);
   const workingDirectory = setting(step.workingDirectory, frame.defaults.workingDirectory);
-  const result = await runScript({
-    name: label,
-    script: tokenText(step.run, scope),
-    env: record.env ?? {},
-    path: [...job.path],
-    ...(shell !== undefined ? { shell } : {}),
-    ...(workingDirectory !== undefined ? { workingDirectory } : {}),
-    variables: job.variables(github),
-    debug: job.debug,
-    // Said once a job: by the first script after the setup step.
-    toolsAsked: job.toolsAsked.splice(0),
-    timeout: job.timeout(stepTimeoutMs(step.timeoutMinutes, scope)),
-  });
+  const result = await job.timed(Date.now, stepTimeoutMs(step.timeoutMinutes, scope), (timeout) =>
+    runScript({
+      name: label,
+      script: tokenText(step.run, scope),
+      env: record.env ?? {},
+      path: [...job.path],
+      ...(shell !== undefined ? { shell } : {}),
+      ...(workingDirectory !== undefined ? { workingDirectory } : {}),
+      variables: job.variables(github),
+      debug: job.debug,
+      // Said once a job: by the first script after the setup step.
+      toolsAsked: job.toolsAsked.splice(0),
+      timeout,
+    }),
+  );
   record.script = result;
   job.applyFiles(frame, result);
   return result;
