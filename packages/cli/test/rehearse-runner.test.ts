@@ -327,7 +327,7 @@ jobs:
 const METADATA = "https://docs.github.com/en/actions/reference/workflows-and-actions/metadata-syntax";
 
 describe(`local actions (uses: ./path; ${METADATA})`, () => {
-  // The README's example, as written there (packages/cli/test/fixtures/local-composite).
+  // docs/rehearse.md's example, as written there (packages/cli/test/fixtures/local-composite).
   const fixture = (name: string) =>
     readFileSync(new URL(`fixtures/local-composite/${name}`, import.meta.url), "utf8");
   const example = {
@@ -337,8 +337,8 @@ describe(`local actions (uses: ./path; ${METADATA})`, () => {
   };
 
   it("runs a composite action's steps with its inputs and defaults, nested actions, outputs and GITHUB_ENV; a missing one fails with GitHub's message", async () => {
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-    for (const text of Object.values(example)) expect(readme).toContain(text);
+    const page = readFileSync(new URL("../../../docs/rehearse.md", import.meta.url), "utf8");
+    for (const text of Object.values(example)) expect(page).toContain(text);
     const { ".github/workflows/w.yml": workflow, ...actions } = example;
     const machine = await userMachine(workflow, actions);
     const result = await rehearse(machine);
@@ -568,13 +568,13 @@ describe("the Node a JavaScript action runs with (https://github.blog/changelog/
 const REUSE = "https://docs.github.com/en/actions/how-tos/reuse-automations/reuse-workflows";
 
 describe(`reusable workflows (${REUSE})`, () => {
-  // The README's example, as written there (packages/cli/test/fixtures/reusable).
+  // docs/rehearse.md's example, as written there (packages/cli/test/fixtures/reusable).
   const fixture = (name: string) =>
     readFileSync(new URL(`fixtures/reusable/${name}`, import.meta.url), "utf8");
 
   it("rehearses one of this repository with with:, secrets: inherit and its outputs; lists another's, naming it", async () => {
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-    for (const name of ["caller.yml", "deploy.yml"]) expect(readme).toContain(fixture(name));
+    const page = readFileSync(new URL("../../../docs/rehearse.md", import.meta.url), "utf8");
+    for (const name of ["caller.yml", "deploy.yml"]) expect(page).toContain(fixture(name));
     const machine = await userMachine(fixture("caller.yml"), {
       ".github/workflows/deploy.yml": fixture("deploy.yml"),
     });

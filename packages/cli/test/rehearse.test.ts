@@ -339,7 +339,7 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     }
   });
 
-  it("a matrix and a needs output, as the README shows them", { timeout: 60_000 }, async () => {
+  it("a matrix and a needs output, as docs/rehearse.md shows them", { timeout: 60_000 }, async () => {
     const result = await rehearse(["packages/cli/test/fixtures/matrix-and-needs.yml", "--ref", "main"]);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain(
