@@ -12,7 +12,7 @@ import {
   runAction,
 } from "@cwp/action-kit";
 import { deployments } from "@cwp/action-kit/github";
-import { type JobRun, jobRunConclusion, type RunJobBody, runJobBody } from "@cwp/client";
+import { type CallOptions, type JobRun, jobRunConclusion, type RunJobBody, runJobBody } from "@cwp/client";
 
 /** Which request field came from which input, so a refusal names the input. */
 const FIELDS = {
@@ -156,8 +156,8 @@ export const definition = defineAction({
       conclude: jobRunConclusion,
       ...(config.logs
         ? {
-            logs: (startTime: string) =>
-              client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }),
+            logs: (startTime: string, options: CallOptions) =>
+              client.jobs.followRunLogs(projectId, jobId, started.id, { startTime }, options),
           }
         : {}),
       abort: (options) => client.jobs.abortRun(projectId, jobId, started.id, options),

@@ -15,6 +15,7 @@ import { deployments } from "@cwp/action-kit/github";
 import {
   type Build,
   buildConclusion,
+  type CallOptions,
   type StartBuildBody,
   startBuildBody,
   ValidationError,
@@ -152,8 +153,8 @@ export const definition = defineAction({
       message: (b: Build) => b.message ?? undefined,
       ...(config.logs
         ? {
-            logs: (startTime: string) =>
-              client.builds.followLogs(projectId, serviceId, build.id, { startTime }),
+            logs: (startTime: string, options: CallOptions) =>
+              client.builds.followLogs(projectId, serviceId, build.id, { startTime }, options),
           }
         : {}),
       abort: (options) => client.builds.abort(projectId, serviceId, build.id, options),

@@ -61624,8 +61624,9 @@ async function follow(work, config, cancel,
 /** The host's clock, and when the step began on it. */
 { clock, started }, outputs, report, record) {
     const { signal } = cancel;
+    const logsDeadline = started + config.timeout + CLOSE_AFTER_DEADLINE_MS * (clock.speed ?? 1);
     const pump = work.logs
-        ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
+        ? new LogPump(work.logs(new Date(started - 60_000).toISOString(), { deadline: logsDeadline }), `Logs of ${work.title}`)
         : undefined;
     pump?.start();
     let last = work.initial;

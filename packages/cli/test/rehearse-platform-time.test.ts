@@ -86,12 +86,16 @@ describe("cwp rehearse: our steps on the platform's clock", () => {
       /did not conclude within 5m 0s \(last status \w+\); it was aborted on the platform/,
     );
     expect(tooShort).toContain("✘ job too-short would fail");
+    // Its lines up to the timeout, and the platform's last word on the abort, read after the
+    // deadline (within the closing's time): the last lines as the action's log shows them.
+    expect(tooShort).toMatch(/Last \d+ log lines:(\n\s+│\s+.*)*\n\s+│\s+Build aborted\n/);
+    expect(tooShort).not.toContain("Stopped reading the logs");
 
     // A job's timeout-minutes ends our step on the platform's time, in GitHub's words, and says so.
     const jobTimeout = jobPart(stdout, "job-timeout");
     expect(jobTimeout).toContain("Error: The job has exceeded the maximum execution time of 4 minutes.");
     expect(jobTimeout).toContain(
-      "(our steps count the platform's time: 4m 0s of the emulator's, 2s here at 120× time)",
+      "(our steps count the platform's time: 4m 0s of the emulator's, 2s here at 120× time; what a step does on this machine counts 120× too, a lower --speed counts it closer to GitHub)",
     );
 
     // Polls planned from the history's platform durations, slept on the platform's time: the 4th

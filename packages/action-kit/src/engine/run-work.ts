@@ -73,8 +73,11 @@ export interface StartedWork<T> {
   /** How a status change reads in the log, when the bare status would mislead. */
   describeStatus?(status: string, resource: T): string;
   message?(resource: T): string | undefined;
-  /** Remote logs to stream while waiting. */
-  logs?(startTime: string): LogFollower;
+  /**
+   * Remote logs to stream while waiting, each read within `options`: past the step's deadline by
+   * the closing's time, so the lines printed up to a timeout are still read after it.
+   */
+  logs?(startTime: string, options: CallOptions): LogFollower;
   /**
    * How long earlier runs of the same work took (ms), read once before waiting so the polls
    * gather where those runs ended; `one` and `many` name them for the log ("build of service
@@ -292,8 +295,12 @@ async function follow<T>(
   record: WorkRecord | undefined,
 ): Promise<StepEnd> {
   const { signal } = cancel;
+  const logsDeadline = started + config.timeout + CLOSE_AFTER_DEADLINE_MS * (clock.speed ?? 1);
   const pump = work.logs
-    ? new LogPump(work.logs(new Date(started - 60_000).toISOString()), `Logs of ${work.title}`)
+    ? new LogPump(
+        work.logs(new Date(started - 60_000).toISOString(), { deadline: logsDeadline }),
+        `Logs of ${work.title}`,
+      )
     : undefined;
   pump?.start();
   let last: T | undefined = work.initial;

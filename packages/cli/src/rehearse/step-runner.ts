@@ -164,5 +164,5 @@ function platformTimeNote(ms: number, platform: RehearsalPlatform): string {
   const speed = platform.time?.speed;
   return speed === undefined
     ? `(our steps count the platform's time: ${formatDuration(ms)})`
-    : `(our steps count the platform's time: ${formatDuration(ms)} of the emulator's, ${formatDuration(ms / speed)} here at ${speed}× time)`;
+    : `(our steps count the platform's time: ${formatDuration(ms)} of the emulator's, ${formatDuration(ms / speed)} here at ${speed}× time; what a step does on this machine counts ${speed}× too, a lower --speed counts it closer to GitHub)`;
 }
