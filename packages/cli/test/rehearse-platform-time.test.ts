@@ -99,13 +99,15 @@ describe("cwp rehearse: our steps on the platform's clock", () => {
     );
 
     // Polls planned from the history's platform durations, slept on the platform's time: the 4th
-    // build (three earlier ones to plan from) concludes when its minute is up, not minutes after.
+    // build (three earlier ones to plan from) concludes about when its minute is up. Slept in this
+    // machine's time, the planned minute was a minute here: two hours of the platform's at 120×.
+    // (10 minutes leave a loaded machine 4 s of lag here.)
     const history = jobPart(stdout, "history");
     const durations = [...history.matchAll(/concluded SUCCESS in ((?:\d+[hms] ?)+)\./g)].map(([, d]) =>
       ms(d ?? ""),
     );
     expect(durations, history).toHaveLength(4);
-    for (const duration of durations) expect(duration, history).toBeLessThan(3 * 60_000);
+    for (const duration of durations) expect(duration, history).toBeLessThan(10 * 60_000);
 
     // A failing build's last lines, read over the build's time on the platform.
     const broken = jobPart(stdout, "broken");
