@@ -67,8 +67,10 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
   );
 
   it("says where the wait stands from its start, before a first poll that history puts minutes away", async () => {
-    // Two builds of 10 minutes: the next one's first poll is planned minutes in.
-    for (let i = 0; i < 2; i++) {
+    // Three builds of 10 minutes (a plan needs three: MIN_HISTORY, the client's waiting/schedule.ts),
+    // and a timeout past the plan's first poll: that poll is minutes in. (With two, or a timeout
+    // before it, the first poll went at once, and the test raced it: red once on a loaded machine.)
+    for (let i = 0; i < 3; i++) {
       await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 600 });
       expect((await cwp([...build, "--wait", "false"])).code).toBe(0);
     }
@@ -76,7 +78,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
     await platform.control("DELETE", "requests");
     // In a terminal (a pseudo-terminal from `script`), the wait's line is drawn as it begins.
-    const command = [process.execPath, BIN, ...build, "--timeout", "30s"].map((w) => `'${w}'`).join(" ");
+    const command = [process.execPath, BIN, ...build, "--timeout", "30m"].map((w) => `'${w}'`).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], {
       env: { ...machineEnv(), HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env() },
       stdio: ["ignore", "pipe", "pipe"],
