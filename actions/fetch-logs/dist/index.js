@@ -71174,10 +71174,15 @@ function linePattern(value, input) {
                     if (error.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT")
                         throw error;
                 }
-                if (progress.at === at && retrying && clock.now() < deadline)
-                    throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`);
+                const stuck = progress.at === at && retrying && clock.now() < deadline;
                 retrying = progress.at === at;
-                await new Promise((resolve) => setImmediate(resolve));
+                // Through the timers' phase of the event loop, so that a cancel that came while the slice
+                // ran (a signal, a timer) is heard before anything else is said: a cancel wins.
+                await new Promise((resolve) => setTimeout(resolve, 0));
+                if (signal.aborted)
+                    throw new StepFailure(`Cancelled while matching ${input}.`);
+                if (stuck)
+                    throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`);
             }
         },
     };

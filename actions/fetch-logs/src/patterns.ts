@@ -94,12 +94,16 @@ export function linePattern(value: string | undefined, input: string): LineGate 
         } catch (error) {
           if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
         }
-        if (progress.at === at && retrying && clock.now() < deadline)
+        const stuck = progress.at === at && retrying && clock.now() < deadline;
+        retrying = progress.at === at;
+        // Through the timers' phase of the event loop, so that a cancel that came while the slice
+        // ran (a signal, a timer) is heard before anything else is said: a cancel wins.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (signal.aborted) throw new StepFailure(`Cancelled while matching ${input}.`);
+        if (stuck)
           throw new StepFailure(
             `${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`,
           );
-        retrying = progress.at === at;
-        await new Promise((resolve) => setImmediate(resolve));
       }
     },
   };
