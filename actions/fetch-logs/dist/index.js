@@ -56467,11 +56467,15 @@ function classifyNetworkError(error) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
+/** How long `realMs` of this machine's time is on the clock (a sped-up clock's: `speed` times as long). */
+const clockSpan = (clock, realMs) => realMs * (clock.speed ?? 1);
+/** How long `clockMs` of the clock's time is on this machine's: what a timer here waits for it. */
+const realSpan = (clock, clockMs) => clockMs / (clock.speed ?? 1);
 /**
  * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
  * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
  */
-const clockTimeAfter = (clock, realMs) => clock.now() + realMs * (clock.speed ?? 1);
+const clockTimeAfter = (clock, realMs) => clock.now() + clockSpan(clock, realMs);
 const systemClock = {
     now: () => Date.now(),
     async sleep(ms, signal) {
@@ -56811,7 +56815,7 @@ class Transport {
     }
     async #attempt(spec, message, base) {
         // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
-        const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+        const left = realSpan(this.clock, this.#remaining(spec));
         const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
         const began = this.clock.now();
         if (spec.signal?.aborted)
@@ -60785,7 +60789,7 @@ async function follow(work, config, cancel,
 /** The host's clock, and when the step began on it. */
 { clock, started }, outputs, report, record) {
     const { signal } = cancel;
-    const logsDeadline = started + config.timeout + CLOSE_AFTER_DEADLINE_MS * (clock.speed ?? 1);
+    const logsDeadline = started + config.timeout + clockSpan(clock, CLOSE_AFTER_DEADLINE_MS);
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString(), { deadline: logsDeadline }), `Logs of ${work.title}`)
         : undefined;
@@ -60940,7 +60944,7 @@ function shortTimeout(many, durationsMs, timeoutMs) {
  * the step less the logs' drain; otherwise what is left of the step's time and
  * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, realSpan(clock, deadline - clock.now()) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined
@@ -71099,6 +71103,7 @@ function re(stringsOrFlags, ...values) {
 
 
 
+
 // The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
 // the step runs.
 /** A pattern the platform runs (the filters): its syntax is checked here, nothing is run. */
@@ -71158,11 +71163,12 @@ function linePattern(value, input) {
             const progress = context.progress;
             // A slice that ended on the line it began with is given that line once more, for LINE_MS.
             let retrying = false;
+            const cancelled = () => new StepFailure(`Cancelled while matching ${input}.`);
             for (;;) {
                 if (signal.aborted)
-                    throw new StepFailure(`Cancelled while matching ${input}.`);
+                    throw cancelled();
                 // Matching takes this machine's time: what is left on a sped-up clock is shorter here.
-                const left = (deadline - clock.now()) / (clock.speed ?? 1);
+                const left = realSpan(clock, deadline - clock.now());
                 if (left <= 0)
                     throw new StepFailure(`Matching ${input} did not finish within timeout.`);
                 const at = progress.at;
@@ -71180,7 +71186,7 @@ function linePattern(value, input) {
                 // ran (a signal, a timer) is heard before anything else is said: a cancel wins.
                 await new Promise((resolve) => setTimeout(resolve, 0));
                 if (signal.aborted)
-                    throw new StepFailure(`Cancelled while matching ${input}.`);
+                    throw cancelled();
                 if (stuck)
                     throw new StepFailure(`${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`);
             }

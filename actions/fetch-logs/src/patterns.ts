@@ -1,6 +1,6 @@
 import { createContext, Script } from "node:vm";
 import { InputError, StepFailure } from "@cwp/action-kit";
-import type { Clock } from "@cwp/client";
+import { type Clock, realSpan } from "@cwp/client";
 import { RE2JS } from "re2js";
 
 // The patterns fetch-logs takes: the filters, which the platform runs, and `fail-on-regex`, which
@@ -82,10 +82,11 @@ export function linePattern(value: string | undefined, input: string): LineGate 
       const progress = context.progress as { at: number };
       // A slice that ended on the line it began with is given that line once more, for LINE_MS.
       let retrying = false;
+      const cancelled = () => new StepFailure(`Cancelled while matching ${input}.`);
       for (;;) {
-        if (signal.aborted) throw new StepFailure(`Cancelled while matching ${input}.`);
+        if (signal.aborted) throw cancelled();
         // Matching takes this machine's time: what is left on a sped-up clock is shorter here.
-        const left = (deadline - clock.now()) / (clock.speed ?? 1);
+        const left = realSpan(clock, deadline - clock.now());
         if (left <= 0) throw new StepFailure(`Matching ${input} did not finish within timeout.`);
         const at = progress.at;
         try {
@@ -99,7 +100,7 @@ export function linePattern(value: string | undefined, input: string): LineGate 
         // Through the timers' phase of the event loop, so that a cancel that came while the slice
         // ran (a signal, a timer) is heard before anything else is said: a cancel wins.
         await new Promise((resolve) => setTimeout(resolve, 0));
-        if (signal.aborted) throw new StepFailure(`Cancelled while matching ${input}.`);
+        if (signal.aborted) throw cancelled();
         if (stuck)
           throw new StepFailure(
             `${input} took more than ${LINE_MS / 1000} s on one line of ${lines[at]?.length} characters: cannot tell whether it matches. Use a simpler pattern.`,

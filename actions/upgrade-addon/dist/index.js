@@ -57219,11 +57219,15 @@ function classifyNetworkError(error) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
 
+/** How long `realMs` of this machine's time is on the clock (a sped-up clock's: `speed` times as long). */
+const clockSpan = (clock, realMs) => realMs * (clock.speed ?? 1);
+/** How long `clockMs` of the clock's time is on this machine's: what a timer here waits for it. */
+const realSpan = (clock, clockMs) => clockMs / (clock.speed ?? 1);
 /**
  * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
  * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
  */
-const clockTimeAfter = (clock, realMs) => clock.now() + realMs * (clock.speed ?? 1);
+const clockTimeAfter = (clock, realMs) => clock.now() + clockSpan(clock, realMs);
 const systemClock = {
     now: () => Date.now(),
     async sleep(ms, signal) {
@@ -57563,7 +57567,7 @@ class Transport {
     }
     async #attempt(spec, message, base) {
         // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
-        const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+        const left = realSpan(this.clock, this.#remaining(spec));
         const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
         const began = this.clock.now();
         if (spec.signal?.aborted)
@@ -61621,7 +61625,7 @@ async function follow(work, config, cancel,
 /** The host's clock, and when the step began on it. */
 { clock, started }, outputs, report, record) {
     const { signal } = cancel;
-    const logsDeadline = started + config.timeout + CLOSE_AFTER_DEADLINE_MS * (clock.speed ?? 1);
+    const logsDeadline = started + config.timeout + clockSpan(clock, CLOSE_AFTER_DEADLINE_MS);
     const pump = work.logs
         ? new LogPump(work.logs(new Date(started - 60_000).toISOString(), { deadline: logsDeadline }), `Logs of ${work.title}`)
         : undefined;
@@ -61776,7 +61780,7 @@ function shortTimeout(many, durationsMs, timeoutMs) {
  * the step less the logs' drain; otherwise what is left of the step's time and
  * CLOSE_AFTER_DEADLINE_MS past it, at most a minute.
  */
-const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
+const closeWithin = (cancel, clock, deadline) => Math.max(1000, Math.min(RECORD_CLOSE_MS, realSpan(clock, deadline - clock.now()) + CLOSE_AFTER_DEADLINE_MS, timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS));
 /** Time left before the runner kills the step after a cancel (unbounded without one), ms. */
 function timeLeftAfterCancel(cancel) {
     return cancel.cancelledAt === undefined

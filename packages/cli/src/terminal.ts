@@ -87,7 +87,6 @@ export class TerminalHost implements Host {
   #progress = false;
   #logTitle: string | undefined;
   readonly clock: Clock;
-  readonly #now: () => number;
   /** When a line was last written (progress on a TTY is no line). */
   #lastLineAt: number;
   /** Outside a terminal: the wait's last status line, and the timer that repeats it after a silence. */
@@ -106,11 +105,10 @@ export class TerminalHost implements Host {
     this.#paint = painterFor(this.#out, env);
     this.#live = takesEscapes(this.#out, env);
     this.clock = options.clock ?? systemClock;
-    this.#now = () => this.clock.now();
     this.#inputsAs = options.inputsAs ?? "flags";
     this.#filesDir = options.filesDir ?? ".";
     this.#summaryFile = options.summaryFile;
-    this.#lastLineAt = this.#now();
+    this.#lastLineAt = this.clock.now();
   }
 
   #stopHeartbeat(): void {
@@ -124,7 +122,7 @@ export class TerminalHost implements Host {
       this.#progress = false;
     }
     stream.write(`${redact(line)}\n`);
-    this.#lastLineAt = this.#now();
+    this.#lastLineAt = this.clock.now();
   }
 
   info(line: string): void {
@@ -140,9 +138,9 @@ export class TerminalHost implements Host {
       // A heartbeat: the wait's status and time so far, after a silence; between polls, a timer
       // says the wait goes on, with the last status.
       this.#lastProgress = safeText(line);
-      if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS) this.#write(this.#out, this.#lastProgress);
+      if (this.clock.now() - this.#lastLineAt >= HEARTBEAT_MS) this.#write(this.#out, this.#lastProgress);
       this.#heartbeat ??= setInterval(() => {
-        if (this.#now() - this.#lastLineAt >= HEARTBEAT_MS)
+        if (this.clock.now() - this.#lastLineAt >= HEARTBEAT_MS)
           this.#write(this.#out, `still waiting; last status ${this.#lastProgress}`);
       }, HEARTBEAT_CHECK_MS);
       this.#heartbeat.unref();

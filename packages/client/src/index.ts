@@ -24,7 +24,14 @@ export { RESTART_CLOCK_TOLERANCE_MS } from "./resources/services.js";
 export type { StreamOptions, UsageLevel, UsagePageRead, UsagePart } from "./resources/usage-stream.js";
 export * from "./schemas/index.js";
 export { parseTimestamp } from "./timestamps.js";
-export { type Clock, clockTimeAfter, spedUpClock, systemClock } from "./transport/clock.js";
+export {
+  type Clock,
+  clockSpan,
+  clockTimeAfter,
+  realSpan,
+  spedUpClock,
+  systemClock,
+} from "./transport/clock.js";
 export * from "./transport/errors.js";
 export type { RateLimitBudget, RateLimitState } from "./transport/rate-limit.js";
 export {

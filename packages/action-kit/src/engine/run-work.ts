@@ -6,9 +6,11 @@ import {
   ConflictError,
   type CwpClient,
   CwpError,
+  clockSpan,
   clockTimeAfter,
   createClient,
   type LogFollower,
+  realSpan,
   type WaitOptions,
   WaitTimeoutError,
 } from "@cwp/client";
@@ -295,7 +297,7 @@ async function follow<T>(
   record: WorkRecord | undefined,
 ): Promise<StepEnd> {
   const { signal } = cancel;
-  const logsDeadline = started + config.timeout + CLOSE_AFTER_DEADLINE_MS * (clock.speed ?? 1);
+  const logsDeadline = started + config.timeout + clockSpan(clock, CLOSE_AFTER_DEADLINE_MS);
   const pump = work.logs
     ? new LogPump(
         work.logs(new Date(started - 60_000).toISOString(), { deadline: logsDeadline }),
@@ -477,7 +479,7 @@ const closeWithin = (cancel: Cancellation, clock: Clock, deadline: number) =>
     1000,
     Math.min(
       RECORD_CLOSE_MS,
-      (deadline - clock.now()) / (clock.speed ?? 1) + CLOSE_AFTER_DEADLINE_MS,
+      realSpan(clock, deadline - clock.now()) + CLOSE_AFTER_DEADLINE_MS,
       timeLeftAfterCancel(cancel) - DRAIN_WITHIN_MS,
     ),
   );

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { formatDuration } from "@cwp/action-kit/engine";
+import { realSpan } from "@cwp/client";
 import { machineClock, type OurStep, type RehearsalEvent, type StepResult } from "@cwp/workflow-rehearsal";
 import { OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
 import type { RehearsalPlatform } from "./platform.js";
@@ -119,7 +120,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
     });
     createInterface({ input: child.stderr }).on("line", options.onLine);
     const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const timedOut = await endAtTimeout(child, closed, step.timeout.ms / (options.platform.time?.speed ?? 1));
+    const timedOut = await endAtTimeout(child, closed, realSpan(options.platform.clock, step.timeout.ms));
     const code = await closed;
     if (timedOut) {
       options.onLine(`Error: ${step.timeout.message}`);
@@ -161,8 +162,8 @@ async function endAtTimeout(child: ChildProcess, closed: Promise<unknown>, realM
 
 /** Which time the timeout counted: the platform's, which the emulator runs faster than this machine's. */
 function platformTimeNote(ms: number, platform: RehearsalPlatform): string {
-  const speed = platform.time?.speed;
+  const { speed } = platform.clock;
   return speed === undefined
     ? `(our steps count the platform's time: ${formatDuration(ms)})`
-    : `(our steps count the platform's time: ${formatDuration(ms)} of the emulator's, ${formatDuration(ms / speed)} here at ${speed}× time; what a step does on this machine counts ${speed}× too, a lower --speed counts it closer to GitHub)`;
+    : `(our steps count the platform's time: ${formatDuration(ms)} of the emulator's, ${formatDuration(realSpan(platform.clock, ms))} here at ${speed}× time; what a step does on this machine counts ${speed}× too, a lower --speed counts it closer to GitHub)`;
 }

@@ -14,11 +14,17 @@ export interface Clock {
   readonly speed?: number;
 }
 
+/** How long `realMs` of this machine's time is on the clock (a sped-up clock's: `speed` times as long). */
+export const clockSpan = (clock: Clock, realMs: number) => realMs * (clock.speed ?? 1);
+
+/** How long `clockMs` of the clock's time is on this machine's: what a timer here waits for it. */
+export const realSpan = (clock: Clock, clockMs: number) => clockMs / (clock.speed ?? 1);
+
 /**
  * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
  * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
  */
-export const clockTimeAfter = (clock: Clock, realMs: number) => clock.now() + realMs * (clock.speed ?? 1);
+export const clockTimeAfter = (clock: Clock, realMs: number) => clock.now() + clockSpan(clock, realMs);
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -3,7 +3,7 @@ import { type Dispatcher, EnvHttpProxyAgent } from "undici";
 import { VERSION } from "../version.js";
 import { Attempt } from "./attempt.js";
 import { classifyNetworkError } from "./classify.js";
-import { type Clock, systemClock } from "./clock.js";
+import { type Clock, realSpan, systemClock } from "./clock.js";
 import {
   AbortedError,
   ConnectionError,
@@ -260,7 +260,7 @@ export class Transport {
     { kind: "response"; response: RawResponse } | { kind: "failure"; error: CwpError; neverSent: boolean }
   > {
     // Timers count this machine's time: what is left on a sped-up clock is that much shorter here.
-    const left = this.#remaining(spec) / (this.clock.speed ?? 1);
+    const left = realSpan(this.clock, this.#remaining(spec));
     const timeout = Math.max(1, Math.ceil(Math.min(this.#options.timeoutMs, left)));
     const began = this.clock.now();
     if (spec.signal?.aborted)

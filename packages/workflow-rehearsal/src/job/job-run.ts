@@ -137,14 +137,15 @@ export class JobRun<R extends StepResult = StepResult> {
 
   /**
    * Runs a step within how long it may run (`run` is given it): its own timeout (ms, none:
-   * undefined), within what is left of the job's; what it took on `now` (this machine's time for a
-   * script, the platform's for one of ours) is then spent from the job's.
+   * undefined), within what is left of the job's; what it took is then spent from the job's, on
+   * the time it counts: a script this machine's, one of ours the platform's (`platformNow`).
    */
   async timed<T>(
-    now: () => number,
+    counts: "machine" | "platform",
     stepTimeoutMs: number | undefined,
     run: (timeout: StepTimeout) => Promise<T>,
   ): Promise<T> {
+    const now = counts === "platform" ? (this.options.platformNow ?? Date.now) : Date.now;
     const from = now();
     try {
       return await run(this.#timeout(stepTimeoutMs));

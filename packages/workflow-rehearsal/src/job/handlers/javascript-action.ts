@@ -36,7 +36,7 @@ export async function runJavaScriptAction<R extends StepResult>(
     ),
   };
   const node = (file: string, name: string, more: Record<string, string> = {}, stepTimeout?: number) =>
-    job.timed(Date.now, stepTimeout, (timeout) =>
+    job.timed("machine", stepTimeout, (timeout) =>
       runScript({
         name,
         script: "",

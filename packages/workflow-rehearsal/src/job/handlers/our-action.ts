@@ -21,18 +21,15 @@ export const runOurAction: StepHandler = async ({ job, step, record, label, scop
   record.action = action;
   record.inputs = mappingText(step.with, scope);
   options.onStepStart?.(record);
-  record.result = await job.timed(
-    options.platformNow ?? Date.now,
-    stepTimeoutMs(step.timeoutMinutes, scope),
-    (timeout) =>
-      options.runStep({
-        action,
-        name: label,
-        inputs: { ...defaults, ...record.inputs },
-        env: record.env ?? {},
-        variables: job.variables(github),
-        timeout,
-      }),
+  record.result = await job.timed("platform", stepTimeoutMs(step.timeoutMinutes, scope), (timeout) =>
+    options.runStep({
+      action,
+      name: label,
+      inputs: { ...defaults, ...record.inputs },
+      env: record.env ?? {},
+      variables: job.variables(github),
+      timeout,
+    }),
   );
   job.addSummary(record.result);
   return record.result;

@@ -21,7 +21,7 @@ export const runScript: StepHandler = async ({ job, frame, step, record, label, 
   if (shell !== undefined) record.shell = shell;
   job.options.onStepStart?.(record);
   const workingDirectory = setting(step.workingDirectory, frame.defaults.workingDirectory);
-  const result = await job.timed(Date.now, stepTimeoutMs(step.timeoutMinutes, scope), (timeout) =>
+  const result = await job.timed("machine", stepTimeoutMs(step.timeoutMinutes, scope), (timeout) =>
     runScript({
       name: label,
       script: tokenText(step.run, scope),
