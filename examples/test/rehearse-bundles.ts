@@ -69,9 +69,8 @@ export async function rehearse(r: Rehearsal): Promise<JobRecord<RunResult>> {
     temp,
     home: join(temp, "home"),
     toolCache: join(temp, "tool-cache"),
-    scripts: join(temp, ".scripts"),
   };
-  for (const folder of [folders.home, folders.toolCache, folders.scripts]) await mkdir(folder);
+  for (const folder of [folders.home, folders.toolCache]) await mkdir(folder);
   const groups = new ProcessGroups();
   const runScript = scriptRunner({
     event: r.event,

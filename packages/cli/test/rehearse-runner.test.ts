@@ -41,7 +41,7 @@ jobs:
         continue-on-error: true
       # A custom shell: COMMAND [options] {0} [options].
       - run: |
-          false | true && echo "bash -e {0}, no pipefail \${0##*/script}."
+          false | true && echo "bash -e {0}, no pipefail \${0##*.}"
         shell: bash -e {0}
       - run: the script, copied by a custom shell
         shell: cp {0} copied.txt
@@ -60,7 +60,7 @@ jobs:
       "job default bash sh",
       "step sh sh",
       // The extension is the command's (bash: .sh), whatever options follow it.
-      "bash -e {0}, no pipefail .sh.",
+      "bash -e {0}, no pipefail sh",
       "the script, copied by a custom shell",
       "piped failure",
       "python py",
@@ -181,7 +181,7 @@ jobs:
     const lines = printed(result.stdout);
     expect(lines.slice(0, 3)).toEqual(["made in .", "job default /packages/app", "step /packages/app/src"]);
     expect(lines[3]).toMatch(
-      /^Error: An error occurred trying to start process '\S+\/bash' with working directory '\S+\/workspace\/packages\/missing'\. No such file or directory$/,
+      /^Error: An error occurred trying to start process '\S+\/bash' with working directory '\S+\/work\/rehearsal\/rehearsal\/packages\/missing'\. No such file or directory$/,
     );
     expect(result.stdout).toContain('✘ job a would fail: "Run echo "never"" failed');
   });
@@ -350,7 +350,7 @@ describe(`local actions (uses: ./path; ${METADATA})`, () => {
       "version 1.2.3, nested yes",
     ]);
     expect(lines[3]).toMatch(
-      /^Error: Can't find 'action\.yml', 'action\.yaml' or 'Dockerfile' under '\S+\/workspace\/\.github\/actions\/missing'\. Did you forget to run actions\/checkout before running your local action\?$/,
+      /^Error: Can't find 'action\.yml', 'action\.yaml' or 'Dockerfile' under '\S+\/work\/rehearsal\/rehearsal\/\.github\/actions\/missing'\. Did you forget to run actions\/checkout before running your local action\?$/,
     );
     // Its steps are named after it; a step its if: skips is skipped.
     expect(result.stdout).toContain('− ./.github/actions/setup › Run echo "not for nobody"');

@@ -142,6 +142,11 @@ export interface RehearsalOptions<R extends StepResult> {
    * this machine's. Scripts count this machine's.
    */
   platformNow?: () => number;
+  /**
+   * Called as each run of a job that runs begins, before its first step: the host gives it a
+   * runner of its own (under --run-shell, fresh folders at the same paths as every job's).
+   */
+  startJob?(): Promise<void>;
   /** Called as each run of a job ends: what its steps left running ends with it, as on a runner. */
   endJob?(): Promise<void>;
 }

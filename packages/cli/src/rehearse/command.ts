@@ -209,7 +209,9 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
   // rehearsal's; the user's clone and home are never a step's to write.
-  const folders = flags.runShell ? await engine.prepareRunnerFolders(where.workspace, folder) : undefined;
+  const folders = flags.runShell
+    ? await engine.prepareRunnerFolders(where.workspace, folder, where.repository)
+    : undefined;
   const children = new Set<ChildProcess>();
   const groups = new engine.ProcessGroups();
   const options = {
@@ -247,7 +249,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
   if (folders)
     printer.line(
-      `  run: steps run in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}`,
+      `  run: each job runs on a runner of its own, in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}, both made anew for each job`,
     );
   printer.line("");
   const cleanUp = async () => {
@@ -297,6 +299,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
                   : {}),
               }
             : {}),
+          ...(folders ? { startJob: () => engine.freshJobFolders(folders) } : {}),
           endJob: () => groups.endAll(),
           signal: stop.signal,
           platformNow: platform.clock.now,

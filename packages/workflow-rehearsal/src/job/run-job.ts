@@ -70,6 +70,7 @@ export async function runJob<R extends StepResult>(
     findings.push(`job ${id}: ${(error as Error).message}`);
     return notRan(named(), findings, "failure", (error as Error).message);
   }
+  await options.startJob?.();
   await runSteps(run, run.root);
   // Post steps, the last action's first, as the runner runs them after the job's steps, in the
   // same loop: one that fails fails the job (StepsRunner.cs @00a736d9, PostJobSteps).

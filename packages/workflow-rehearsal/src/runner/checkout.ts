@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { CheckoutStep, StepResult } from "../records.js";
-import type { RunnerFolders } from "./workspace.js";
+import type { JobFolders } from "./workspace.js";
 
 // What actions/checkout makes of the repository being rehearsed, made in the rehearsal's
 // workspace copy: a git repository at the rehearsed commit, its history as deep as `fetch-depth`
@@ -16,7 +16,7 @@ const run = promisify(execFile);
 export interface CheckoutRunnerOptions {
   /** The user's clone, fetched from (never written). */
   clone: string;
-  folders: RunnerFolders;
+  folders: JobFolders;
   /** owner/name: origin's URL, as on GitHub. */
   repository: string;
   onLine(line: string): void;

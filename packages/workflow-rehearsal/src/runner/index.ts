@@ -17,4 +17,10 @@ export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";
 export { type ScriptRunnerOptions, scriptRunner } from "./step-host.js";
 export { StepOutput } from "./workflow-commands.js";
-export { prepareRunnerFolders, type RunnerFolders, removeScripts } from "./workspace.js";
+export {
+  freshJobFolders,
+  type JobFolders,
+  prepareRunnerFolders,
+  type RunnerFolders,
+  removeScripts,
+} from "./workspace.js";

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,7 +19,7 @@ import type { ProcessGroups } from "./process-groups.js";
 import { type ShellCommand, ShellError, shellCommand } from "./shells.js";
 import { toolNote } from "./tools.js";
 import { StepOutput } from "./workflow-commands.js";
-import type { RunnerFolders } from "./workspace.js";
+import type { JobFolders } from "./workspace.js";
 
 // A `run:` step (`cwp rehearse --run-shell`) as a runner runs it on Linux: in its shell (`shells.ts`),
 // in its working directory (`working-directory:` or `defaults.run`, in the workspace copy), with a HOME, RUNNER_TEMP and
@@ -33,7 +34,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ScriptRunnerOptions {
   event: RehearsalEvent;
-  folders: RunnerFolders;
+  folders: JobFolders;
   masks: Masks;
   onLine(line: string): void;
   groups: ProcessGroups;
@@ -41,7 +42,6 @@ export interface ScriptRunnerOptions {
 
 export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) => Promise<ScriptResult> {
   const { folders } = options;
-  const eventsWritten = new Set<string>();
   /** What was said of a JavaScript action's Node: once a rehearsal. */
   const warned = new Set<string>();
   return async (step) => {
@@ -82,16 +82,20 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         options.masks.apply(await toolNote(tool, scriptPath, { PATH: scriptPath, HOME: folders.home })),
       );
     // The event's payload, where GITHUB_EVENT_PATH says (in runner.temp, as on a runner): written
-    // once, for the rehearsal's first script.
+    // for a job's first script, as each job's RUNNER_TEMP is new.
     const eventPath = step.variables.GITHUB_EVENT_PATH;
-    if (eventPath !== undefined && !eventsWritten.has(eventPath) && inside(eventPath, [folders.temp])) {
-      eventsWritten.add(eventPath);
+    if (eventPath !== undefined && inside(eventPath, [folders.temp]) && !(await exists(eventPath))) {
       await mkdir(dirname(eventPath), { recursive: true });
       await writeFile(eventPath, JSON.stringify(options.event.payload));
     }
-    const files = await mkdtemp(join(folders.scripts, "step-"));
+    // The script in RUNNER_TEMP, named by a new GUID with its shell's extension (actions/runner
+    // src/Runner.Worker/Handlers/ScriptHandler.cs @002caa1e, line 230); the files a runner hands a
+    // step beside it (_runner_file_commands, FileCommandManager).
+    const commands = join(folders.temp, "_runner_file_commands");
+    await mkdir(commands, { recursive: true });
+    const files = await mkdtemp(join(commands, "step-"));
     const path = (name: string) => join(files, name);
-    const script = path(`script${shell.extension}`);
+    const script = join(folders.temp, `${randomUUID()}${shell.extension}`);
     await writeFile(script, shell.contents(step.script), { mode: 0o600 });
     for (const name of ["output", "env", "path", "summary", "state"]) await writeFile(path(name), "");
     const output = new StepOutput(options.masks, options.onLine, {
@@ -218,6 +222,12 @@ const inside = (path: string, folders: string[]) =>
     const rel = relative(folder, path);
     return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
   });
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 const isFolder = (path: string) =>
   stat(path).then(

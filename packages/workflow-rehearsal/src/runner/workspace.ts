@@ -1,44 +1,80 @@
 import { execFileSync } from "node:child_process";
-import { chmod, copyFile, lstat, mkdir, readlink, rm, symlink } from "node:fs/promises";
+import { chmod, copyFile, cp, lstat, mkdir, readlink, rm, symlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
-// Where `--run-shell` runs a job's steps: never in the user's clone or home. A runner checks the
-// repository out into a workspace of its own and gives each job a HOME, RUNNER_TEMP and
-// RUNNER_TOOL_CACHE of its own ("Variables reference",
-// https://docs.github.com/en/actions/reference/workflows-and-actions/variables); here those are
-// folders of the rehearsal's, the workspace a copy of the clone as a checkout would have it plus
-// what the user has not committed yet: tracked files and untracked ones git does not ignore.
+// Where `--run-shell` runs a job's steps: never in the user's clone or home. On GitHub each job
+// runs on a machine of its own, with a workspace, HOME and RUNNER_TEMP that no other job wrote
+// ("Variables reference", https://docs.github.com/en/actions/reference/workflows-and-actions/variables),
+// at the same paths in every job: a hosted runner's /home/runner and
+// /home/runner/work/<repo>/<repo>, which workflows and @actions/cache (paths relative to the
+// workspace) depend on. Here those are folders of the rehearsal's, laid out as a runner lays out
+// its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_tool`), emptied and made again as
+// each job run begins (`freshJobFolders`): nothing one job leaves reaches another but what GitHub
+// passes (its outputs). The workspace is a copy of the clone as a checkout would have it plus what
+// the user has not committed yet: tracked files and untracked ones git does not ignore, read once
+// for the whole rehearsal. The tool cache is kept from job to job, as a runner image has one.
 
-export interface RunnerFolders {
-  /** Whether the workspace holds the clone's files (false: the workflow is in no git clone, the workspace is empty). */
-  copied?: boolean;
+/** What a step runs in. */
+export interface JobFolders {
   /** The copy of the repository: github.workspace, GITHUB_WORKSPACE and every step's working folder. */
   workspace: string;
   home: string;
+  /** RUNNER_TEMP: the scripts (holding the step's values, secrets among them) and the runner's files for each step. */
   temp: string;
+  /** RUNNER_TOOL_CACHE: kept between jobs. */
   toolCache: string;
-  /** Scripts with their values expanded (secrets among them), each removed once its step ends; this folder at the end. */
-  scripts: string;
 }
 
-/** The folders under `folder`, the workspace a copy of the git clone at `clone`. */
-export async function prepareRunnerFolders(clone: string, folder: string): Promise<RunnerFolders> {
+export interface RunnerFolders extends JobFolders {
+  /** Whether the workspace holds the clone's files (false: the workflow is in no git clone, the workspace is empty). */
+  copied?: boolean;
+  /** The clone's files as read once, which each job's workspace is made from. */
+  source: string;
+}
+
+/** The folders under `folder` for the repository `owner/name`, the source a copy of the git clone at `clone`. */
+export async function prepareRunnerFolders(
+  clone: string,
+  folder: string,
+  repository: string,
+): Promise<RunnerFolders> {
+  // A repository's name is letters, digits, '.', '-' and '_' (never '..'): a path segment of its own.
+  const name = repository.split("/").at(-1) ?? "";
+  const work = join(folder, "work");
   const folders: RunnerFolders = {
-    workspace: join(folder, "workspace"),
+    workspace: join(work, /^[\w.-]+$/.test(name) && !/^\.+$/.test(name) ? join(name, name) : "workspace"),
     home: join(folder, "home"),
-    temp: join(folder, "temp"),
-    toolCache: join(folder, "tool-cache"),
-    scripts: join(folder, ".scripts"),
+    temp: join(work, "_temp"),
+    toolCache: join(work, "_tool"),
+    source: join(folder, ".source"),
   };
-  for (const path of Object.values(folders)) await mkdir(path, { recursive: true });
-  // Only the rehearsal's user may read the scripts, which hold secrets until they are removed.
-  await chmod(folders.scripts, 0o700);
-  const copied = await copyRepository(clone, folders.workspace);
+  await mkdir(folders.toolCache, { recursive: true });
+  await mkdir(folders.source, { recursive: true });
+  // The copy's links into the clone point into the workspace, where every job's copy stands.
+  const copied = await copyRepository(clone, folders.source, folders.workspace);
   return { ...folders, copied };
 }
 
-/** The clone's tracked files and untracked ones git does not ignore, into `to` (a submodule's folder is left out); false where `clone` is none. */
-async function copyRepository(clone: string, to: string): Promise<boolean> {
+/**
+ * A job run's folders as a new runner has them: the workspace made again from the clone's files,
+ * HOME and RUNNER_TEMP empty, at the same paths as every other job's.
+ */
+export async function freshJobFolders(folders: RunnerFolders): Promise<void> {
+  for (const path of [folders.workspace, folders.home, folders.temp])
+    await rm(path, { recursive: true, force: true });
+  await mkdir(dirname(folders.workspace), { recursive: true });
+  await cp(folders.source, folders.workspace, { recursive: true, verbatimSymlinks: true });
+  await mkdir(folders.home, { recursive: true });
+  await mkdir(folders.temp, { recursive: true });
+  // Only the rehearsal's user may read RUNNER_TEMP, where scripts hold secrets until removed.
+  await chmod(folders.temp, 0o700);
+}
+
+/**
+ * The clone's tracked files and untracked ones git does not ignore, into `to` (a submodule's folder
+ * is left out), links into the clone made to point into `linkedAt`; false where `clone` is none.
+ */
+async function copyRepository(clone: string, to: string, linkedAt: string): Promise<boolean> {
   let listed: string;
   try {
     listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
@@ -58,15 +94,14 @@ async function copyRepository(clone: string, to: string): Promise<boolean> {
     if (!stat || stat.isDirectory()) continue;
     await mkdir(dirname(target), { recursive: true });
     if (stat.isSymbolicLink()) {
-      // A link into the clone points into the copy; any other stays as it was written.
+      // A link into the clone points into the job's copy; any other stays as it was written.
       const link = await readlink(from);
       const inside = isAbsolute(link) && !relative(clone, link).startsWith("..");
-      await symlink(inside ? resolve(to, relative(clone, link)) : link, target);
+      await symlink(inside ? resolve(linkedAt, relative(clone, link)) : link, target);
     } else await copyFile(from, target);
   }
   return true;
 }
 
-/** Removes the scripts (and the files steps wrote for the runner), whatever way the rehearsal ends. */
-export const removeScripts = (folders: RunnerFolders) =>
-  rm(folders.scripts, { recursive: true, force: true });
+/** Removes RUNNER_TEMP (the scripts and the files steps wrote for the runner), whatever way the rehearsal ends. */
+export const removeScripts = (folders: JobFolders) => rm(folders.temp, { recursive: true, force: true });
