@@ -4,6 +4,7 @@ export type { ContractSpec } from "./contract-spec.js";
 export { deploymentContract } from "./deployment-contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
 export { type ForwardProxy, startForwardProxy } from "./forward-proxy.js";
+export type { ActionRepository } from "./github/action-repositories.js";
 export type { Author, Deployment, DeploymentState, DeploymentStatus } from "./github/objects.js";
 export { latestState } from "./github/objects.js";
 export {
@@ -15,6 +16,7 @@ export {
   PERSONAL_TOKEN,
   READ_ONLY_TOKEN,
   type StandIn,
+  type StandInOptions,
   startGitHubStandIn,
   WORKFLOW_BOT,
 } from "./github/stand-in.js";

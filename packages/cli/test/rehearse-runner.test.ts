@@ -375,7 +375,9 @@ jobs:
     );
     const result = await rehearse(machine);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("not rehearsed: a Docker action, which the rehearsal does not run");
+    expect(result.stdout).toContain(
+      "not rehearsed: a Docker action, which needs Docker: the rehearsal does not run it",
+    );
     expect(result.stdout).toContain("✘ failure (exit code 3)");
     expect(printed(result.stdout)).not.toContain("never");
     expect(result.stdout).toMatch(/✘ job a would fail: .*"\.\/\.github\/actions\/breaks" failed/);

@@ -118,7 +118,7 @@ const CASES: Record<string, Case> = {
     workflow: "nightly-restore-and-verify.yml",
     args: ["--event", "schedule", "--var", "STAGING_BACKUP_ID=nightly-golden"],
     verdicts: [
-      '✔ job restore would pass as far as rehearsed; not rehearsed: "actions/upload-artifact@v4" (another\'s action, which the rehearsal does not run)',
+      '✔ job restore would pass as far as rehearsed; not rehearsed: "actions/upload-artifact@v4" (another repository\'s action, which could not be downloaded: GitHub (http://127.0.0.1:2) could not be reached: ECONNREFUSED)',
     ],
     // fetch-logs' default file is under RUNNER_TEMP, the rehearsal's folder, as it is under the
     // runner's on GitHub: our steps get GitHub's default variables too.
@@ -132,7 +132,7 @@ const CASES: Record<string, Case> = {
     workflow: "weekly-cost-report.yml",
     args: ["--event", "schedule"],
     verdicts: [
-      '✔ job report would pass as far as rehearsed; not rehearsed: "actions/upload-artifact@v4" (another\'s action, which the rehearsal does not run)',
+      '✔ job report would pass as far as rehearsed; not rehearsed: "actions/upload-artifact@v4" (another repository\'s action, which could not be downloaded: GitHub (http://127.0.0.1:2) could not be reached: ECONNREFUSED)',
     ],
     printed: [/not rehearsed \(GitHub only\): comment, issue-title, issue-label/, /Spent [\d.,]+ USD/],
   },

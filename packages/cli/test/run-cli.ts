@@ -33,7 +33,14 @@ export async function runCli(
   } = {},
 ): Promise<CliResult> {
   const child = spawn(options.node ?? process.execPath, [...(options.nodeOptions ?? []), BIN, ...args], {
-    env: { ...machineEnv(), HOME: process.env.HOME ?? "/tmp", ...options.env },
+    // No test reaches GitHub: other repositories' actions come from a test's stand-in, or from
+    // nowhere (a closed port on loopback, refused at once).
+    env: {
+      ...machineEnv(),
+      HOME: process.env.HOME ?? "/tmp",
+      GITHUB_API_URL: "http://127.0.0.1:2",
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });

@@ -35,11 +35,14 @@ export type LocalAction =
       using: string;
       inputs: ActionInputDefinition[];
       /**
-       * The files `runs.main` and `runs.post` name, in the action's folder. Its `runs.pre` is never
-       * run: the runner adds a pre step only for an action it downloads before the job, never for
-       * one of the repository's own (actions/runner src/Runner.Worker/ActionManager.cs @0001dcd9,
-       * PrepareActionsRecursiveAsync: "Add 'pre' execution" only where RepositoryType is not self).
+       * The files `runs.pre`, `runs.main` and `runs.post` name, in the action's folder, with
+       * `pre-if` and `post-if` (default always()). The pre runs only for another repository's
+       * action: the runner adds a pre step only for an action it downloads before the job, never
+       * for one of the repository's own (actions/runner src/Runner.Worker/ActionManager.cs
+       * @0001dcd9, PrepareActionsRecursiveAsync: "Add 'pre' execution" only where RepositoryType
+       * is not self).
        */
+      pre?: { file: string; if: string };
       main: string;
       post?: { file: string; if: string };
     }
@@ -56,16 +59,35 @@ export async function readLocalAction(workspace: string, uses: string): Promise<
       kind: "refused",
       message: `${uses} is outside the repository: a local action is a folder in it`,
     };
+  // The runner's words for a local action it cannot find (ActionManager.cs @0001dcd9, LoadAction).
+  return readActionIn(
+    folder,
+    uses,
+    `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' under '${folder}'. Did you forget to run actions/checkout before running your local action?`,
+  );
+}
+
+/**
+ * Another repository's action (`owner/repo/path@ref`), from `folder`, where its repository was
+ * downloaded; where it is not there, the runner's words (ActionManager.cs @0001dcd9,
+ * PrepareRepositoryActionAsync).
+ */
+export const readDownloadedAction = (folder: string, uses: string, path: string): Promise<LocalAction> =>
+  readActionIn(
+    join(folder, path),
+    uses,
+    `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' for action '${uses}'.`,
+  );
+
+/** The action in `folder`: action.yml, else action.yaml, else a Dockerfile (in either case, as the runner looks). */
+async function readActionIn(folder: string, uses: string, notFound: string): Promise<LocalAction> {
   for (const name of ["action.yml", "action.yaml"]) {
     const text = await readFile(join(folder, name), "utf8").catch(() => undefined);
     if (text !== undefined) return parsed(folder, join(uses, name), text);
   }
-  if (await readFile(join(folder, "Dockerfile")).catch(() => undefined)) return { kind: "docker", folder };
-  // The runner's words for a local action it cannot find.
-  return {
-    kind: "refused",
-    message: `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' under '${folder}'. Did you forget to run actions/checkout before running your local action?`,
-  };
+  for (const name of ["Dockerfile", "dockerfile"])
+    if (await readFile(join(folder, name)).catch(() => undefined)) return { kind: "docker", folder };
+  return { kind: "refused", message: notFound };
 }
 
 /**
@@ -110,7 +132,9 @@ function parsed(folder: string, file: string, text: string): LocalAction {
       steps: stepsOf(file, `action ${file}`, runs.steps, member(member(result.value, "runs"), "steps")),
     };
   if (runs.using === "docker") return { kind: "docker", folder };
-  // post-if defaults to always() ("Metadata syntax", runs.post-if).
+  // pre-if and post-if default to always() ("Metadata syntax", runs.pre-if, runs.post-if).
+  const pre =
+    runs.pre === undefined ? undefined : { file: join(folder, runs.pre), if: runs.preIf ?? "always()" };
   const post =
     runs.post === undefined ? undefined : { file: join(folder, runs.post), if: runs.postIf ?? "always()" };
   return {
@@ -118,6 +142,7 @@ function parsed(folder: string, file: string, text: string): LocalAction {
     folder,
     using: runs.using,
     inputs: template.inputs ?? [],
+    ...(pre ? { pre } : {}),
     main: join(folder, runs.main),
     ...(post ? { post } : {}),
   };

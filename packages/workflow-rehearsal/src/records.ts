@@ -2,6 +2,7 @@ import type { RehearsalEvent } from "./contexts.js";
 import type { SetByScript } from "./expressions.js";
 import type { Combination } from "./matrix.js";
 import type { ActionShape } from "./our-actions.js";
+import type { DownloadedAction, RemoteUses } from "./runner/action-download.js";
 import type { Workflow } from "./workflow.js";
 
 // What a rehearsal is given and what it gives back: the steps it hands its caller to run (ours,
@@ -84,7 +85,7 @@ export interface StepResult {
   summary?: string;
 }
 
-/** A local action's end: its outputs; why it failed before a step ran, or why it was not run. */
+/** An action's end (a local one, or another repository's): its outputs; why it failed before a step ran, or why it was not run. */
 export interface LocalResult extends StepResult {
   /** The runner's message where it could not run the action (not there, not valid). */
   error?: string;
@@ -120,6 +121,11 @@ export interface RehearsalOptions<R extends StepResult> {
   actions: Record<string, ActionShape>;
   runStep(step: OurStep): Promise<R>;
   runScript?(step: ScriptStep): Promise<ScriptResult>;
+  /**
+   * Another repository's action (`owner/repo[/path]@ref`), downloaded as the runner downloads it
+   * while the job is set up (`runner/action-download.ts`); where not given, such a step is only read.
+   */
+  downloadAction?(action: RemoteUses): Promise<DownloadedAction>;
   /** Makes the workspace what actions/checkout makes of the repository (under --run-shell, in the workspace copy). */
   checkout?(step: CheckoutStep): Promise<StepResult>;
   /** The `inputs` of a reusable workflow, as the job that calls it gives them. */
@@ -156,26 +162,31 @@ export interface StepRecord<R extends StepResult = StepResult> {
   name: string;
   id?: string;
   /**
-   * ran (one of ours), script (a `run:` step run), local (a local action), checkout
-   * (actions/checkout of the repository, rehearsed as done), read (another action or a script not run),
+   * ran (one of ours), script (a `run:` step run), local (a local action), remote (another
+   * repository's action, downloaded), checkout (actions/checkout of the repository, rehearsed as
+   * done), read (another action or a script not run),
    * skipped by its `if:`, unknown (it depends on a value only a step not run sets), refused (an
    * expression GitHub would refuse).
    */
-  kind: "ran" | "script" | "local" | "checkout" | "read" | "skipped" | "unknown" | "refused";
+  kind: "ran" | "script" | "local" | "remote" | "checkout" | "read" | "skipped" | "unknown" | "refused";
   action?: string;
+  /** The commit another repository's action was downloaded at. */
+  commit?: string;
   /** What our step gave. */
   result?: R;
   /** What a `run:` step run (--run-shell) gave. */
   script?: ScriptResult;
   /** What actions/checkout of the repository, rehearsed as done, gave (its outputs `ref` and `commit`). */
   checkout?: StepResult;
-  /** What a local action (`uses: ./path`) gave: its steps are records of their own, named after it. */
+  /** What a local action (`uses: ./path`) or another repository's gave: its steps are records of their own, named after it. */
   local?: LocalResult;
   inputs?: Record<string, string>;
   /** The step's environment, its expressions evaluated (what a `run:` script would see). */
   env?: Record<string, string>;
   /** Why it was skipped, not known or refused. */
   reason?: string;
+  /** What the rehearsal says of the step before it runs (where its calls go). */
+  notes?: string[];
   /** Secrets it reads that the rehearsal was not given: '' here, as on GitHub where they are not set. */
   secretsNotGiven?: Set<string>;
   /** The cancel ended it: its outcome and conclusion are `cancelled`. */

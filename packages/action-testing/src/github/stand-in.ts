@@ -2,6 +2,13 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { IDLE_CONNECTION_MS } from "@cwp/emulator";
+import {
+  type ActionRepository,
+  actionRepository,
+  actionRepositoryRoutes,
+  CODELOAD,
+  tarball,
+} from "./action-repositories.js";
 import { deploymentRoutes } from "./deployments.js";
 import { GitHubDescription } from "./description.js";
 import { issueRoutes } from "./issues.js";
@@ -16,6 +23,9 @@ import { type Answer, type Context, DOCS, type Route, type StandInState } from "
 
 /** What the workflow token writes as. */
 export const WORKFLOW_BOT: Author = { login: "github-actions[bot]", type: "Bot" };
+
+/** Who a request without a token is: it reads public repositories' actions, nothing else. */
+const NOBODY: Author = { login: "", type: "User" };
 
 /** A token that reads but may not write, as a workflow token without the `permissions:` asked for is. */
 export const READ_ONLY_TOKEN = "ghs_stand_in_read_only_0123456789";
@@ -82,7 +92,14 @@ function actorOf(
   return undefined;
 }
 
-export async function startGitHubStandIn(token: string): Promise<StandIn> {
+export interface StandInOptions {
+  /** Repositories of actions that workflows use, served to a runner that downloads them. */
+  actionRepositories?: ActionRepository[];
+}
+
+export async function startGitHubStandIn(token: string, options: StandInOptions = {}): Promise<StandIn> {
+  const repositories = options.actionRepositories ?? [];
+  const routes: Record<string, Route> = { ...ROUTES, ...actionRepositoryRoutes(repositories) };
   description ??= new GitHubDescription();
   const judge = description;
   const state: StandInState = {
@@ -106,34 +123,46 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
     const call = `${method} ${url.pathname}`;
     calls.push(call);
     let fault: Fault | undefined;
-    const send = async ({ status, body, headers }: Answer) => {
+    const send = async ({ status, body, text, headers }: Answer) => {
       if (fault?.delayMs !== undefined) {
         if (fault.delayMs === Number.POSITIVE_INFINITY) return void hung.add(res);
         await new Promise((resolve) => setTimeout(resolve, fault?.delayMs));
       }
       const link = fault?.loopLink ? { link: `<${api}${req.url}>; rel="next"` } : {};
       res.writeHead(status, {
-        "content-type": "application/json; charset=utf-8",
+        "content-type": text?.type ?? "application/json; charset=utf-8",
         ...headers,
         ...fault?.headers,
         ...link,
       });
-      res.end(fault?.raw ?? (body === undefined ? "" : JSON.stringify(body)));
+      res.end(fault?.raw ?? text?.body ?? (body === undefined ? "" : JSON.stringify(body)));
     };
     const refuse = (status: number, message: string) =>
       send({ status, body: { message, documentation_url: DOCS, status: String(status) } });
 
+    // codeload, where an archive's redirect leads: its URL is the credential.
+    if (url.pathname.startsWith(CODELOAD)) {
+      const archive = method === "GET" ? tarball(repositories, url.pathname) : undefined;
+      if (!archive) return refuse(404, "Not Found");
+      res.writeHead(200, { "content-type": "application/x-gzip", "content-length": archive.length });
+      return void res.end(archive);
+    }
     // GitHub takes a token as `Bearer` or as `token` (Octokit's way).
     const given = /^(?:Bearer|token) (.*)$/.exec(req.headers.authorization ?? "")?.[1];
     const who = actorOf(given, token);
-    if (!who) return refuse(401, "Bad credentials");
+    if (given !== undefined && !who) return refuse(401, "Bad credentials");
     const matched = judge.match(method, url.pathname);
     if (!matched) {
       violations.push(`${call}: GitHub has no such operation`);
       return refuse(404, "Not Found");
     }
+    // Without a token, only public repositories' actions are read.
+    const anonymous = !(matched.operationId in actionRepositoryRoutes([]));
+    if (!who && anonymous) return refuse(401, "Requires authentication");
     const { owner, repo } = matched.params;
-    if (owner !== undefined && (owner !== "acme" || repo !== "shop")) return refuse(404, "Not Found");
+    const actionRepo = actionRepository(repositories, owner, repo, who !== undefined) !== undefined;
+    if (owner !== undefined && (owner !== "acme" || repo !== "shop") && !actionRepo && anonymous)
+      return refuse(404, "Not Found");
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
@@ -166,7 +195,7 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       if (fault.status !== undefined && !fault.after)
         return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     }
-    const route = ROUTES[matched.operationId];
+    const route = routes[matched.operationId];
     if (!route) {
       violations.push(`${call}: the stand-in does not answer ${matched.operationId}`);
       return refuse(501, "Not Implemented by the stand-in");
@@ -175,20 +204,26 @@ export async function startGitHubStandIn(token: string): Promise<StandIn> {
       state,
       api,
       repoApi: `${api}/repos/acme/shop`,
-      actor: who.actor,
-      installation: who.installation,
+      actor: who?.actor ?? NOBODY,
+      installation: who?.installation ?? false,
+      authorized: who !== undefined,
       nextId: () => nextId++,
       page: (items) => page(items, url, api),
     };
     let answer: Answer;
     try {
-      answer = route({ params: matched.params, query: url.searchParams, body }, context);
+      answer = route(
+        { params: matched.params, query: url.searchParams, headers: req.headers, body },
+        context,
+      );
     } catch (error) {
       violations.push(`${call}: the stand-in failed: ${(error as Error).message}`);
       return refuse(500, "Server Error");
     }
-    for (const problem of judge.checkResponse(method, matched, answer.status, answer.body))
-      violations.push(`${call}: the stand-in's ${problem}`);
+    // An answer in another media type (the SHA) is described in the operation's text, not its schema.
+    if (answer.text === undefined)
+      for (const problem of judge.checkResponse(method, matched, answer.status, answer.body))
+        violations.push(`${call}: the stand-in's ${problem}`);
     if (fault?.after && fault.status !== undefined)
       return refuse(fault.status, fault.message ?? `status ${fault.status}`);
     send(answer);

@@ -8,6 +8,7 @@ import { type Command, Option } from "commander";
 import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, printJsonRefusal, safeText } from "../terminal.js";
+import { actionDownloader, GITHUB_API, gitHubApiUrl } from "./action-source.js";
 import { EVENTS, type EventName, eventFor, mergeJson, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
@@ -32,6 +33,7 @@ interface Flags {
   var?: Record<string, string>;
   world?: string;
   apiUrl?: string;
+  githubApiUrl?: string;
   speed: string;
   ref?: string;
   sha?: string;
@@ -108,6 +110,10 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
       "--api-url <url>",
       "rehearse against this platform instead of the emulator (each step's token as the workflow gives it: --secret NAME, e.g. --secret CWP_API_TOKEN from your environment)",
     )
+    .option(
+      "--github-api-url <url>",
+      `where other repositories' actions are downloaded from (default: GITHUB_API_URL, else ${GITHUB_API}); GITHUB_TOKEN in the environment is sent with the download`,
+    )
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
@@ -171,6 +177,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   const speed = Number(flags.speed);
   if (!(Number.isFinite(speed) && speed > 0))
     throw new RehearsalInputError(`--speed must be a number above 0 (got ${JSON.stringify(flags.speed)})`);
+  const githubApi = gitHubApiUrl(flags.githubApiUrl, process.env);
   const given = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
   // A workflow_run is of a workflow its on: names: the first, unless the payload says another.
   const ranWorkflow = (workflow.events.workflow_run as { workflows?: string[] } | undefined)?.workflows?.[0];
@@ -203,6 +210,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   masks.addAll([
     ...Object.values(secrets),
     ...(process.env.CWP_API_TOKEN ? [process.env.CWP_API_TOKEN] : []),
+    ...(process.env.GITHUB_TOKEN ? [process.env.GITHUB_TOKEN] : []),
   ]);
   // With --json, stdout holds the one JSON document: what a person reads goes to stderr.
   const printer = new RehearsalPrinter(flags.json ? process.stderr : process.stdout, process.env, masks);
@@ -261,6 +269,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     await platform.close();
   });
   const onLine = (line: string) => printer.stepLine(line);
+  const downloads = actionDownloader(engine, githubApi, process.env, onLine);
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
   try {
@@ -300,6 +309,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
               }
             : {}),
           ...(folders ? { startJob: () => engine.freshJobFolders(folders) } : {}),
+          downloadAction: (action) => downloads.download(action, folders?.actions),
           endJob: () => groups.endAll(),
           signal: stop.signal,
           platformNow: platform.clock.now,

@@ -15,6 +15,7 @@ const MARK = {
   ran: "▶",
   script: "▶",
   local: "▶",
+  remote: "▶",
   checkout: "▶",
   read: "○",
   skipped: "−",
@@ -65,10 +66,13 @@ export class RehearsalPrinter {
 
   stepStart(step: StepRecord<CwpStepResult>, platformUrl: string): void {
     this.#secretsNotGiven(step);
-    if (step.kind === "local") {
-      this.line(
-        `${MARK.local} ${safeText(step.name)} ${this.#paint("2", `(a local action: ${safeText(step.action ?? "")})`)}`,
-      );
+    for (const note of step.notes ?? []) this.line(`    ${this.#paint("33", "note")}: ${safeText(note)}`);
+    if (step.kind === "local" || step.kind === "remote") {
+      const what =
+        step.kind === "local"
+          ? `a local action: ${safeText(step.action ?? "")}`
+          : `${safeText(step.action ?? "")}, another repository's action at ${safeText(step.commit?.slice(0, 12) ?? "")}`;
+      this.line(`${MARK[step.kind]} ${safeText(step.name)} ${this.#paint("2", `(${what})`)}`);
       this.#values("with", step.inputs);
       return;
     }
@@ -101,13 +105,14 @@ export class RehearsalPrinter {
   }
 
   stepEnd(step: StepRecord<CwpStepResult>): void {
-    if (step.kind === "local" && step.local?.notRehearsed !== undefined) {
+    const action = step.kind === "local" || step.kind === "remote";
+    for (const warning of step.local?.warnings ?? []) this.stepLine(`Warning: ${warning}`);
+    if (action && step.local?.notRehearsed !== undefined) {
       this.line(`    ${this.#paint("33", "not rehearsed")}: ${safeText(step.local.notRehearsed)}`);
       return;
     }
-    if (step.kind === "local" && step.local?.error !== undefined) this.stepLine(`Error: ${step.local.error}`);
-    for (const warning of step.local?.warnings ?? []) this.stepLine(`Warning: ${warning}`);
-    if (step.kind === "ran" || step.kind === "script" || step.kind === "local" || step.kind === "checkout") {
+    if (action && step.local?.error !== undefined) this.stepLine(`Error: ${step.local.error}`);
+    if (step.kind === "ran" || step.kind === "script" || action || step.kind === "checkout") {
       const result = step.result ?? step.script ?? step.local ?? step.checkout;
       if (step.result && step.result.githubOnly.length > 0)
         this.line(

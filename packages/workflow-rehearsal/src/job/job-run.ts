@@ -1,5 +1,6 @@
 import { defaultVariables } from "../contexts.js";
 import type { StatusFunctions } from "../expressions.js";
+import type { LocalAction } from "../local-actions.js";
 import type { Permissions } from "../permissions.js";
 import type {
   RehearsalOptions,
@@ -42,7 +43,13 @@ export interface StepsFrame {
   parent?: StepsFrame;
 }
 
-/** A post step (a local JavaScript action's `runs.post`): says whether it passed (or did not run). */
+/** Another repository's action, as the job's set up left it (`prepare-actions.ts`). */
+export type PreparedAction =
+  | { kind: "read"; action: LocalAction; commit: string }
+  | { kind: "refused"; message: string }
+  | { kind: "unreachable"; message: string };
+
+/** A post step (a JavaScript action's `runs.post`): says whether it passed (or did not run). */
 export type PostStep = (status: StatusFunctions) => Promise<boolean>;
 
 export class JobRun<R extends StepResult = StepResult> {
@@ -53,6 +60,10 @@ export class JobRun<R extends StepResult = StepResult> {
   readonly records: StepRecord<R>[] = [];
   /** The job's own steps. */
   readonly root: StepsFrame;
+  /** Other repositories' actions, by `uses`, downloaded and read once this job run (`prepare-actions.ts`). */
+  readonly actions = new Map<string, Promise<PreparedAction>>();
+  /** What each step's action saved in its pre step (GITHUB_STATE): its main's and post's STATE_*. */
+  readonly preStates = new Map<Step, Record<string, string>>();
 
   constructor(
     readonly options: RehearsalOptions<R>,

@@ -14,6 +14,8 @@ import type { JobRecord, RehearsalOptions, StepResult } from "../records.js";
 import { jobOf } from "../workflow.js";
 import { JobRun } from "./job-run.js";
 import { decidedByUnknown, notRan } from "./not-ran.js";
+import { runPreSteps } from "./pre-steps.js";
+import { prepareJobActions } from "./prepare-actions.js";
 import { continues } from "./status.js";
 import { runSteps } from "./steps-runner.js";
 import { jobTimeoutMs } from "./timeouts.js";
@@ -71,6 +73,14 @@ export async function runJob<R extends StepResult>(
     return notRan(named(), findings, "failure", (error as Error).message);
   }
   await options.startJob?.();
+  // Set up job: other repositories' actions downloaded before any step; one GitHub refuses fails
+  // the job with none of its steps run.
+  const refused = await prepareJobActions(run, job.steps);
+  if (refused !== undefined) {
+    await options.endJob?.();
+    return notRan(named(), [...findings, `job ${id}: ${refused}`], "failure", refused);
+  }
+  await runPreSteps(run);
   await runSteps(run, run.root);
   // Post steps, the last action's first, as the runner runs them after the job's steps, in the
   // same loop: one that fails fails the job (StepsRunner.cs @00a736d9, PostJobSteps).

@@ -7,8 +7,10 @@ import { isCheckout, runCheckout } from "./handlers/checkout.js";
 import { runLocalAction } from "./handlers/local-action.js";
 import { readOnly } from "./handlers/not-rehearsed.js";
 import { runOurAction } from "./handlers/our-action.js";
+import { runRemoteAction } from "./handlers/remote-action.js";
 import { runScript } from "./handlers/script.js";
 import type { JobRun, StepsFrame } from "./job-run.js";
+import { isOtherRepository } from "./prepare-actions.js";
 import { continues, statusOf } from "./status.js";
 import type { StepHandler } from "./step-handler.js";
 
@@ -18,11 +20,12 @@ import type { StepHandler } from "./step-handler.js";
 // conclusion success); then the step's kind runs it (`handlers/`).
 
 /** The kind of a step, and who runs it. */
-function handlerOf(step: Step, runsScripts: boolean): StepHandler {
+function handlerOf(step: Step, runsScripts: boolean, downloads: boolean): StepHandler {
   if (ourAction(step.uses)) return runOurAction;
   if (step.run !== undefined && runsScripts) return runScript;
   if (step.uses?.startsWith("./")) return runLocalAction;
   if (isCheckout(step.uses)) return runCheckout;
+  if (isOtherRepository(step.uses) && downloads) return runRemoteAction;
   return readOnly;
 }
 
@@ -93,6 +96,7 @@ export async function runSteps<R extends StepResult>(job: JobRun<R>, frame: Step
       ran = await handlerOf(
         step,
         job.options.runScript !== undefined,
+        job.options.downloadAction !== undefined,
       )({
         job,
         frame,

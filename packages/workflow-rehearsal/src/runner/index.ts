@@ -2,6 +2,13 @@
 // runs in, its process group and timeout, the workflow commands in its output, the files it hands
 // on, and the masks on everything printed.
 
+export {
+  ActionDownloader,
+  type ActionDownloaderOptions,
+  type DownloadedAction,
+  type RemoteUses,
+  remoteUses,
+} from "./action-download.js";
 export { type CheckoutRunnerOptions, checkoutRunner } from "./checkout.js";
 export {
   EnvFileError,

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 // at the same paths in every job: a hosted runner's /home/runner and
 // /home/runner/work/<repo>/<repo>, which workflows and @actions/cache (paths relative to the
 // workspace) depend on. Here those are folders of the rehearsal's, laid out as a runner lays out
-// its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_tool`), emptied and made again as
+// its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_tool`, `_work/_actions`), emptied and made again as
 // each job run begins (`freshJobFolders`): nothing one job leaves reaches another but what GitHub
 // passes (its outputs). The workspace is a copy of the clone as a checkout would have it plus what
 // the user has not committed yet: tracked files and untracked ones git does not ignore, read once
@@ -30,6 +30,8 @@ export interface RunnerFolders extends JobFolders {
   copied?: boolean;
   /** The clone's files as read once, which each job's workspace is made from. */
   source: string;
+  /** The job's copies of other repositories' actions (`_actions`), made anew for each job. */
+  actions: string;
 }
 
 /** The folders under `folder` for the repository `owner/name`, the source a copy of the git clone at `clone`. */
@@ -46,6 +48,7 @@ export async function prepareRunnerFolders(
     home: join(folder, "home"),
     temp: join(work, "_temp"),
     toolCache: join(work, "_tool"),
+    actions: join(work, "_actions"),
     source: join(folder, ".source"),
   };
   await mkdir(folders.toolCache, { recursive: true });
@@ -60,7 +63,7 @@ export async function prepareRunnerFolders(
  * HOME and RUNNER_TEMP empty, at the same paths as every other job's.
  */
 export async function freshJobFolders(folders: RunnerFolders): Promise<void> {
-  for (const path of [folders.workspace, folders.home, folders.temp])
+  for (const path of [folders.workspace, folders.home, folders.temp, folders.actions])
     await rm(path, { recursive: true, force: true });
   await mkdir(dirname(folders.workspace), { recursive: true });
   await cp(folders.source, folders.workspace, { recursive: true, verbatimSymlinks: true });

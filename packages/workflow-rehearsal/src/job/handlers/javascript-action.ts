@@ -1,65 +1,128 @@
-import { condition } from "../../expressions.js";
+import { condition, type Scope } from "../../expressions.js";
 import type { LocalAction } from "../../local-actions.js";
-import type { StepRecord, StepResult } from "../../records.js";
+import type { ScriptResult, StepRecord, StepResult } from "../../records.js";
+import type { Step } from "../../workflow.js";
+import type { JobRun, StepsFrame } from "../job-run.js";
 import type { StepRun } from "../step-handler.js";
 import { stepTimeoutMs } from "../timeouts.js";
 
+type NodeAction = Extract<LocalAction, { kind: "node" }>;
+
 /**
- * A local JavaScript action, run with Node as the runner runs it (`node <file>` in the workspace):
- * its inputs as INPUT_<NAME> (uppercase, spaces as _), `runs.main`, then `runs.post` after the
- * job's steps where `post-if` holds (default always(), read with the job's status then), with what
- * main saved (GITHUB_STATE, save-state) as STATE_<name>; a post that fails fails the job
- * (`JobRun.runPosts`). Its `runs.pre` is never run (see `LocalAction`). Its outputs are what main
- * wrote to GITHUB_OUTPUT. Only under --run-shell: it runs code of the repository's, as a `run:`
- * step does.
+ * A JavaScript action, run with Node as the runner runs it (`node <file>` in the workspace): its
+ * inputs as INPUT_<NAME> (uppercase, spaces as _), `runs.main`, then `runs.post` after the job's
+ * steps where `post-if` holds (default always(), read with the job's status then), with what pre
+ * and main saved (GITHUB_STATE, save-state) as STATE_<name>; a post that fails fails the job
+ * (`JobRun.runPosts`). Its `runs.pre` ran at the job's start (`runPre`), for another repository's
+ * action only (see `LocalAction`). Its outputs are what main wrote to GITHUB_OUTPUT. Only under
+ * --run-shell: it runs code of a repository's, as a `run:` step does.
  */
 export async function runJavaScriptAction<R extends StepResult>(
   { job, frame, step, label, scope }: StepRun<R>,
-  action: Extract<LocalAction, { kind: "node" }>,
+  action: NodeAction,
   inputs: Record<string, string>,
 ): Promise<StepResult & { notRehearsed?: string }> {
-  const runScript = job.options.runScript;
-  if (!runScript)
+  if (!job.options.runScript)
     return {
       code: 0,
       outputs: {},
       notRehearsed: `a JavaScript action (${action.using}), which runs only with --run-shell`,
     };
   const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
-  const env = {
-    ...(scope.contexts.env as Record<string, string>),
-    ...Object.fromEntries(
-      Object.entries(inputs).map(([name, value]) => [
-        `INPUT_${name.replace(/ /g, "_").toUpperCase()}`,
-        value,
-      ]),
-    ),
-  };
-  const node = (file: string, name: string, more: Record<string, string> = {}, stepTimeout?: number) =>
-    job.timed("machine", stepTimeout, (timeout) =>
-      runScript({
-        name,
-        script: "",
-        javascriptFile: file,
-        env: { ...env, ...more },
-        path: [...job.path],
-        variables: job.variables(github),
-        timeout,
-      }),
-    );
-  const main = await node(action.main, label, {}, stepTimeoutMs(step.timeoutMinutes, scope));
+  const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
+  const preState = job.preStates.get(step) ?? {};
+  const main = await nodeStep(job, {
+    file: action.main,
+    name: label,
+    env: { ...env, ...stateEnv(preState) },
+    github,
+    stepTimeout: stepTimeoutMs(step.timeoutMinutes, scope),
+  });
   job.applyFiles(frame, main);
   const { post } = action;
   if (post)
     job.posts.push(async (status) => {
       if (!condition(post.if, { ...scope, contexts: { ...scope.contexts, github }, status })) return true;
-      const state = Object.fromEntries(Object.entries(main.state ?? {}).map(([k, v]) => [`STATE_${k}`, v]));
-      const record: StepRecord<R> = { name: `Post ${label}`, kind: "script" };
-      job.options.onStepStart?.(record);
-      record.script = await node(post.file, record.name, state);
-      job.applyFiles(frame, record.script);
-      job.end(record);
-      return record.script.code === 0;
+      const state = stateEnv({ ...preState, ...main.state });
+      return (
+        await recordedNodeStep(job, frame, `Post ${label}`, {
+          file: post.file,
+          env: { ...env, ...state },
+          github,
+        })
+      ).ok;
     });
   return { code: main.code, outputs: main.outputs };
 }
+
+/**
+ * Another repository's JavaScript action's `runs.pre`, run as the job starts, before its first
+ * step, where `pre-if` holds (default always()), with the step's inputs and env as they read then
+ * (ActionManager.cs @0001dcd9, "Add 'pre' execution"; the runner's pre step is named "Pre " and the
+ * step's name). What it saves (GITHUB_STATE) is main's and post's STATE_<name>; one that fails
+ * fails the job, and the steps after it run only where their if: holds after a failure.
+ */
+export async function runPre<R extends StepResult>(
+  job: JobRun<R>,
+  step: Step,
+  label: string,
+  action: NodeAction,
+  inputs: Record<string, string>,
+  scope: Scope,
+): Promise<void> {
+  const { pre } = action;
+  if (!pre || !job.options.runScript || !condition(pre.if, scope)) return;
+  const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
+  const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
+  const ran = await recordedNodeStep(job, job.root, `Pre ${label}`, { file: pre.file, env, github });
+  job.preStates.set(step, ran.state);
+  if (!ran.ok) job.root.failed = true;
+}
+
+/** A pre or post step: a record of its own, its files applied, whether it passed. */
+async function recordedNodeStep<R extends StepResult>(
+  job: JobRun<R>,
+  frame: StepsFrame,
+  name: string,
+  step: { file: string; env: Record<string, string>; github: Record<string, unknown> },
+): Promise<{ ok: boolean; state: Record<string, string> }> {
+  const record: StepRecord<R> = { name, kind: "script" };
+  job.options.onStepStart?.(record);
+  record.script = await nodeStep(job, { ...step, name });
+  job.applyFiles(frame, record.script);
+  job.end(record);
+  return { ok: record.script.code === 0, state: record.script.state ?? {} };
+}
+
+/** One of the action's files with the runner's Node, within its timeout and the job's, on this machine's time. */
+function nodeStep<R extends StepResult>(
+  job: JobRun<R>,
+  step: {
+    file: string;
+    name: string;
+    env: Record<string, string>;
+    github: Record<string, unknown>;
+    stepTimeout?: number | undefined;
+  },
+): Promise<ScriptResult> {
+  const runScript = job.options.runScript as NonNullable<typeof job.options.runScript>;
+  return job.timed("machine", step.stepTimeout, (timeout) =>
+    runScript({
+      name: step.name,
+      script: "",
+      javascriptFile: step.file,
+      env: step.env,
+      path: [...job.path],
+      variables: job.variables(step.github),
+      timeout,
+    }),
+  );
+}
+
+const inputsEnv = (inputs: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => [`INPUT_${name.replace(/ /g, "_").toUpperCase()}`, value]),
+  );
+
+const stateEnv = (state: Record<string, string>) =>
+  Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]));

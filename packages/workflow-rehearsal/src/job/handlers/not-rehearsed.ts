@@ -16,6 +16,7 @@ export const readOnly: StepHandler = async ({ job, step, record, scope }) => {
 
 function whyNot(isScript: boolean, uses: string, runsScripts: boolean): string {
   if (isScript) return runsScripts ? "a run: step, not run" : "a run: step, which runs only with --run-shell";
-  if (uses.startsWith("docker://")) return "a Docker action, which the rehearsal does not run";
+  if (uses.startsWith("docker://"))
+    return "a Docker action, which needs Docker: the rehearsal does not run it";
   return "another's action, which the rehearsal does not run";
 }
