@@ -1,5 +1,8 @@
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
@@ -33,4 +36,37 @@ it("starts with the set-up and demo command, then the test command, as the repos
   const testStage = ciRun.slice(ciRun.indexOf(`stage "test (the README's test command)"`));
   expect(testStage).toMatch(/^pnpm test \|\| status=\$\?$/m);
   expect(ciRun).toContain("pnpm install --frozen-lockfile");
+});
+
+/** The machine's own Node, as a fresh machine runs the README's command: the first on PATH outside node_modules. */
+function machinePath(): string {
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((folder) => !folder.includes("node_modules"))
+    .join(delimiter);
+}
+
+it("sets a fresh clone up quietly on the machine's Node: no engine warnings, no question about core-js's build", {
+  timeout: 180_000,
+}, async () => {
+  const clone = join(await mkdtemp(join(tmpdir(), "cwp-readme-")), "clone");
+  execFileSync("git", ["clone", "-q", "--shared", root, clone]);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("TURBO_") && !k.startsWith("npm_")),
+  );
+  const node = execFileSync("node", ["--version"], {
+    env: { ...env, PATH: machinePath() },
+    encoding: "utf8",
+  });
+  // The README's set-up, as written (pnpm is on the machine already), before the demo.
+  const install = spawnSync("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"], {
+    cwd: clone,
+    env: { ...env, PATH: machinePath(), CI: "true" },
+    encoding: "utf8",
+  });
+  const printed = install.stdout + install.stderr;
+  expect(install.status, printed).toBe(0);
+  expect(printed, `on Node ${node}`).not.toMatch(/Unsupported engine/);
+  expect(printed).not.toMatch(/Ignored build scripts|approve-builds/);
+  await rm(clone, { recursive: true, force: true });
 });
