@@ -4,6 +4,7 @@
 // report; and beside them, the same job run from the cwp CLI, as another CI system would run it.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { emulatorTime, PLATFORM_CLOCK } from "@cwp/action-kit/engine";
 import { RunnerLog, type RunResult, runBundle, startTestPlatform } from "@cwp/action-testing";
 
 /** A heading, bold only on a terminal without NO_COLOR: piped or logged, no escape code. */
@@ -15,6 +16,9 @@ const heading = (text: string) =>
 
 const platform = await startTestPlatform({ speed: 20 });
 const base = { "api-token": platform.tokens.org, "api-url": platform.url };
+// The steps count the emulator's time, as they count the platform's on GitHub: their waits,
+// timeouts and the durations they print are the work's, not 20 times shorter.
+const platformClock = { [PLATFORM_CLOCK]: JSON.stringify(await emulatorTime(platform.url)) };
 console.log(`Emulator at ${platform.url} (virtual time at 20× speed)\n`);
 
 async function step(title: string, action: string, inputs: Record<string, string>): Promise<RunResult> {
@@ -22,6 +26,7 @@ async function step(title: string, action: string, inputs: Record<string, string
   const log = new RunnerLog((line) => console.log(`  ${line}`));
   const result = await runBundle(new URL(`../actions/${action}`, import.meta.url).pathname, {
     inputs: { ...base, ...inputs },
+    env: platformClock,
     onOutput: (text) => log.feed(text),
   });
   console.log(`  exit code ${result.code}`);

@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6837);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1672);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6837:
+/***/ 1672:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61959,6 +61959,7 @@ async function outputFile(path, input) {
 
 
 
+
 //# sourceMappingURL=engine.js.map
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
@@ -64903,6 +64904,60 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/platform-clock.js
+
+// The platform's time, handed to a step that talks to an emulator: the emulator runs faster than
+// real time (`cwp-emulator --speed 60`, `cwp rehearse`, the demo), and a step that counted this
+// machine's time would plan its first poll from a service's history (platform seconds) and sleep
+// that long here, time out in real minutes, read logs of "the last 5 minutes" hours before the
+// platform's now, and print a 27-second run as "3s". Given where the emulator's time stood at a
+// moment of this machine's and how fast it runs, the step's clock is the emulator's. A real
+// platform hands none: its time is this machine's.
+/** The variable a step finds the platform's time in (JSON: `{ at, realAt, speed }`). */
+const PLATFORM_CLOCK = "CWP_PLATFORM_CLOCK";
+/** The clock PLATFORM_CLOCK hands in `env`, or undefined where none is handed. */
+function handedClock(env = process.env) {
+    const text = env[PLATFORM_CLOCK];
+    if (text === undefined || text === "")
+        return undefined;
+    let time;
+    try {
+        time = JSON.parse(text);
+    }
+    catch { }
+    const { at, realAt, speed } = time ?? {};
+    if (![at, realAt, speed].every((n) => typeof n === "number" && Number.isFinite(n)) ||
+        !(speed > 0))
+        throw new Error(`${PLATFORM_CLOCK} must be a JSON object of numbers at, realAt and speed (above 0)`);
+    return spedUpClock(time);
+}
+/**
+ * Where the emulator at `apiUrl` says its clock stands and how fast it runs (its control plane's
+ * `GET /_emulator/clock`), asked only of a URL on this machine, where an emulator is: a real
+ * platform is never asked. Undefined where none answers so (a real platform behind a local proxy).
+ */
+async function emulatorTime(apiUrl) {
+    if (!URL.canParse(apiUrl))
+        return undefined;
+    const url = new URL(apiUrl);
+    if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname))
+        return undefined;
+    try {
+        const askedAt = Date.now();
+        const response = await fetch(new URL("/_emulator/clock", url), { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok)
+            return undefined;
+        const { now, speed } = (await response.json());
+        const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
+        if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0))
+            return undefined;
+        return { at, realAt: (askedAt + Date.now()) / 2, speed };
+    }
+    catch {
+        return undefined;
+    }
+}
+//# sourceMappingURL=platform-clock.js.map
 ;// CONCATENATED MODULE: ../../packages/markdown-text/dist/index.js
 // Text from somewhere else (a platform's names and messages, a user's input) shown in GitHub
 // Markdown: as text, in one line, never as Markdown, HTML, a mention, a reference or a link.
@@ -65028,6 +65083,7 @@ const inert = (text) => noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").repla
 
 
 
+
 /**
  * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
  * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
@@ -65040,7 +65096,8 @@ function githubHost() {
             await summary_summary.addRaw(markdown).write();
     };
     return {
-        clock: systemClock,
+        // A runner's clock, unless whoever runs the step hands it the platform's (an emulator's, faster).
+        clock: handedClock() ?? systemClock,
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(noOldCommands(line)),
         // Status changes are lines of their own; a runner's log has no line to redraw.
@@ -77158,7 +77215,7 @@ exports.stringify = stringify;
 
 var identity = __nccwpck_require__(8721);
 var map = __nccwpck_require__(7885);
-var seq = __nccwpck_require__(1672);
+var seq = __nccwpck_require__(9291);
 var string = __nccwpck_require__(798);
 var tags = __nccwpck_require__(3616);
 
@@ -77247,7 +77304,7 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 1672:
+/***/ 9291:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -77434,7 +77491,7 @@ exports.intOct = intOct;
 
 var map = __nccwpck_require__(7885);
 var _null = __nccwpck_require__(4778);
-var seq = __nccwpck_require__(1672);
+var seq = __nccwpck_require__(9291);
 var string = __nccwpck_require__(798);
 var bool = __nccwpck_require__(9773);
 var float = __nccwpck_require__(6451);
@@ -77466,7 +77523,7 @@ exports.schema = schema;
 
 var Scalar = __nccwpck_require__(815);
 var map = __nccwpck_require__(7885);
-var seq = __nccwpck_require__(1672);
+var seq = __nccwpck_require__(9291);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -77537,7 +77594,7 @@ exports.schema = schema;
 
 var map = __nccwpck_require__(7885);
 var _null = __nccwpck_require__(4778);
-var seq = __nccwpck_require__(1672);
+var seq = __nccwpck_require__(9291);
 var string = __nccwpck_require__(798);
 var bool = __nccwpck_require__(9773);
 var float = __nccwpck_require__(6451);
@@ -78147,7 +78204,7 @@ exports.resolvePairs = resolvePairs;
 
 var map = __nccwpck_require__(7885);
 var _null = __nccwpck_require__(4778);
-var seq = __nccwpck_require__(1672);
+var seq = __nccwpck_require__(9291);
 var string = __nccwpck_require__(798);
 var binary = __nccwpck_require__(2601);
 var bool = __nccwpck_require__(6628);

@@ -46339,7 +46339,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4241);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5218);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -46348,7 +46348,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4241:
+/***/ 5218:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61960,6 +61960,7 @@ async function outputFile(path, input) {
 
 
 
+
 //# sourceMappingURL=engine.js.map
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
@@ -64904,6 +64905,60 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/platform-clock.js
+
+// The platform's time, handed to a step that talks to an emulator: the emulator runs faster than
+// real time (`cwp-emulator --speed 60`, `cwp rehearse`, the demo), and a step that counted this
+// machine's time would plan its first poll from a service's history (platform seconds) and sleep
+// that long here, time out in real minutes, read logs of "the last 5 minutes" hours before the
+// platform's now, and print a 27-second run as "3s". Given where the emulator's time stood at a
+// moment of this machine's and how fast it runs, the step's clock is the emulator's. A real
+// platform hands none: its time is this machine's.
+/** The variable a step finds the platform's time in (JSON: `{ at, realAt, speed }`). */
+const PLATFORM_CLOCK = "CWP_PLATFORM_CLOCK";
+/** The clock PLATFORM_CLOCK hands in `env`, or undefined where none is handed. */
+function handedClock(env = process.env) {
+    const text = env[PLATFORM_CLOCK];
+    if (text === undefined || text === "")
+        return undefined;
+    let time;
+    try {
+        time = JSON.parse(text);
+    }
+    catch { }
+    const { at, realAt, speed } = time ?? {};
+    if (![at, realAt, speed].every((n) => typeof n === "number" && Number.isFinite(n)) ||
+        !(speed > 0))
+        throw new Error(`${PLATFORM_CLOCK} must be a JSON object of numbers at, realAt and speed (above 0)`);
+    return spedUpClock(time);
+}
+/**
+ * Where the emulator at `apiUrl` says its clock stands and how fast it runs (its control plane's
+ * `GET /_emulator/clock`), asked only of a URL on this machine, where an emulator is: a real
+ * platform is never asked. Undefined where none answers so (a real platform behind a local proxy).
+ */
+async function emulatorTime(apiUrl) {
+    if (!URL.canParse(apiUrl))
+        return undefined;
+    const url = new URL(apiUrl);
+    if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname))
+        return undefined;
+    try {
+        const askedAt = Date.now();
+        const response = await fetch(new URL("/_emulator/clock", url), { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok)
+            return undefined;
+        const { now, speed } = (await response.json());
+        const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
+        if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0))
+            return undefined;
+        return { at, realAt: (askedAt + Date.now()) / 2, speed };
+    }
+    catch {
+        return undefined;
+    }
+}
+//# sourceMappingURL=platform-clock.js.map
 ;// CONCATENATED MODULE: ../../packages/markdown-text/dist/index.js
 // Text from somewhere else (a platform's names and messages, a user's input) shown in GitHub
 // Markdown: as text, in one line, never as Markdown, HTML, a mention, a reference or a link.
@@ -65029,6 +65084,7 @@ const inert = (text) => noOldCommands(text.replace(/\r\n|\r|\n/g, " ⏎ ").repla
 
 
 
+
 /**
  * The GitHub runner as a host: status lines kept inert (no remote text can start a workflow
  * command), annotations, masking, one collapsible group per log, lines inside a stop-commands
@@ -65041,7 +65097,8 @@ function githubHost() {
             await summary_summary.addRaw(markdown).write();
     };
     return {
-        clock: systemClock,
+        // A runner's clock, unless whoever runs the step hands it the platform's (an emulator's, faster).
+        clock: handedClock() ?? systemClock,
         info: (line) => info(inert(line)),
         debug: (line) => core_debug(noOldCommands(line)),
         // Status changes are lines of their own; a runner's log has no line to redraw.
@@ -70884,8 +70941,18 @@ function resolvePeriod(name, explicit, now) {
                 window = { start: utc(y, m - 12), end: utc(y, m) };
                 break;
         }
-        if (window.end <= window.start)
-            window = { start: window.start, end: window.start + HOUR };
+        // The first hour of a month (or a year): billing hours are whole, and none has ended yet. An
+        // hour ahead would be a window ending in the future; the period is empty, and says why.
+        if (window.end <= window.start) {
+            const empty = { start: window.start, end: window.start };
+            return {
+                ...empty,
+                label: `${isoDate(window.start)} (${PERIOD_WORDS[name]})`,
+                previous: empty,
+                previousLabel: "",
+                notYet: `The ${PERIOD_WORDS[name]} has no whole hour yet: billing hours are whole, and the first of ${isoDate(window.start)} ends at ${momentLabel(window.start + HOUR)}`,
+            };
+        }
         label = `${windowLabel(window)} (${PERIOD_WORDS[name]})`;
     }
     const previous = previousOf(window);
@@ -72160,6 +72227,8 @@ function renderJson(r) {
         schemaVersion: SCHEMA_VERSION,
         generatedAt: r.generatedAt,
         period: { label: r.period.label, start: isoTime(r.period.start), end: isoTime(r.period.end) },
+        // Why the period has nothing to read yet (its first whole hour has not ended): then no total.
+        notYet: r.period.notYet ?? null,
         previousPeriod: r.previousTotal
             ? { start: isoTime(r.period.previous.start), end: isoTime(r.period.previous.end) }
             : null,
@@ -72168,7 +72237,7 @@ function renderJson(r) {
         filters: r.filters,
         currency: r.currency,
         scope: r.scope ?? null,
-        total: money(r.total),
+        total: r.period.notYet !== undefined ? null : money(r.total),
         previousTotal: money(r.previousTotal),
         change: money(r.change),
         changePercent: money(r.changePercent),
@@ -72369,6 +72438,17 @@ function details(r, level) {
 }
 function renderMarkdown(report, level, trimmedNote) {
     const r = shownAsText(report);
+    // Nothing billed yet to report: the title and why, not a total of nothing.
+    if (r.period.notYet !== undefined)
+        return [
+            MARKER,
+            `## Cloud Workload Platform costs: ${escapeCell(r.period.label)}`,
+            "",
+            `${r.period.notYet}. There is nothing to report yet: no data file was written.`,
+            "",
+            `<sub>${r.requests} requests to the platform · generated ${r.generatedAt}</sub>`,
+            "",
+        ].join("\n");
     const title = GROUP_TITLES[r.groupBy];
     const rest = r.rows.some((row) => row.key === "other") ? " (top rows, then the rest)" : "";
     // The gap's footnote mark goes in the label's cell, as a row's own mark does: after the row's
@@ -72462,44 +72542,66 @@ async function writeCostReport(client, options) {
     const partitioned = o.focusLayout === "partitioned";
     if (partitioned && !coversWholeBillingPeriods(period, now))
         throw new errors/* ReportOptionError */.s("focusLayout", `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`);
-    // The project's uid is read only once every option is known good: a refused option sends nothing.
-    const call = {
-        signal: o.signal ?? new AbortController().signal,
-        deadline: o.deadline ?? Number.POSITIVE_INFINITY,
-    };
-    const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
-    const filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
     const files = {};
     for (const format of o.formats)
         files[format] = (0,external_node_path_.join)(o.dir, FILE_NAMES[format]);
     if (partitioned && files["focus-parquet"] !== undefined)
         files["focus-parquet"] = (0,external_node_path_.join)(o.dir, FOCUS_DATASET_FOLDER);
-    const collected = await readReport(client, {
+    const shape = {
         period,
         granularity,
         groupBy,
-        filters,
-        compare: o.compare ?? true,
-        top,
-        csvPath: files.csv,
-        focusPath: files.focus,
-        focusParquetPath: files["focus-parquet"],
-        focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
-        billingAccountName: o.billingAccountName,
-        ...call,
-        progress: o.progress ?? (() => { }),
-        warn: o.warn ?? emitCwpWarning,
-    });
-    const report = buildReport(collected, {
-        period,
-        granularity,
-        groupBy,
-        filters,
         top,
         budget: o.budget === undefined ? undefined : decimal/* Decimal */.Ww.from(o.budget),
         warnPercent: o.warnPercent ?? 80,
         now,
-    });
+    };
+    let report;
+    if (period.notYet !== undefined) {
+        // No whole hour yet (a month to date in its first hour): nothing is read and no data file is
+        // written (a FOCUS dataset's folder is left as it is: nothing replaces it); the report and its
+        // JSON say why.
+        for (const data of ["csv", "focus", "focus-parquet"])
+            delete files[data];
+        const nothing = { rows: new Map(), total: decimal/* Decimal */.Ww.zero, byoc: false };
+        const filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
+        report = buildReport({
+            currency: "",
+            scope: undefined,
+            current: nothing,
+            previous: undefined,
+            trend: [],
+            credit: undefined,
+            clusters: undefined,
+            requests: 0,
+        }, { ...shape, filters, budget: undefined });
+    }
+    else {
+        // The project's uid is read only once every option is known good: a refused option sends nothing.
+        const call = {
+            signal: o.signal ?? new AbortController().signal,
+            deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+        };
+        const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
+        const filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
+        const collected = await readReport(client, {
+            period,
+            granularity,
+            groupBy,
+            filters,
+            compare: o.compare ?? true,
+            top,
+            csvPath: files.csv,
+            focusPath: files.focus,
+            focusParquetPath: files["focus-parquet"],
+            focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
+            billingAccountName: o.billingAccountName,
+            ...call,
+            progress: o.progress ?? (() => { }),
+            warn: o.warn ?? emitCwpWarning,
+        });
+        report = buildReport(collected, { ...shape, filters });
+    }
     const whole = [
         [files.markdown, () => renderMarkdown(report, 2)],
         [files.json, () => renderJson(report)],
@@ -72681,6 +72783,12 @@ function text_clusters(r) {
     ];
 }
 function renderText(r) {
+    if (r.period.notYet !== undefined)
+        return [
+            `Cloud Workload Platform costs: ${r.period.label}`,
+            `${r.period.notYet}. There is nothing to report yet: no data file was written.`,
+            `${r.requests} requests to the platform; generated ${r.generatedAt}.`,
+        ].join("\n");
     return [
         ...text_headline(r),
         ...costs(r),
@@ -72988,9 +73096,11 @@ const definition = defineAction({
             warn(`The FOCUS dataset's BillingAccountName is empty: FOCUS requires the billing account's name, and the API names no organisation or billing customer. Name it with ${host().inputSetting("billing-account-name", "<name>")}.`);
         if (report.budget?.state === "warning")
             warn(`Spent ${report.budget.usedPercent?.toFixed(1)}% of the budget of ${(0,decimal/* formatMoney */.up)(report.budget.amount, report.currency)}.`);
-        const spent = over
-            ? `Spent ${(0,decimal/* formatMoney */.up)(report.total, report.currency)} in ${period.label}, over the budget of ${(0,decimal/* formatMoney */.up)(report.budget?.amount ?? decimal/* Decimal */.Ww.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%)`
-            : `Spent ${(0,decimal/* formatMoney */.up)(report.total, report.currency)} in ${period.label}`;
+        const spent = period.notYet !== undefined
+            ? `Nothing to report for ${period.label} yet. ${period.notYet}`
+            : over
+                ? `Spent ${(0,decimal/* formatMoney */.up)(report.total, report.currency)} in ${period.label}, over the budget of ${(0,decimal/* formatMoney */.up)(report.budget?.amount ?? decimal/* Decimal */.Ww.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%)`
+                : `Spent ${(0,decimal/* formatMoney */.up)(report.total, report.currency)} in ${period.label}`;
         // Where the files went, whatever the outcome: over budget is when they are read.
         const message = `${spent}; the report is in ${dir} (${report.requests} requests).`;
         if (over && !config["fail-on-budget-exceeded"])
@@ -73001,7 +73111,8 @@ const definition = defineAction({
             rows: [],
             summary: { markdown: summary, text: renderText(report) },
             outputs: {
-                total: report.total.toFixed(2),
+                // No whole hour yet: no total, rather than a 0 that reads as nothing spent.
+                total: period.notYet !== undefined ? undefined : report.total.toFixed(2),
                 currency: report.currency,
                 "previous-total": report.previousTotal?.toFixed(2),
                 "change-percent": report.changePercent?.toFixed(1),

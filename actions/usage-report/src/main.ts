@@ -137,9 +137,12 @@ export const definition = defineAction({
       warn(
         `Spent ${report.budget.usedPercent?.toFixed(1)}% of the budget of ${formatMoney(report.budget.amount, report.currency)}.`,
       );
-    const spent = over
-      ? `Spent ${formatMoney(report.total, report.currency)} in ${period.label}, over the budget of ${formatMoney(report.budget?.amount ?? Decimal.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%)`
-      : `Spent ${formatMoney(report.total, report.currency)} in ${period.label}`;
+    const spent =
+      period.notYet !== undefined
+        ? `Nothing to report for ${period.label} yet. ${period.notYet}`
+        : over
+          ? `Spent ${formatMoney(report.total, report.currency)} in ${period.label}, over the budget of ${formatMoney(report.budget?.amount ?? Decimal.zero, report.currency)} (${report.budget?.usedPercent?.toFixed(1)}%)`
+          : `Spent ${formatMoney(report.total, report.currency)} in ${period.label}`;
     // Where the files went, whatever the outcome: over budget is when they are read.
     const message = `${spent}; the report is in ${dir} (${report.requests} requests).`;
     if (over && !config["fail-on-budget-exceeded"]) warn(message);
@@ -149,7 +152,8 @@ export const definition = defineAction({
       rows: [],
       summary: { markdown: summary, text: renderText(report) },
       outputs: {
-        total: report.total.toFixed(2),
+        // No whole hour yet: no total, rather than a 0 that reads as nothing spent.
+        total: period.notYet !== undefined ? undefined : report.total.toFixed(2),
         currency: report.currency,
         "previous-total": report.previousTotal?.toFixed(2),
         "change-percent": report.changePercent?.toFixed(1),

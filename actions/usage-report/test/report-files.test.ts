@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 // The report files, byte for byte, against files the report wrote before it read usage as a stream
 // (report-files/, written by the bundle of the commit that added this test, and again where the
-// files changed on purpose: focus.csv's x_ProjectId became the project's id, beside x_ProjectUid). The emulator's clock
+// files changed on purpose: focus.csv's x_ProjectId became the project's id, beside x_ProjectUid; report.json's `notYet`, null where the period has a whole hour). The emulator's clock
 // starts at a fixed time, so its billing is the same on every run; only `generatedAt` (the runner's
 // clock) is replaced. focus.csv of a whole organisation is compared by its SHA-256 (it is large);
 // the filtered case keeps it verbatim.

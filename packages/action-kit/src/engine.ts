@@ -24,6 +24,7 @@ export {
 export { LogPump, lineText } from "./engine/log-pump.js";
 export { OUTPUT, type OutputKind } from "./engine/output-kinds.js";
 export { Outputs } from "./engine/outputs.js";
+export { emulatorTime, handedClock, PLATFORM_CLOCK, type PlatformTime } from "./engine/platform-clock.js";
 export {
   type ActionContext,
   type ActionDefinition,

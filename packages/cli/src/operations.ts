@@ -46,6 +46,14 @@ export const OPERATIONS: Record<string, { definition: AnyDefinition; metadata: A
     ]),
   );
 
+/** Every input each action's action.yml declares, those only a GitHub runner acts on among them. */
+export const ACTION_INPUTS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(actions as Record<string, ActionMetadata>).map(([name, metadata]) => [
+    name,
+    Object.keys(metadata.inputs),
+  ]),
+);
+
 /**
  * An action's inputs and outputs less those only a GitHub runner has (a GitHub deployment's): the
  * CLI records none, so it offers no flag that would be ignored.

@@ -1,4 +1,5 @@
-import { onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
+import { emulatorTime, handedClock, onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
+import { spedUpClock } from "@cwp/client";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
 import manifest from "../package.json" with { type: "json" };
@@ -6,7 +7,6 @@ import { EXIT_CODES } from "./exit-codes.js";
 import { flagDefault, flagDefaultHelp } from "./flag-defaults.js";
 import { OPERATIONS, REHEARSAL_INPUTS } from "./operations.js";
 import { addRehearseCommand } from "./rehearse/command.js";
-import { stepClock } from "./rehearse/step-clock.js";
 import { repeatedFlag } from "./repeated-flags.js";
 import { TerminalHost } from "./terminal.js";
 import { exampleHelp, terminalDescription, terminalInputHelp } from "./terminal-help.js";
@@ -29,22 +29,27 @@ async function runOperation(
   const cancel = onCancel();
   // A step `cwp rehearse` runs was given its inputs as a workflow's `with:`: named so.
   const rehearsed = process.env[REHEARSAL_INPUTS] !== undefined;
-  // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do;
-  // it counts the platform's time, which the rehearsal hands it.
-  const terminal = new TerminalHost({
-    ...(rehearsed ? { clock: stepClock() } : {}),
-    json: flags.json === true,
-    inputsAs: rehearsed ? "inputs" : "flags",
-    ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),
-    ...(rehearsed && process.env.GITHUB_STEP_SUMMARY ? { summaryFile: process.env.GITHUB_STEP_SUMMARY } : {}),
-  });
-  useHost(terminal);
   const handed = inputsFromEnvironment();
   const raw = (input: string) => {
     const value = flags[attribute(input)] ?? handed[input];
     if (value === undefined) return flagDefault(operation.metadata.inputs[input] ?? {});
     return value === true ? "true" : String(value);
   };
+  // It counts the platform's time: the one the rehearsal hands a step, or the one an emulator on
+  // this machine says it keeps (`cwp-emulator --speed 60`); a real platform's is this machine's.
+  const time = rehearsed
+    ? undefined
+    : await emulatorTime(raw("api-url") || (process.env.CWP_API_URL ?? "").trim());
+  const clock = rehearsed ? handedClock() : time && spedUpClock(time);
+  // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do.
+  const terminal = new TerminalHost({
+    ...(clock ? { clock } : {}),
+    json: flags.json === true,
+    inputsAs: rehearsed ? "inputs" : "flags",
+    ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),
+    ...(rehearsed && process.env.GITHUB_STEP_SUMMARY ? { summaryFile: process.env.GITHUB_STEP_SUMMARY } : {}),
+  });
+  useHost(terminal);
   await runWork(operation.definition, raw, cancel);
   terminal.finish();
   return EXIT_CODES[terminal.failure?.kind ?? "success"];

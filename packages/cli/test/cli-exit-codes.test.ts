@@ -15,11 +15,12 @@ import { runCli } from "./run-cli.js";
 describe("cwp: exit codes and secrets", () => {
   const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
 
+  // The CLI counts the emulator's time (30× here): `--timeout 90s` is 3 s of this machine's.
   it("exits 3 when --timeout passes, after aborting the build", async () => {
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const result = await cwp([...build, "--timeout", "3s"]);
+    const result = await cwp([...build, "--timeout", "90s"]);
     expect(result.code).toBe(EXIT_CODES.timeout);
-    expect(result.stderr).toMatch(/did not conclude within 3s.*aborted on the platform/);
+    expect(result.stderr).toMatch(/did not conclude within 1m 30s.*aborted on the platform/);
   });
 
   it("suggests a timeout from the usual builds, not the one of a whole day, in --json too", async () => {
@@ -37,12 +38,12 @@ describe("cwp: exit codes and secrets", () => {
     // The median is 2 minutes; the suggestion is the usual longest (2 minutes and a few seconds)
     // and half again, in the CLI's own words (the flag): never the day's 36h.
     const advice =
-      /The timeout \(3s\) is shorter than builds of service web usually take \(2m 0s, the median of the last 5\): set --timeout [34]m\./;
-    const text = await cwp([...build, "--timeout", "3s"]);
+      /The timeout \(1m 30s\) is shorter than builds of service web usually take \(2m 0s, the median of the last 5\): set --timeout [34]m\./;
+    const text = await cwp([...build, "--timeout", "90s"]);
     expect(text.code).toBe(EXIT_CODES.timeout);
     expect(text.stderr).toMatch(advice);
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const json = await cwp([...build, "--timeout", "3s", "--json"]);
+    const json = await cwp([...build, "--timeout", "90s", "--json"]);
     expect(json.code).toBe(EXIT_CODES.timeout);
     expect(JSON.parse(json.stdout.trim()).error.message).toMatch(advice);
   });
@@ -167,7 +168,7 @@ describe("cwp: exit codes and secrets", () => {
       status: 503,
       times: 10_000,
     });
-    const result = await cwp([...build, "--timeout", "10s"]);
+    const result = await cwp([...build, "--timeout", "5m"]);
     expect(result.code, result.stderr).toBe(EXIT_CODES.failed);
     expect(result.stderr).toMatch(
       /error: Build \S+ of service web in project platform-web could not be followed to its end \(build \S+ could not be read: all \d+ of its status reads failed \(503 to each\) up to the deadline, the platform's fault rather than the work's time\)/,

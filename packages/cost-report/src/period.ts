@@ -24,6 +24,11 @@ export interface Period extends Window {
   previous: Window;
   /** The previous period as a person reads it: "September 2026", "2026-04-17 to 2026-04-30". */
   previousLabel: string;
+  /**
+   * Why a period to date has nothing to read yet: in the first hour of its month (or year) it has
+   * no whole billing hour, and its window is empty (start = end).
+   */
+  notYet?: string;
 }
 
 /** The named periods as a title says them. */
@@ -108,7 +113,18 @@ export function resolvePeriod(
         window = { start: utc(y, m - 12), end: utc(y, m) };
         break;
     }
-    if (window.end <= window.start) window = { start: window.start, end: window.start + HOUR };
+    // The first hour of a month (or a year): billing hours are whole, and none has ended yet. An
+    // hour ahead would be a window ending in the future; the period is empty, and says why.
+    if (window.end <= window.start) {
+      const empty = { start: window.start, end: window.start };
+      return {
+        ...empty,
+        label: `${isoDate(window.start)} (${PERIOD_WORDS[name]})`,
+        previous: empty,
+        previousLabel: "",
+        notYet: `The ${PERIOD_WORDS[name]} has no whole hour yet: billing hours are whole, and the first of ${isoDate(window.start)} ends at ${momentLabel(window.start + HOUR)}`,
+      };
+    }
     label = `${windowLabel(window)} (${PERIOD_WORDS[name]})`;
   }
   const previous = previousOf(window);

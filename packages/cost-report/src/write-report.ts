@@ -117,43 +117,66 @@ export async function writeCostReport(client: CwpClient, options: CostReportOpti
       "focusLayout",
       `partitioned writes whole billing periods (UTC months), each replacing its folder: the period must start on a month's first day and end with a month, or now (month-to-date, last-month, year-to-date, last-12-months); ${period.label} is not`,
     );
-  // The project's uid is read only once every option is known good: a refused option sends nothing.
-  const call = {
-    signal: o.signal ?? new AbortController().signal,
-    deadline: o.deadline ?? Number.POSITIVE_INFINITY,
-  };
-  const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
-  const filters: Filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
   const files: Partial<Record<Format, string>> = {};
   for (const format of o.formats) files[format] = join(o.dir, FILE_NAMES[format]);
   if (partitioned && files["focus-parquet"] !== undefined)
     files["focus-parquet"] = join(o.dir, FOCUS_DATASET_FOLDER);
-  const collected = await readReport(client, {
+  const shape = {
     period,
     granularity,
     groupBy,
-    filters,
-    compare: o.compare ?? true,
-    top,
-    csvPath: files.csv,
-    focusPath: files.focus,
-    focusParquetPath: files["focus-parquet"],
-    focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
-    billingAccountName: o.billingAccountName,
-    ...call,
-    progress: o.progress ?? (() => {}),
-    warn: o.warn ?? emitCwpWarning,
-  });
-  const report = buildReport(collected, {
-    period,
-    granularity,
-    groupBy,
-    filters,
     top,
     budget: o.budget === undefined ? undefined : Decimal.from(o.budget),
     warnPercent: o.warnPercent ?? 80,
     now,
-  });
+  };
+  let report: Report;
+  if (period.notYet !== undefined) {
+    // No whole hour yet (a month to date in its first hour): nothing is read and no data file is
+    // written (a FOCUS dataset's folder is left as it is: nothing replaces it); the report and its
+    // JSON say why.
+    for (const data of ["csv", "focus", "focus-parquet"] as const) delete files[data];
+    const nothing = { rows: new Map(), total: Decimal.zero, byoc: false };
+    const filters: Filters = { teamId: o.teamId, projectId: o.projectId, resourceType: o.resourceType };
+    report = buildReport(
+      {
+        currency: "",
+        scope: undefined,
+        current: nothing,
+        previous: undefined,
+        trend: [],
+        credit: undefined,
+        clusters: undefined,
+        requests: 0,
+      },
+      { ...shape, filters, budget: undefined },
+    );
+  } else {
+    // The project's uid is read only once every option is known good: a refused option sends nothing.
+    const call = {
+      signal: o.signal ?? new AbortController().signal,
+      deadline: o.deadline ?? Number.POSITIVE_INFINITY,
+    };
+    const projectId = o.project === undefined ? o.projectId : await projectUid(client, o.project, call);
+    const filters: Filters = { teamId: o.teamId, projectId, resourceType: o.resourceType };
+    const collected = await readReport(client, {
+      period,
+      granularity,
+      groupBy,
+      filters,
+      compare: o.compare ?? true,
+      top,
+      csvPath: files.csv,
+      focusPath: files.focus,
+      focusParquetPath: files["focus-parquet"],
+      focusPartitions: partitioned ? billingPeriodStarts(period) : undefined,
+      billingAccountName: o.billingAccountName,
+      ...call,
+      progress: o.progress ?? (() => {}),
+      warn: o.warn ?? emitCwpWarning,
+    });
+    report = buildReport(collected, { ...shape, filters });
+  }
   const whole: Array<[string | undefined, () => string]> = [
     [files.markdown, () => renderMarkdown(report, 2)],
     [files.json, () => renderJson(report)],

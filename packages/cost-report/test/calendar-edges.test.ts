@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestPlatform, type TestPlatform } from "@cwp/action-testing";
@@ -232,4 +232,46 @@ describe("the report's period on the calendar's edges", { timeout: 120_000 }, ()
         else process.env.TZ = zone;
       }
     });
+});
+
+describe("a period to date in its first hour, before any whole billing hour", () => {
+  it("says the month has no whole hour yet in the summary and the JSON, sends nothing, and writes no FOCUS rows nor replaces a dataset", async () => {
+    const now = at("2027-01-01T00:20:00Z");
+    // A platform that answers nothing: a report that asked it would fail.
+    const client = createClient({ baseUrl: "http://127.0.0.1:2", token: "unused" });
+    for (const period of ["month-to-date", "year-to-date"] as const) {
+      const dir = await mkdtemp(join(tmpdir(), "cwp-first-hour-"));
+      // Last month's partitioned dataset, written by an earlier run: left as it is.
+      await mkdir(join(dir, "focus/billing_period=2026-12"), { recursive: true });
+      await writeFile(join(dir, "focus/billing_period=2026-12/part-0.parquet"), "earlier run");
+      const { report, files } = await writeCostReport(client, {
+        period,
+        now,
+        dir,
+        formats: ["markdown", "json", "csv", "focus", "focus-parquet"],
+        focusLayout: "partitioned",
+      });
+      const words = period === "month-to-date" ? "month to date" : "year to date";
+      const why = `The ${words} has no whole hour yet: billing hours are whole, and the first of 2027-01-01 ends at 2027-01-01 01:00 UTC`;
+      expect(report.requests).toBe(0);
+      expect(Object.keys(files).sort()).toEqual(["json", "markdown"]);
+      const markdown = await readFile(join(dir, "report.md"), "utf8");
+      expect(markdown).toContain(`## Cloud Workload Platform costs: 2027-01-01 (${words})`);
+      expect(markdown).toContain(`${why}. There is nothing to report yet`);
+      expect(markdown).not.toMatch(/Total|01:00 UTC \(month to date\)/);
+      const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as Record<string, unknown>;
+      expect(json.notYet).toBe(why);
+      expect(json.total).toBeNull();
+      expect(json.period).toEqual({
+        label: `2027-01-01 (${words})`,
+        start: "2027-01-01T00:00:00Z",
+        end: "2027-01-01T00:00:00Z",
+      });
+      expect((await readdir(dir)).sort()).toEqual(["focus", "report.json", "report.md"]);
+      expect(await readFile(join(dir, "focus/billing_period=2026-12/part-0.parquet"), "utf8")).toBe(
+        "earlier run",
+      );
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -96,7 +96,8 @@ export async function controlPlane(
       state.reset();
       return { ok: true };
     case "GET /_emulator/clock":
-      return { now: new Date(state.clock.now()).toISOString() };
+      // Where its time stands and how fast it runs: a client plans its waits on it.
+      return { now: new Date(state.clock.now()).toISOString(), speed: state.clock.speed };
     case "POST /_emulator/clock": {
       const { advanceSeconds } = parse(clockAdvance, await readJsonBody(req));
       state.clock.advance(advanceSeconds);

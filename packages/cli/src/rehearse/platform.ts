@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { emulatorTime, type PlatformTime } from "@cwp/action-kit/engine";
 import { type Clock, spedUpClock, systemClock } from "@cwp/client";
 import { parseWorldFile, startEmulator, WorldFileError } from "@cwp/emulator";
-import type { PlatformTime } from "./step-clock.js";
 
 // The platform a rehearsal's steps act on: the emulator, started here (on a world file of the
 // user's, or the seeded one), or a platform the user names with --api-url.
@@ -18,7 +18,7 @@ export interface RehearsalPlatform {
   token?: string;
   /** What the rehearsal prints about it. */
   description: string;
-  /** The emulator's time, which our steps count (`step-clock.ts`); none for --api-url, whose is real time. */
+  /** The emulator's time, which our steps count (PLATFORM_CLOCK); none for --api-url, whose is real time. */
   time?: PlatformTime;
   /** The platform's time: what our steps' timeouts and the job's spend, as they count. */
   clock: Clock;
@@ -66,9 +66,8 @@ export async function startRehearsalPlatform(options: {
     tokens: { org: string };
   };
   // Where its time stands now, read from it: our steps' clock starts there and runs as fast.
-  const askedAt = Date.now();
-  const { now } = (await (await fetch(new URL("/_emulator/clock", emulator.url))).json()) as { now: string };
-  const time = { at: Date.parse(now), realAt: (askedAt + Date.now()) / 2, speed: options.speed };
+  const time = await emulatorTime(emulator.url);
+  if (!time) throw new Error(`the emulator at ${emulator.url} did not say where its clock stands`);
   return {
     url: emulator.url,
     token: tokens.org,

@@ -2,12 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { formatDuration } from "@cwp/action-kit/engine";
+import { formatDuration, PLATFORM_CLOCK } from "@cwp/action-kit/engine";
 import { realSpan } from "@cwp/client";
 import { machineClock, type OurStep, type RehearsalEvent, type StepResult } from "@cwp/workflow-rehearsal";
-import { OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
+import { ACTION_INPUTS, OPERATIONS, REHEARSAL_INPUTS } from "../operations.js";
 import type { RehearsalPlatform } from "./platform.js";
-import { REHEARSAL_CLOCK } from "./step-clock.js";
 
 // A step of ours, run as `cwp <operation> --json` in a process of its own: the same engine as the
 // action's bundle, with the step's environment and the GITHUB_* variables a runner gives (the
@@ -15,7 +14,7 @@ import { REHEARSAL_CLOCK } from "./step-clock.js";
 // (CWP_REHEARSAL_INPUTS, as a runner's go through INPUT_*), the token through CWP_API_TOKEN: never
 // the command line, which any process on the machine can read. Its lines come back one by one as
 // it prints them; its outputs are the JSON it ends with, as a runner's outputs are text. It counts
-// the platform's time (REHEARSAL_CLOCK), its timeout and the job's too: at a timeout it is ended
+// the platform's time (PLATFORM_CLOCK), its timeout and the job's too: at a timeout it is ended
 // as the runner ends a step, SIGINT (the action aborts its work), then killed after the runner's
 // 7.5 s.
 
@@ -72,8 +71,13 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
     const args = [step.action, "--json"];
     const inputs = Object.fromEntries(Object.entries(rest).filter(([input]) => flags.includes(input)));
     const githubOnly = Object.keys(rest).filter(
-      // The workflow's token fills github-token by default: not something the step asked for.
-      (input) => !flags.includes(input) && input !== "github-token" && rest[input] !== "",
+      // The workflow's token fills github-token by default: not something the step asked for. An
+      // input the action does not have is no GitHub-only input: it is a finding (a misspelling).
+      (input) =>
+        (ACTION_INPUTS[step.action] ?? []).includes(input) &&
+        !flags.includes(input) &&
+        input !== "github-token" &&
+        rest[input] !== "",
     );
     const eventPath = join(options.temp, "event.json");
     await writeFile(eventPath, JSON.stringify(options.event.payload));
@@ -105,7 +109,7 @@ export function cwpStepRunner(options: StepRunnerOptions): (step: OurStep) => Pr
           ? (options.platform.token ?? (apiToken || step.env.CWP_API_TOKEN || ""))
           : "",
       [REHEARSAL_INPUTS]: JSON.stringify(inputs),
-      ...(options.platform.time ? { [REHEARSAL_CLOCK]: JSON.stringify(options.platform.time) } : {}),
+      ...(options.platform.time ? { [PLATFORM_CLOCK]: JSON.stringify(options.platform.time) } : {}),
     };
     const child = spawn(process.execPath, [bin, ...args], {
       env,

@@ -22,6 +22,8 @@ export function renderJson(r: Report): string {
       schemaVersion: SCHEMA_VERSION,
       generatedAt: r.generatedAt,
       period: { label: r.period.label, start: isoTime(r.period.start), end: isoTime(r.period.end) },
+      // Why the period has nothing to read yet (its first whole hour has not ended): then no total.
+      notYet: r.period.notYet ?? null,
       previousPeriod: r.previousTotal
         ? { start: isoTime(r.period.previous.start), end: isoTime(r.period.previous.end) }
         : null,
@@ -30,7 +32,7 @@ export function renderJson(r: Report): string {
       filters: r.filters,
       currency: r.currency,
       scope: r.scope ?? null,
-      total: money(r.total),
+      total: r.period.notYet !== undefined ? null : money(r.total),
       previousTotal: money(r.previousTotal),
       change: money(r.change),
       changePercent: money(r.changePercent),

@@ -241,6 +241,17 @@ function details(r: Report, level: DetailLevel): string[] {
 
 export function renderMarkdown(report: Report, level: DetailLevel, trimmedNote?: string): string {
   const r = shownAsText(report);
+  // Nothing billed yet to report: the title and why, not a total of nothing.
+  if (r.period.notYet !== undefined)
+    return [
+      MARKER,
+      `## Cloud Workload Platform costs: ${escapeCell(r.period.label)}`,
+      "",
+      `${r.period.notYet}. There is nothing to report yet: no data file was written.`,
+      "",
+      `<sub>${r.requests} requests to the platform · generated ${r.generatedAt}</sub>`,
+      "",
+    ].join("\n");
   const title = GROUP_TITLES[r.groupBy];
   const rest = r.rows.some((row) => row.key === "other") ? " (top rows, then the rest)" : "";
   // The gap's footnote mark goes in the label's cell, as a row's own mark does: after the row's

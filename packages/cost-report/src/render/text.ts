@@ -141,6 +141,12 @@ function clusters(r: Report): string[] {
 }
 
 export function renderText(r: Report): string {
+  if (r.period.notYet !== undefined)
+    return [
+      `Cloud Workload Platform costs: ${r.period.label}`,
+      `${r.period.notYet}. There is nothing to report yet: no data file was written.`,
+      `${r.requests} requests to the platform; generated ${r.generatedAt}.`,
+    ].join("\n");
   return [
     ...headline(r),
     ...costs(r),
