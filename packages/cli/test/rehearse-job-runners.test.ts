@@ -77,4 +77,14 @@ ${LOOK_AND_LEAVE.split("\n").slice(0, 4).join("\n")}
     expect(home.startsWith(machine.home)).toBe(false);
     expect(workspace.startsWith(machine.clone)).toBe(false);
   });
+
+  it("runs scripts in UTC, a hosted runner's time zone, whatever this machine's; a workflow's env: TZ chooses another", async () => {
+    const machine = await userMachine(
+      `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "zone $(date +%Z)"\n      - run: echo "zone $(date +%Z)"\n        env:\n          TZ: Asia/Tokyo\n`,
+    );
+    // The machine's zone is UTC+14, where the day begins first.
+    const result = await rehearse(machine, [], { TZ: "Pacific/Kiritimati" });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(printed(result.stdout)).toEqual(["zone UTC", "zone JST"]);
+  });
 });

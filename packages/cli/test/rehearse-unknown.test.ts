@@ -95,6 +95,11 @@ ${build(`api-token: \${{ secrets.CWP_TOKEN }}`)}`);
       "note: secrets.CWP_TOKEN is not given (--secret CWP_TOKEN): it is '' here, as on GitHub where it is not set",
     );
     expect(result.stdout).toMatch(/│ error: api-token: is required/);
+    // Where the step is printed, the token is said to be empty, and why: never "stands in".
+    expect(result.stdout).toContain(
+      "      api-token:  (empty: secrets.CWP_TOKEN is not given, --secret CWP_TOKEN gives it)",
+    );
+    expect(result.stdout).not.toContain("api-token:  (the rehearsal's platform stands in)");
     expect(result.stdout).toContain("✘ job build would fail");
     // And in --json, as a warning of the step.
     const json = await rehearse(machine, ["--json", "--secret", "CWP_API_TOKEN=given-under-another-name"]);

@@ -213,6 +213,11 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
     // Named as the action names it (its with: key), never as a flag of the CLI.
     expect(result.stdout).toMatch(/│ error: template-id: is required/);
     expect(result.stdout).not.toContain("--template-id");
+    // Said where the step is printed, in one word: the finding, never "not rehearsed (GitHub only)".
+    expect(result.stdout).toMatch(
+      /^ {6}templat-id: .* \(finding: not an input of run-template; did you mean 'template-id'\?\)$/m,
+    );
+    expect(result.stdout).not.toMatch(/GitHub only\): .*templat-id/);
     expect(result.stdout).toContain("TOKEN: ***");
     expect(result.stdout).not.toContain(SECRET);
     expect(result.stdout).toContain("✘ job gate would fail");

@@ -213,7 +213,12 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     ...(process.env.GITHUB_TOKEN ? [process.env.GITHUB_TOKEN] : []),
   ]);
   // With --json, stdout holds the one JSON document: what a person reads goes to stderr.
-  const printer = new RehearsalPrinter(flags.json ? process.stderr : process.stdout, process.env, masks);
+  const printer = new RehearsalPrinter(
+    flags.json ? process.stderr : process.stdout,
+    process.env,
+    masks,
+    engine.closest,
+  );
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
   // rehearsal's; the user's clone and home are never a step's to write.

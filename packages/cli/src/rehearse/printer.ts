@@ -1,5 +1,6 @@
-import type { JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
+import type { closest, JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
+import { ACTION_INPUTS } from "../operations.js";
 import { safeText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
 import { failedSteps, jobVerdict, notRehearsed, secretNotGiven } from "./verdict.js";
@@ -29,8 +30,12 @@ export class RehearsalPrinter {
   /** The rehearsal's masks (secrets, and what steps mask with ::add-mask::): everything printed goes through them. */
   readonly #masks: Masks;
 
-  constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks) {
+  /** The rehearsal's "did you mean" (loaded with the rehearsal, not before). */
+  readonly #closest: typeof closest;
+
+  constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks, meant: typeof closest) {
     this.#out = out;
+    this.#closest = meant;
     this.#paint = painterFor(out, env);
     this.#masks = masks;
   }
@@ -93,11 +98,35 @@ export class RehearsalPrinter {
     this.line(
       `${MARK.ran} ${safeText(step.name)} ${this.#paint("2", `(${step.action}, run against ${platformUrl})`)}`,
     );
-    this.#values("with", step.inputs, (name) =>
-      name === "api-url" || name === "api-token"
-        ? this.#paint("2", " (the rehearsal's platform stands in)")
-        : "",
-    );
+    this.#values("with", step.inputs, (name) => this.#ourInputNote(step, name));
+  }
+
+  /**
+   * What the rehearsal says of an input of our step where it is printed: one the action does not
+   * have is the finding (with what was meant); the URL and a token the workflow gives are the
+   * rehearsal's platform's; an empty token is empty, because its secret was not given.
+   */
+  #ourInputNote(step: StepRecord<CwpStepResult>, name: string): string {
+    const inputs = ACTION_INPUTS[step.action ?? ""] ?? [];
+    if (!inputs.includes(name)) {
+      const meant = this.#closest(name, inputs);
+      return this.#paint(
+        "31",
+        ` (finding: not an input of ${step.action}${meant ? `; did you mean '${meant}'?` : ""})`,
+      );
+    }
+    if (name === "api-token" && step.inputs?.[name] === "") {
+      const secrets = [...(step.secretsNotGiven ?? [])];
+      return this.#paint(
+        "33",
+        secrets.length > 0
+          ? ` (empty: ${secrets.map((secret) => `secrets.${secret} is not given, --secret ${secret} gives it`).join("; ")})`
+          : " (empty: the workflow gives no token)",
+      );
+    }
+    return name === "api-url" || name === "api-token"
+      ? this.#paint("2", " (the rehearsal's platform stands in)")
+      : "";
   }
 
   stepLine(text: string): void {
