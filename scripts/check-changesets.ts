@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getChangedPackagesSinceRef } from "@changesets/git";
 import { readChangesets } from "@changesets/read";
+import { shouldSkipPackage } from "@changesets/should-skip-package";
 
 const cwd = process.cwd();
 const git = (...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
@@ -44,9 +45,15 @@ const config = JSON.parse(readFileSync(join(cwd, ".changeset/config.json"), "utf
 };
 const since = lastRelease();
 const changed = (await getChangedPackagesSinceRef({ cwd, ref: since.commit }))
-  // What changesets versions: not an ignored package, nor a private one unless it versions those.
-  .filter((pkg) => !(config.ignore ?? []).includes(pkg.packageJson.name))
-  .filter((pkg) => !pkg.packageJson.private || config.privatePackages?.version !== false)
+  // What changesets versions (its own rule): not an ignored package, not one without a version,
+  // nor a private one unless it versions those.
+  .filter(
+    (pkg) =>
+      !shouldSkipPackage(pkg, {
+        ignore: config.ignore ?? [],
+        allowPrivatePackages: config.privatePackages?.version !== false,
+      }),
+  )
   .map((pkg) => pkg.packageJson.name);
 const named = new Set(
   (await readChangesets(cwd)).flatMap((changeset) => changeset.releases.map((r) => r.name)),
