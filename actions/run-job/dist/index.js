@@ -64942,12 +64942,22 @@ async function emulatorTime(apiUrl) {
     const url = new URL(apiUrl);
     if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname))
         return undefined;
+    const stop = new AbortController();
     try {
         const askedAt = Date.now();
-        const response = await fetch(new URL("/_emulator/clock", url), { signal: AbortSignal.timeout(2_000) });
-        if (!response.ok)
+        const response = await fetch(new URL("/_emulator/clock", url), {
+            signal: AbortSignal.any([stop.signal, AbortSignal.timeout(2_000)]),
+        });
+        if (!response.ok || !response.body)
             return undefined;
-        const { now, speed } = (await response.json());
+        // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
+        let text = "";
+        for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+            text += chunk;
+            if (text.length > MAX_ANSWER)
+                return undefined;
+        }
+        const { now, speed } = JSON.parse(text);
         const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
         if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0))
             return undefined;
@@ -64956,7 +64966,12 @@ async function emulatorTime(apiUrl) {
     catch {
         return undefined;
     }
+    finally {
+        stop.abort();
+    }
 }
+/** The most of an answer to `GET /_emulator/clock` read. */
+const MAX_ANSWER = 4096;
 //# sourceMappingURL=platform-clock.js.map
 ;// CONCATENATED MODULE: ../../packages/markdown-text/dist/index.js
 // Text from somewhere else (a platform's names and messages, a user's input) shown in GitHub

@@ -44,15 +44,29 @@ export async function emulatorTime(apiUrl: string): Promise<PlatformTime | undef
   if (!URL.canParse(apiUrl)) return undefined;
   const url = new URL(apiUrl);
   if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname)) return undefined;
+  const stop = new AbortController();
   try {
     const askedAt = Date.now();
-    const response = await fetch(new URL("/_emulator/clock", url), { signal: AbortSignal.timeout(2_000) });
-    if (!response.ok) return undefined;
-    const { now, speed } = (await response.json()) as { now?: unknown; speed?: unknown };
+    const response = await fetch(new URL("/_emulator/clock", url), {
+      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(2_000)]),
+    });
+    if (!response.ok || !response.body) return undefined;
+    // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
+    let text = "";
+    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+      text += chunk;
+      if (text.length > MAX_ANSWER) return undefined;
+    }
+    const { now, speed } = JSON.parse(text) as { now?: unknown; speed?: unknown };
     const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
     if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0)) return undefined;
     return { at, realAt: (askedAt + Date.now()) / 2, speed };
   } catch {
     return undefined;
+  } finally {
+    stop.abort();
   }
 }
+
+/** The most of an answer to `GET /_emulator/clock` read. */
+const MAX_ANSWER = 4096;

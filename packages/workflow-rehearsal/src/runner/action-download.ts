@@ -1,7 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { promisify } from "node:util";
 
 // Another repository's action (`uses: owner/repo[/path]@ref`), downloaded as the runner's
@@ -135,7 +139,7 @@ export class ActionDownloader {
       "application/vnd.github.sha",
     );
     if ("unreachable" in answer) return { kind: "unreachable", message: answer.unreachable };
-    const text = (await answer.response.text()).trim();
+    const text = (await smallText(answer.response)).trim();
     if (answer.response.status === 404)
       return { kind: "refused", message: `Unable to resolve action \`${named}\`, repository not found` };
     if (answer.response.status === 422)
@@ -166,14 +170,14 @@ export class ActionDownloader {
     try {
       const answer = await this.#get(`/repos/${action.owner}/${action.repo}/tarball/${commit}`);
       if ("unreachable" in answer) return { kind: "unreachable", message: answer.unreachable };
-      const bytes = Buffer.from(await answer.response.arrayBuffer());
-      if (!answer.response.ok)
+      if (!answer.response.ok || !answer.response.body)
         return {
           kind: "unreachable",
-          message: gitHubAnswered(answer.response, bytes.toString("utf8"), this.#options.token),
+          message: gitHubAnswered(answer.response, await smallText(answer.response), this.#options.token),
         };
+      // Streamed to a file: an action's repository may be large, and memory stays bounded.
       const archive = join(incoming, "archive.tar.gz");
-      await writeFile(archive, bytes);
+      await pipeline(Readable.fromWeb(answer.response.body as NodeWebStream), createWriteStream(archive));
       // As the runner extracts it (tar -xzf), owned by this user whatever the archive says.
       await run("tar", ["-xzf", archive, "--no-same-owner", "-C", join(incoming, "staging")]);
       const top = await readdir(join(incoming, "staging"));
@@ -225,6 +229,16 @@ function gitHubAnswered(response: Response, text: string, token: string | undefi
   const said = message ? `: ${message.slice(0, 200)}` : "";
   const limited = response.status === 403 || response.status === 429;
   return `GitHub answered ${response.status}${said}${limited && !token ? " (GITHUB_TOKEN in the environment raises the rate limit)" : ""}`;
+}
+
+/** The start of an answer's text: a SHA or an error's message is short, and more is not read. */
+async function smallText(response: Response, max = 4096): Promise<string> {
+  let text = "";
+  for await (const chunk of (response.body ?? new ReadableStream()).pipeThrough(new TextDecoderStream())) {
+    text += chunk;
+    if (text.length > max) break;
+  }
+  return text.slice(0, max);
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
