@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmod, copyFile, cp, lstat, mkdir, readlink, rm, symlink } from "node:fs/promises";
+import { chmod, copyFile, lstat, mkdir, readlink, rm, symlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 // Where `--run-shell` runs a job's steps: never in the user's clone or home. On GitHub each job
@@ -11,8 +11,9 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 // its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_tool`, `_work/_actions`), emptied and made again as
 // each job run begins (`freshJobFolders`): nothing one job leaves reaches another but what GitHub
 // passes (its outputs). The workspace is a copy of the clone as a checkout would have it plus what
-// the user has not committed yet: tracked files and untracked ones git does not ignore, read once
-// for the whole rehearsal. The tool cache is kept from job to job, as a runner image has one.
+// the user has not committed yet: tracked files and untracked ones git does not ignore, copied anew
+// for each job (a copy kept to copy from would cost a one-job rehearsal a second copy). The tool
+// cache is kept from job to job, as a runner image has one.
 
 /** What a step runs in. */
 export interface JobFolders {
@@ -28,13 +29,13 @@ export interface JobFolders {
 export interface RunnerFolders extends JobFolders {
   /** Whether the workspace holds the clone's files (false: the workflow is in no git clone, the workspace is empty). */
   copied?: boolean;
-  /** The clone's files as read once, which each job's workspace is made from. */
-  source: string;
+  /** The user's clone, which each job's workspace is copied from (never written). */
+  clone: string;
   /** The job's copies of other repositories' actions (`_actions`), made anew for each job. */
   actions: string;
 }
 
-/** The folders under `folder` for the repository `owner/name`, the source a copy of the git clone at `clone`. */
+/** The folders under `folder` for the repository `owner/name`, each job's workspace to be a copy of the git clone at `clone`. */
 export async function prepareRunnerFolders(
   clone: string,
   folder: string,
@@ -49,13 +50,10 @@ export async function prepareRunnerFolders(
     temp: join(work, "_temp"),
     toolCache: join(work, "_tool"),
     actions: join(work, "_actions"),
-    source: join(folder, ".source"),
+    clone,
   };
   await mkdir(folders.toolCache, { recursive: true });
-  await mkdir(folders.source, { recursive: true });
-  // The copy's links into the clone point into the workspace, where every job's copy stands.
-  const copied = await copyRepository(clone, folders.source, folders.workspace);
-  return { ...folders, copied };
+  return { ...folders, copied: isClone(clone) };
 }
 
 /**
@@ -65,30 +63,35 @@ export async function prepareRunnerFolders(
 export async function freshJobFolders(folders: RunnerFolders): Promise<void> {
   for (const path of [folders.workspace, folders.home, folders.temp, folders.actions])
     await rm(path, { recursive: true, force: true });
-  await mkdir(dirname(folders.workspace), { recursive: true });
-  await cp(folders.source, folders.workspace, { recursive: true, verbatimSymlinks: true });
+  await mkdir(folders.workspace, { recursive: true });
+  if (folders.copied) await copyRepository(folders.clone, folders.workspace);
   await mkdir(folders.home, { recursive: true });
   await mkdir(folders.temp, { recursive: true });
   // Only the rehearsal's user may read RUNNER_TEMP, where scripts hold secrets until removed.
   await chmod(folders.temp, 0o700);
 }
 
-/**
- * The clone's tracked files and untracked ones git does not ignore, into `to` (a submodule's folder
- * is left out), links into the clone made to point into `linkedAt`; false where `clone` is none.
- */
-async function copyRepository(clone: string, to: string, linkedAt: string): Promise<boolean> {
-  let listed: string;
+/** Whether `folder` is in a git clone (else the workspace stays empty). */
+function isClone(folder: string): boolean {
   try {
-    listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: clone,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    execFileSync("git", ["rev-parse", "--git-dir"], { cwd: folder, stdio: "ignore" });
+    return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * The clone's tracked files and untracked ones git does not ignore, into `to` (a submodule's folder
+ * is left out), links into the clone made to point into the copy.
+ */
+async function copyRepository(clone: string, to: string): Promise<void> {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: clone,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   for (const path of new Set(listed.split("\0").filter(Boolean))) {
     const from = join(clone, path);
     const target = join(to, path);
@@ -100,10 +103,9 @@ async function copyRepository(clone: string, to: string, linkedAt: string): Prom
       // A link into the clone points into the job's copy; any other stays as it was written.
       const link = await readlink(from);
       const inside = isAbsolute(link) && !relative(clone, link).startsWith("..");
-      await symlink(inside ? resolve(linkedAt, relative(clone, link)) : link, target);
+      await symlink(inside ? resolve(to, relative(clone, link)) : link, target);
     } else await copyFile(from, target);
   }
-  return true;
 }
 
 /** Removes RUNNER_TEMP (the scripts and the files steps wrote for the runner), whatever way the rehearsal ends. */
