@@ -1,12 +1,11 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { ActionDownloader } from "@cwp/workflow-rehearsal";
+import { cwpCacheFolder } from "./cwp-cache.js";
 import { RehearsalInputError } from "./platform.js";
 
 // Where `cwp rehearse` gets other repositories' actions: GitHub's REST API (--github-api-url, else
 // GITHUB_API_URL as a runner sets it, else api.github.com), with GITHUB_TOKEN from the environment
 // as the download's credentials (never printed, never on a command line), kept by commit in cwp's
-// own cache folder (XDG_CACHE_HOME, else ~/.cache), so a later rehearsal downloads nothing it has.
+// own cache folder (`cwp-cache.ts`), so a later rehearsal downloads nothing it has.
 
 export const GITHUB_API = "https://api.github.com";
 
@@ -22,10 +21,6 @@ export function gitHubApiUrl(flag: string | undefined, env: NodeJS.ProcessEnv): 
   return url;
 }
 
-/** cwp's folder of kept actions: it outlives a rehearsal, as the user's other caches do. */
-export const keptActionsFolder = (env: NodeJS.ProcessEnv) =>
-  join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "cwp", "actions");
-
 export function actionDownloader(
   engine: { ActionDownloader: typeof ActionDownloader },
   apiUrl: string,
@@ -35,7 +30,7 @@ export function actionDownloader(
   return new engine.ActionDownloader({
     apiUrl,
     ...(env.GITHUB_TOKEN ? { token: env.GITHUB_TOKEN } : {}),
-    keep: keptActionsFolder(env),
+    keep: cwpCacheFolder(env, "actions"),
     onLine,
   });
 }

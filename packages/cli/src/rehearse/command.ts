@@ -9,6 +9,7 @@ import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, printJsonRefusal, safeText } from "../terminal.js";
 import { actionDownloader, GITHUB_API, gitHubApiUrl } from "./action-source.js";
+import { cwpCacheFolder } from "./cwp-cache.js";
 import { EVENTS, type EventName, eventFor, mergeJson, whereFromGit } from "./event.js";
 import { REHEARSAL_SPEED, RehearsalInputError, startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
@@ -34,6 +35,7 @@ interface Flags {
   world?: string;
   apiUrl?: string;
   githubApiUrl?: string;
+  toolCache?: string;
   speed: string;
   ref?: string;
   sha?: string;
@@ -113,6 +115,10 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option(
       "--github-api-url <url>",
       `where other repositories' actions are downloaded from (default: GITHUB_API_URL, else ${GITHUB_API}); GITHUB_TOKEN in the environment is sent with the download`,
+    )
+    .option(
+      "--tool-cache <dir>",
+      "the tool cache (RUNNER_TOOL_CACHE) the steps find and keep tools in, for teams that keep one (default: cwp's own, ~/.cache/cwp/tool-cache, kept between rehearsals)",
     )
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
@@ -223,7 +229,12 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
   // rehearsal's; the user's clone and home are never a step's to write.
   const folders = flags.runShell
-    ? await engine.prepareRunnerFolders(where.workspace, folder, where.repository)
+    ? await engine.prepareRunnerFolders(
+        where.workspace,
+        folder,
+        where.repository,
+        resolve(flags.toolCache ?? cwpCacheFolder(process.env, "tool-cache")),
+      )
     : undefined;
   const children = new Set<ChildProcess>();
   const groups = new engine.ProcessGroups();
@@ -262,7 +273,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
   if (folders)
     printer.line(
-      `  run: each job runs on a runner of its own, in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}, both made anew for each job`,
+      `  run: each job runs on a runner of its own, in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}, both made anew for each job; the tool cache ${folders.toolCache}`,
     );
   printer.line("");
   const cleanUp = async () => {

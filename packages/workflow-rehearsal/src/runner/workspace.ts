@@ -8,12 +8,13 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 // at the same paths in every job: a hosted runner's /home/runner and
 // /home/runner/work/<repo>/<repo>, which workflows and @actions/cache (paths relative to the
 // workspace) depend on. Here those are folders of the rehearsal's, laid out as a runner lays out
-// its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_tool`, `_work/_actions`), emptied and made again as
+// its work folder (`_work/<repo>/<repo>`, `_work/_temp`, `_work/_actions`), emptied and made again as
 // each job run begins (`freshJobFolders`): nothing one job leaves reaches another but what GitHub
 // passes (its outputs). The workspace is a copy of the clone as a checkout would have it plus what
 // the user has not committed yet: tracked files and untracked ones git does not ignore, copied anew
 // for each job (a copy kept to copy from would cost a one-job rehearsal a second copy). The tool
-// cache is kept from job to job, as a runner image has one.
+// cache is the host's, kept from job to job and rehearsal to rehearsal, as a runner image has one
+// (`<tool>/<version>/<arch>` and its `.complete` marker, @actions/tool-cache's layout).
 
 /** What a step runs in. */
 export interface JobFolders {
@@ -22,7 +23,7 @@ export interface JobFolders {
   home: string;
   /** RUNNER_TEMP: the scripts (holding the step's values, secrets among them) and the runner's files for each step. */
   temp: string;
-  /** RUNNER_TOOL_CACHE: kept between jobs. */
+  /** RUNNER_TOOL_CACHE: the host's (cwp's own, or one a team keeps), kept between jobs and rehearsals. */
   toolCache: string;
 }
 
@@ -40,6 +41,8 @@ export async function prepareRunnerFolders(
   clone: string,
   folder: string,
   repository: string,
+  /** RUNNER_TOOL_CACHE: a folder that outlives the rehearsal, as a runner image's tool cache. */
+  toolCache: string,
 ): Promise<RunnerFolders> {
   // A repository's name is letters, digits, '.', '-' and '_' (never '..'): a path segment of its own.
   const name = repository.split("/").at(-1) ?? "";
@@ -48,7 +51,7 @@ export async function prepareRunnerFolders(
     workspace: join(work, /^[\w.-]+$/.test(name) && !/^\.+$/.test(name) ? join(name, name) : "workspace"),
     home: join(folder, "home"),
     temp: join(work, "_temp"),
-    toolCache: join(work, "_tool"),
+    toolCache,
     actions: join(work, "_actions"),
     clone,
   };
