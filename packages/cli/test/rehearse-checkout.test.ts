@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { job, rehearse, userMachine } from "./rehearse-machine.js";
+import { job, printed, rehearse, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
 
 // actions/checkout of the repository being rehearsed is rehearsed as done: under --run-shell the
@@ -33,13 +33,6 @@ async function historyMachine(workflow: string) {
 /** A step that prints what git says of the workspace. */
 const GIT_FACTS =
   '      - run: |\n          echo "head $(git rev-parse HEAD)"\n          echo "commits $(git rev-list --count HEAD)"\n          echo "describe $(git describe --tags --always)"\n          echo "branch $(git branch --show-current)"\n          echo "origin $(git remote get-url origin)"\n          git status --porcelain | sed "s/^/status /"\n';
-
-/** The lines the steps printed (`│ ...`). */
-const printed = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.startsWith("    │ "))
-    .map((line) => line.slice("    │ ".length));
 
 describe("actions/checkout of the repository being rehearsed", () => {
   it("makes the workspace a clone at the commit, one commit deep by default, on its branch", async () => {

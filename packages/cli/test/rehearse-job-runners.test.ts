@@ -1,19 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { rehearse, userMachine } from "./rehearse-machine.js";
+import { printed, rehearse, userMachine } from "./rehearse-machine.js";
 
 // Each job run on a runner of its own, as on GitHub, where every job (every matrix leg) gets a
 // fresh machine: its own workspace, HOME and RUNNER_TEMP, at the same paths in every job
 // ("Choosing the runner for a job": each job runs in a fresh instance of the runner image;
 // "Variables reference": GITHUB_WORKSPACE, HOME, RUNNER_TEMP). Nothing one job leaves reaches
 // another but what GitHub passes (needs.<job>.outputs).
-
-/** The lines the steps printed (`│ ...`). */
-const printed = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.startsWith("    │ "))
-    .map((line) => line.slice("    │ ".length));
 
 /** A step that says where it runs and what an earlier job may have left, then leaves its own. */
 const LOOK_AND_LEAVE = `      - uses: actions/checkout@v4

@@ -69,3 +69,10 @@ export const run = (script: string, extra = "") =>
     .split("\n")
     .map((line) => `          ${line}`)
     .join("\n")}\n${extra}`;
+
+/** The lines the steps printed (`│ ...`). */
+export const printed = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((line) => line.startsWith("    │ "))
+    .map((line) => line.slice("    │ ".length));

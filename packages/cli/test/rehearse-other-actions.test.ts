@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ActionRepository, type StandIn, startGitHubStandIn } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rehearse, userMachine } from "./rehearse-machine.js";
+import { printed, rehearse, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
 
 // Other repositories' actions (`uses: owner/repo[/path]@ref`), downloaded and run as GitHub's
@@ -78,13 +78,6 @@ const REPOSITORIES: ActionRepository[] = [
     tags: { v1: OTHERS },
   },
 ];
-
-/** The lines the steps printed (`│ ...`). */
-const printed = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.startsWith("    │ "))
-    .map((line) => line.slice("    │ ".length));
 
 const steps = (...lines: string[]) =>
   `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n${lines.join("")}`;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { job, onPath, rehearse, run, userMachine } from "./rehearse-machine.js";
+import { job, onPath, printed, rehearse, run, userMachine } from "./rehearse-machine.js";
 
 // `cwp rehearse --run-shell` runs a job's `run:` steps as GitHub's runner runs them on Linux.
 // Each case states GitHub's documented outcome and cites its page; a job that fails on GitHub
@@ -8,13 +8,6 @@ import { job, onPath, rehearse, run, userMachine } from "./rehearse-machine.js";
 
 const SYNTAX = "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax";
 const VARIABLES = "https://docs.github.com/en/actions/reference/workflows-and-actions/variables";
-
-/** The lines the steps printed (`│ ...`), in order. */
-const printed = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.startsWith("    │ "))
-    .map((line) => line.slice("    │ ".length));
 
 describe(`shell: (${SYNTAX}#jobsjob_idstepsshell) and defaults.run (${SYNTAX}#defaultsrun)`, () => {
   it("runs each script in its shell, with the extension it expects; no pipefail without shell:", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rehearse, userMachine } from "./rehearse-machine.js";
+import { printed, rehearse, userMachine } from "./rehearse-machine.js";
 
 // The tool cache a rehearsal's steps find and keep tools in (RUNNER_TOOL_CACHE), as a setup-*
 // action uses it through GitHub's own @actions/tool-cache: `<tool>/<version>/<arch>` with its
@@ -60,13 +60,6 @@ afterAll(() => github.close());
 
 const workflow = (version: string) =>
   `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: octo/setup-node-like@v1\n        with:\n          node-version: ${version}\n      - run: node --version\n`;
-
-/** The lines the steps printed (`│ ...`). */
-const printed = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.startsWith("    │ "))
-    .map((line) => line.slice("    │ ".length));
 
 describe("the tool cache", () => {
   it("a setup step finds a version kept there (--tool-cache) and puts it first on the next step's PATH", async () => {
