@@ -26,6 +26,7 @@ export type {
   StepResult,
 } from "./records.js";
 export * from "./runner/index.js";
+export { type KeptArtifact, type ResultsService, startResultsService } from "./services/results-service.js";
 export {
   type Job,
   jobOf,

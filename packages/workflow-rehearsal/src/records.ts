@@ -126,6 +126,13 @@ export interface RehearsalOptions<R extends StepResult> {
    * while the job is set up (`runner/action-download.ts`); where not given, such a step is only read.
    */
   downloadAction?(action: RemoteUses): Promise<DownloadedAction>;
+  /**
+   * The variables the runner gives a JavaScript action and not a `run:` step, naming GitHub's
+   * Actions services the host serves (ACTIONS_RUNTIME_URL, ACTIONS_RUNTIME_TOKEN,
+   * ACTIONS_RESULTS_URL), for the job that runs it; where not given, the actions that need them are
+   * not rehearsed.
+   */
+  actionsRuntime?(job: string): Record<string, string>;
   /** Makes the workspace what actions/checkout makes of the repository (under --run-shell, in the workspace copy). */
   checkout?(step: CheckoutStep): Promise<StepResult>;
   /** The `inputs` of a reusable workflow, as the job that calls it gives them. */

@@ -286,6 +286,10 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   });
   const onLine = (line: string) => printer.stepLine(line);
   const downloads = actionDownloader(engine, githubApi, process.env, onLine);
+  // GitHub's Results service (artifacts) for the actions --run-shell runs, kept in this folder.
+  const results = folders
+    ? await engine.startResultsService({ folder: join(folder, "artifacts"), run: "rehearsal-run" })
+    : undefined;
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
   try {
@@ -326,6 +330,19 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
             : {}),
           ...(folders ? { startJob: () => engine.freshJobFolders(folders) } : {}),
           downloadAction: (action) => downloads.download(action, folders?.actions),
+          ...(results
+            ? {
+                actionsRuntime: (job: string) => {
+                  const token = results.tokenFor(job);
+                  masks.addAll([token]);
+                  return {
+                    ACTIONS_RUNTIME_URL: `${results.url}/`,
+                    ACTIONS_RESULTS_URL: `${results.url}/`,
+                    ACTIONS_RUNTIME_TOKEN: token,
+                  };
+                },
+              }
+            : {}),
           endJob: () => groups.endAll(),
           signal: stop.signal,
           platformNow: platform.clock.now,
@@ -343,7 +360,13 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     stop.dispose();
     await cleanUp();
     await platform.close();
+    await results?.close();
   }
+  // The run's artifacts, as its page on GitHub lists them.
+  for (const artifact of results?.artifacts() ?? [])
+    printer.line(
+      `artifact ${safeText(artifact.name)}: ${artifact.size} bytes, made by ${safeText(artifact.job)} (kept in ${artifact.file})`,
+    );
   const records = [...done.values()].flat();
   const reached = rehearsalVerdict(records);
   const { failed, notRehearsed: unrehearsed } = reached;

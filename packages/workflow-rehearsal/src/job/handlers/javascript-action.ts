@@ -111,7 +111,8 @@ function nodeStep<R extends StepResult>(
       name: step.name,
       script: "",
       javascriptFile: step.file,
-      env: step.env,
+      // The Actions services, as the runner gives them to an action and not to a script.
+      env: { ...step.env, ...job.options.actionsRuntime?.(job.root.where) },
       path: [...job.path],
       variables: job.variables(step.github),
       timeout,

@@ -1,0 +1,124 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+
+// Artifacts between a rehearsal's jobs, through the Results service `cwp rehearse --run-shell`
+// serves, with GitHub's own @actions/artifact (the library under upload-artifact and
+// download-artifact) as the client: what it sends (twirp CreateArtifact, blob blocks, Finalize,
+// ListArtifacts, GetSignedArtifactURL) is the protocol. The actions here are written as
+// upload-artifact's and download-artifact's cores are: upload a path from the workspace by name;
+// find a name in the run and download it into the workspace.
+
+const ARTIFACT_LIBRARY = import.meta.resolve("@actions/artifact");
+const ACTIONS = "6666666666666666666666666666666666666666";
+
+// The files under the path, from the folder that holds them, as upload-artifact roots them at the
+// least common ancestor of what its search found.
+const upload = `import { readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+const { DefaultArtifactClient } = await import(${JSON.stringify(ARTIFACT_LIBRARY)});
+const path = join(process.env.GITHUB_WORKSPACE, process.env.INPUT_PATH);
+const folder = statSync(path).isDirectory();
+const files = folder ? readdirSync(path, { recursive: true }).map((f) => join(path, f)) : [path];
+const name = process.env.INPUT_NAME;
+const { size } = await new DefaultArtifactClient().uploadArtifact(name, files, folder ? path : dirname(path));
+console.log("uploaded " + name + " (" + size + " bytes)");
+`;
+const download = `const { DefaultArtifactClient } = await import(${JSON.stringify(ARTIFACT_LIBRARY)});
+const client = new DefaultArtifactClient();
+const { artifact } = await client.getArtifact(process.env.INPUT_NAME);
+await client.downloadArtifact(artifact.id, { path: process.env.GITHUB_WORKSPACE });
+console.log("downloaded " + artifact.name);
+`;
+
+let github: StandIn;
+let cache: string;
+beforeAll(async () => {
+  github = await startGitHubStandIn("ghs_artifacts_workflow_token", {
+    actionRepositories: [
+      {
+        name: "octo/artifacts",
+        commits: {
+          [ACTIONS]: {
+            "upload/action.yml":
+              "inputs:\n  name: {}\n  path: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+            "upload/main.mjs": upload,
+            "download/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+            "download/main.mjs": download,
+          },
+        },
+        tags: { v1: ACTIONS },
+      },
+    ],
+  });
+  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
+});
+afterAll(() => github.close());
+
+const env = () => ({ GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache });
+
+describe("artifacts between jobs", () => {
+  it("a build job's artifact reaches the job that deploys it, same bytes, and the rehearsal lists it", async () => {
+    const machine = await userMachine(`on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mkdir -p dist && printf 'built once\\n' > dist/app.js
+      - uses: octo/artifacts/upload@v1
+        with:
+          name: dist
+          path: dist
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - uses: octo/artifacts/download@v1
+        with:
+          name: dist
+      - run: cat app.js
+`);
+    const result = await rehearse(machine, [], env());
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const lines = printed(result.stdout);
+    expect(lines).toContain("downloaded dist");
+    expect(lines).toContain("built once");
+    expect(result.stdout).toMatch(/^artifact dist: \d+ bytes, made by job build \(kept in \S+\)$/m);
+    expect(result.stdout).toContain("✔ job deploy would pass");
+    // The runtime token is a secret: never printed.
+    expect(result.stdout + result.stderr).not.toMatch(/eyJ[\w-]+\.eyJ/);
+  });
+
+  it("fails a download of a name nobody uploaded, and an upload of a name the run has, as GitHub does", async () => {
+    const machine = await userMachine(`on: push
+jobs:
+  twice:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo one > one.txt
+      - uses: octo/artifacts/upload@v1
+        with:
+          name: report
+          path: one.txt
+      - uses: octo/artifacts/upload@v1
+        with:
+          name: report
+          path: one.txt
+  missing:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: octo/artifacts/download@v1
+        with:
+          name: never-made
+`);
+    const result = await rehearse(machine, [], env());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/already exists on the workflow run/);
+    expect(result.stdout).toMatch(/Artifact not found for name: never-made/);
+    expect(result.stdout).toContain("✘ job twice would fail");
+    expect(result.stdout).toContain("✘ job missing would fail");
+  });
+});
