@@ -39,7 +39,7 @@ async function processesWith(marker: string): Promise<string[]> {
 describe("cwp rehearse --run-shell: a workspace of its own", () => {
   // "Variables reference" (GITHUB_WORKSPACE, HOME, RUNNER_TEMP, RUNNER_TOOL_CACHE):
   // https://docs.github.com/en/actions/reference/workflows-and-actions/variables
-  it("runs in a copy of the clone with a HOME of its own: the clone and the home are untouched byte for byte", async () => {
+  it("runs in a copy of the clone with a HOME of its own: the clone and the home (but cwp's own cache folder) are untouched byte for byte", async () => {
     const machine = await userMachine(
       job(
         run(
@@ -72,7 +72,10 @@ describe("cwp rehearse --run-shell: a workspace of its own", () => {
     expect(result.stdout).toMatch(/│ README\.md/);
     expect(result.stdout).not.toMatch(/│ ignored\.txt/);
     const [, temp, tools, scratchHome] = /│ temp=(\S+) tools=(\S+) home=(\S+)/.exec(result.stdout) ?? [];
-    for (const folder of [temp, tools, scratchHome]) expect(folder?.startsWith(machine.home)).toBe(false);
+    for (const folder of [temp, scratchHome]) expect(folder?.startsWith(machine.home)).toBe(false);
+    // The tool cache is cwp's own folder, which outlives the rehearsal as a runner image's does
+    // (the user's cache folder, ~/.cache/cwp), never the home itself.
+    expect(tools).toBe(join(machine.home, ".cache/cwp/tool-cache"));
     // What the steps wrote stays where the rehearsal says, for the user to look at.
     expect(await readFile(join(scratchHome ?? "", "new-file"), "utf8")).toBe("hello\n");
   });

@@ -36,6 +36,7 @@ interface Flags {
   apiUrl?: string;
   githubApiUrl?: string;
   toolCache?: string;
+  cache: boolean;
   speed: string;
   ref?: string;
   sha?: string;
@@ -119,6 +120,10 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
     .option(
       "--tool-cache <dir>",
       "the tool cache (RUNNER_TOOL_CACHE) the steps find and keep tools in, for teams that keep one (default: cwp's own, ~/.cache/cwp/tool-cache, kept between rehearsals)",
+    )
+    .option(
+      "--no-cache",
+      "start from an empty cache: what actions/cache saves and restores is this rehearsal's only (default: the repository's caches in ~/.cache/cwp/caches, kept between rehearsals)",
     )
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
@@ -286,9 +291,22 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   });
   const onLine = (line: string) => printer.stepLine(line);
   const downloads = actionDownloader(engine, githubApi, process.env, onLine);
-  // GitHub's Results service (artifacts) for the actions --run-shell runs, kept in this folder.
+  // GitHub's Results service for the actions --run-shell runs: the run's artifacts in this folder,
+  // the repository's caches in cwp's own (or this rehearsal's alone, --no-cache).
+  const defaultBranch = (event.payload as { repository?: { default_branch?: string } }).repository
+    ?.default_branch;
   const results = folders
-    ? await engine.startResultsService({ folder: join(folder, "artifacts"), run: "rehearsal-run" })
+    ? await engine.startResultsService({
+        artifacts: join(folder, "artifacts"),
+        caches: flags.cache
+          ? join(
+              cwpCacheFolder(process.env, "caches"),
+              ...where.repository.split("/").map((part) => encodeURIComponent(part)),
+            )
+          : join(folder, "caches"),
+        ref: event.ref,
+        defaultRef: defaultBranch ? `refs/heads/${defaultBranch}` : event.ref,
+      })
     : undefined;
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
@@ -339,6 +357,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
                     ACTIONS_RUNTIME_URL: `${results.url}/`,
                     ACTIONS_RESULTS_URL: `${results.url}/`,
                     ACTIONS_RUNTIME_TOKEN: token,
+                    ACTIONS_CACHE_SERVICE_V2: "True",
                   };
                 },
               }

@@ -1,25 +1,27 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { createReadStream } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { mkdir, stat } from "node:fs/promises";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { BlobStore } from "./blob-store.js";
+import { CacheEntries } from "./cache-entries.js";
 
 // GitHub's Results service as a rehearsal's jobs meet it, on loopback: a second emulator (GitHub's
-// side, where @cwp/emulator is the platform's), written from what @actions/artifact sends and reads
-// (its generated twirp client, results/api/v1/artifact.ts; upload-artifact.ts, blob-upload.ts,
-// download-artifact.ts, get-artifact.ts, shared/util.ts), never from our own tests:
-// - the artifact service's twirp methods, JSON with the protobuf field names: CreateArtifact (a
-//   signed upload URL), FinalizeArtifact, ListArtifacts (by run, name, id), GetSignedArtifactURL,
-//   DeleteArtifact; a name twice in one run is refused, as GitHub refuses it;
-// - the signed blob URLs the library's Azure client uploads to (Put Blob, Put Block and Put Block
-//   List) and downloads from, by the storage account/container/blob path an IP host has;
+// side, where @cwp/emulator is the platform's), written from what GitHub's own clients send and
+// read (@actions/artifact's and @actions/cache's generated twirp clients, results/api/v1/artifact.ts
+// and cache.ts; upload-artifact.ts, download-artifact.ts, get-artifact.ts, cache.ts restoreCacheV2
+// and saveCacheV2, shared/util.ts), never from our own tests. JSON with the protobuf field names:
+// - the artifact service: CreateArtifact (a signed upload URL), FinalizeArtifact, ListArtifacts (by
+//   run, name, id), GetSignedArtifactURL, DeleteArtifact; a name twice in one run is refused;
+// - the cache service (v2): CreateCacheEntry, FinalizeCacheEntryUpload, GetCacheEntryDownloadURL,
+//   over the repository's entries (`cache-entries.ts`);
+// - the signed blob URLs both upload to and download from (`blob-store.ts`);
 // - the runtime token: a JWT whose `scp` claim names the run and the job (Actions.Results:run:job),
-//   as the library reads it (getBackendIdsFromToken), one a job.
-// Artifacts are kept in the rehearsal's folder for the run; their list is the rehearsal's to print.
+//   as the libraries read it, one a job.
 
 const ARTIFACTS = "/twirp/github.actions.results.api.v1.ArtifactService/";
+const CACHES = "/twirp/github.actions.results.api.v1.CacheService/";
 
 export interface KeptArtifact {
   id: number;
@@ -33,6 +35,16 @@ export interface KeptArtifact {
   file: string;
 }
 
+export interface ResultsServiceOptions {
+  /** The rehearsal's folder for the run's artifacts. */
+  artifacts: string;
+  /** The repository's caches: a folder that outlives the rehearsal. */
+  caches: string;
+  /** The run's ref (the scope its caches are saved in), and the default branch's (looked in after it). */
+  ref: string;
+  defaultRef: string;
+}
+
 export interface ResultsService {
   /** ACTIONS_RESULTS_URL (and ACTIONS_RUNTIME_URL). */
   url: string;
@@ -43,16 +55,16 @@ export interface ResultsService {
   close(): Promise<void>;
 }
 
-/** A JWT the library decodes without verifying, as the runner's is read: its claims name the run and the job. */
+const RUN = "rehearsal-run";
+
+/** A JWT the libraries decode without verifying, as the runner's is read: its claims name the run and the job. */
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-export async function startResultsService(options: { folder: string; run: string }): Promise<ResultsService> {
-  await mkdir(options.folder, { recursive: true });
+export async function startResultsService(options: ResultsServiceOptions): Promise<ResultsService> {
+  await mkdir(options.artifacts, { recursive: true });
+  const caches = await CacheEntries.open(options.caches);
+  const blobs = new BlobStore("/blobs");
   const artifacts: KeptArtifact[] = [];
-  /** The staged blocks of an upload under way, by artifact id and block id. */
-  const blocks = new Map<number, Map<string, Buffer>>();
-  /** The signature of each artifact's blob URL: a URL without it is refused. */
-  const signatures = new Map<number, string>();
   /** Each job's token, and the backend id its claims give it. */
   const jobs = new Map<string, { token: string; backend: string }>();
   const jobsByToken = new Map<string, string>();
@@ -65,7 +77,7 @@ export async function startResultsService(options: { folder: string; run: string
       const backend = `job-${jobs.size + 1}`;
       const token = [
         base64url({ alg: "none", typ: "JWT" }),
-        base64url({ scp: `Actions.GenericRead:${options.run} Actions.Results:${options.run}:${backend}` }),
+        base64url({ scp: `Actions.GenericRead:${RUN} Actions.Results:${RUN}:${backend}` }),
         randomBytes(16).toString("base64url"),
       ].join(".");
       known = { token, backend };
@@ -83,10 +95,11 @@ export async function startResultsService(options: { folder: string; run: string
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  const blobUrl = (artifact: KeptArtifact) =>
-    `${url}/artifacts/${options.run}/${artifact.id}.zip?sig=${signatures.get(artifact.id)}`;
+  // The artifact's blob ends in .zip: the library reads a download so named as a zip to extract.
+  const artifactUrl = (artifact: KeptArtifact) =>
+    blobs.sign(url, `artifacts/${artifact.id}.zip`, artifact.file, () => artifact.finalized);
   const listed = (artifact: KeptArtifact) => ({
-    workflow_run_backend_id: options.run,
+    workflow_run_backend_id: RUN,
     workflow_job_run_backend_id: jobs.get(artifact.job)?.backend ?? "",
     database_id: String(artifact.id),
     name: artifact.name,
@@ -100,8 +113,8 @@ export async function startResultsService(options: { folder: string; run: string
     res: ServerResponse,
     job: string,
   ) {
-    const run = String(body.workflow_run_backend_id ?? "");
-    if (run !== options.run) return twirpError(res, 404, "not_found", "workflow run not found");
+    if (String(body.workflow_run_backend_id ?? "") !== RUN)
+      return twirpError(res, 404, "not_found", "workflow run not found");
     const named = (name: unknown) => artifacts.find((a) => a.finalized && a.name === name);
     switch (method) {
       case "CreateArtifact": {
@@ -123,11 +136,10 @@ export async function startResultsService(options: { folder: string; run: string
           job,
           createdAt: new Date().toISOString(),
           finalized: false,
-          file: join(options.folder, `${id}.zip`),
+          file: join(options.artifacts, `${id}.zip`),
         };
         artifacts.push(artifact);
-        signatures.set(id, randomBytes(16).toString("base64url"));
-        return json(res, { ok: true, signed_upload_url: blobUrl(artifact) });
+        return json(res, { ok: true, signed_upload_url: artifactUrl(artifact) });
       }
       case "FinalizeArtifact": {
         const artifact = artifacts.find((a) => !a.finalized && a.name === body.name);
@@ -142,8 +154,8 @@ export async function startResultsService(options: { folder: string; run: string
         return json(res, { ok: true, artifact_id: String(artifact.id) });
       }
       case "ListArtifacts": {
-        const name = (body.name_filter as string | undefined) ?? undefined;
-        const id = (body.id_filter as string | undefined) ?? undefined;
+        const name = body.name_filter as string | undefined;
+        const id = body.id_filter as string | undefined;
         const found = artifacts.filter(
           (a) =>
             a.finalized &&
@@ -155,7 +167,7 @@ export async function startResultsService(options: { folder: string; run: string
       case "GetSignedArtifactURL": {
         const artifact = named(body.name);
         if (!artifact) return twirpError(res, 404, "not_found", `artifact ${String(body.name)} not found`);
-        return json(res, { signed_url: blobUrl(artifact) });
+        return json(res, { signed_url: artifactUrl(artifact) });
       }
       case "DeleteArtifact": {
         const artifact = named(body.name);
@@ -168,53 +180,67 @@ export async function startResultsService(options: { folder: string; run: string
     }
   }
 
-  async function blobCall(req: IncomingMessage, res: ServerResponse, address: URL) {
-    const id = Number(/^\/artifacts\/[^/]+\/(\d+)\.zip$/.exec(address.pathname)?.[1]);
-    const artifact = artifacts.find((a) => a.id === id);
-    if (!artifact || address.searchParams.get("sig") !== signatures.get(id)) {
-      res.writeHead(403, { "x-ms-error-code": "AuthenticationFailed" });
-      return void res.end();
-    }
-    const headers = { "x-ms-request-id": randomBytes(8).toString("hex"), "x-ms-version": "2025-01-05" };
-    if (req.method === "GET") {
-      if (!artifact.finalized) return void res.writeHead(404, headers).end();
-      res.writeHead(200, { ...headers, "content-type": "application/zip", "content-length": artifact.size });
-      return void createReadStream(artifact.file).pipe(res);
-    }
-    if (req.method !== "PUT") return void res.writeHead(405, headers).end();
-    const body: Buffer[] = [];
-    for await (const chunk of req) body.push(chunk as Buffer);
-    const bytes = Buffer.concat(body);
-    const comp = address.searchParams.get("comp");
-    if (comp === "block") {
-      const staged = blocks.get(id) ?? new Map<string, Buffer>();
-      staged.set(address.searchParams.get("blockid") ?? "", bytes);
-      blocks.set(id, staged);
-    } else if (comp === "blocklist") {
-      // <BlockList><Latest>id</Latest>...</BlockList>: the blob is the staged blocks in that order.
-      const ids = [...bytes.toString("utf8").matchAll(/<(?:Latest|Uncommitted|Committed)>([^<]*)<\//g)].map(
-        (m) => m[1] ?? "",
+  async function cacheCall(method: string, body: Record<string, unknown>, res: ServerResponse) {
+    const key = String(body.key ?? "");
+    const version = String(body.version ?? "");
+    // What the library refuses before it asks, the service refuses too.
+    if (key === "" || key.length > 512 || key.includes(","))
+      return twirpError(
+        res,
+        400,
+        "invalid_argument",
+        `Key Validation Error: ${key} is not a valid cache key`,
       );
-      const staged = blocks.get(id) ?? new Map<string, Buffer>();
-      if (ids.some((block) => !staged.has(block))) {
-        res.writeHead(400, { ...headers, "x-ms-error-code": "InvalidBlockList" });
-        return void res.end();
+    switch (method) {
+      case "CreateCacheEntry": {
+        const entry = caches.reserve(key, version, options.ref);
+        if (!entry)
+          return json(res, {
+            ok: false,
+            message: "cache entry with the same key, version, and scope already exists",
+          });
+        return json(res, {
+          ok: true,
+          signed_upload_url: blobs.sign(
+            url,
+            `caches/${entry.file}`,
+            caches.fileOf(entry),
+            () => entry.committed,
+          ),
+        });
       }
-      await writeFile(artifact.file, Buffer.concat(ids.map((block) => staged.get(block) as Buffer)));
-      blocks.delete(id);
-    } else await writeFile(artifact.file, bytes);
-    res.writeHead(201, {
-      ...headers,
-      etag: `"0x${randomBytes(8).toString("hex")}"`,
-      "last-modified": new Date().toUTCString(),
-    });
-    res.end();
+      case "FinalizeCacheEntryUpload": {
+        const entry = caches.pending(key, version, options.ref);
+        if (!entry) return json(res, { ok: false, message: `no cache entry ${key} being uploaded` });
+        const size = await stat(caches.fileOf(entry)).then(
+          (s) => s.size,
+          () => -1,
+        );
+        if (size < 0) return json(res, { ok: false, message: "the cache entry's blob was not uploaded" });
+        await caches.commit(entry, size);
+        return json(res, { ok: true, entry_id: String(entry.id) });
+      }
+      case "GetCacheEntryDownloadURL": {
+        const keys = [key, ...((body.restore_keys as string[] | undefined) ?? [])];
+        const scopes = [...new Set([options.ref, options.defaultRef])];
+        const entry = caches.find(keys, version, scopes);
+        if (!entry) return json(res, { ok: false, signed_download_url: "", matched_key: "" });
+        return json(res, {
+          ok: true,
+          signed_download_url: blobs.sign(url, `caches/${entry.file}`, caches.fileOf(entry), () => true),
+          matched_key: entry.key,
+        });
+      }
+      default:
+        return twirpError(res, 404, "bad_route", `no method ${method}`);
+    }
   }
 
   const server = createServer(async (req, res) => {
     const address = new URL(req.url ?? "/", "http://results");
     try {
-      if (address.pathname.startsWith(ARTIFACTS) && req.method === "POST") {
+      const service = [ARTIFACTS, CACHES].find((prefix) => address.pathname.startsWith(prefix));
+      if (service && req.method === "POST") {
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const job = jobsByToken.get(token);
         if (!job)
@@ -222,9 +248,12 @@ export async function startResultsService(options: { folder: string; run: string
         let text = "";
         for await (const chunk of req) text += chunk;
         const body = JSON.parse(text || "{}") as Record<string, unknown>;
-        return await artifactCall(address.pathname.slice(ARTIFACTS.length), body, res, job);
+        const method = address.pathname.slice(service.length);
+        return await (service === ARTIFACTS
+          ? artifactCall(method, body, res, job)
+          : cacheCall(method, body, res));
       }
-      if (address.pathname.startsWith("/artifacts/")) return await blobCall(req, res, address);
+      if (blobs.owns(address.pathname)) return await blobs.handle(req, res, address);
       twirpError(res, 404, "bad_route", `no route ${req.method} ${address.pathname}`);
     } catch (error) {
       twirpError(res, 500, "internal", (error as Error).message);

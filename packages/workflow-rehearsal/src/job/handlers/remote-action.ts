@@ -6,13 +6,11 @@ import { runReadAction } from "./action.js";
 import { readOnly } from "./not-rehearsed.js";
 
 /**
- * Actions that talk to GitHub's Actions services through ACTIONS_RESULTS_URL: the artifact ones,
- * which run where the host serves the Results service (`actionsRuntime`), and the cache ones, whose
- * service the rehearsal does not serve yet. Run without it, they would fail where GitHub passes, so
- * they are listed as not rehearsed.
+ * Actions that talk to GitHub's Actions services (artifacts, caches) through ACTIONS_RESULTS_URL:
+ * they run where the host serves them (`actionsRuntime`); without it they would fail where GitHub
+ * passes, so they are listed as not rehearsed.
  */
-const USES_ARTIFACTS = /^actions\/(upload-artifact|download-artifact)@/i;
-const USES_CACHES = /^actions\/cache(\/save|\/restore)?@/i;
+const USES_ACTIONS_SERVICES = /^actions\/(upload-artifact|download-artifact|cache(\/save|\/restore)?)@/i;
 
 /** An input GitHub fills with the workflow token where the step gives none: the action calls GitHub's API. */
 function workflowTokenInput(action: LocalAction, given: Record<string, string>): string | undefined {
@@ -52,13 +50,12 @@ export const runRemoteAction: StepHandler = async (run) => {
   record.commit = prepared.commit;
   const { action } = prepared;
   const tokenInput = workflowTokenInput(action, given);
-  const servicesMissing =
-    USES_CACHES.test(uses) || (USES_ARTIFACTS.test(uses) && !job.options.actionsRuntime);
-  const notRun = servicesMissing
-    ? `it talks to GitHub's Actions services (${USES_CACHES.test(uses) ? "caches" : "artifacts"}), which the rehearsal does not serve ${USES_CACHES.test(uses) ? "yet" : "without --run-shell"}`
-    : tokenInput !== undefined && !job.options.token
-      ? `it calls GitHub's API with the workflow token (its input '${tokenInput}' defaults to github.token), which the rehearsal has only from --secret GITHUB_TOKEN`
-      : undefined;
+  const notRun =
+    USES_ACTIONS_SERVICES.test(uses) && !job.options.actionsRuntime
+      ? "it talks to GitHub's Actions services (artifacts, caches), which the rehearsal serves with --run-shell"
+      : tokenInput !== undefined && !job.options.token
+        ? `it calls GitHub's API with the workflow token (its input '${tokenInput}' defaults to github.token), which the rehearsal has only from --secret GITHUB_TOKEN`
+        : undefined;
   if (tokenInput !== undefined && notRun === undefined)
     record.notes = [
       `its calls go to GitHub, with the token given as --secret GITHUB_TOKEN (its input '${tokenInput}')`,

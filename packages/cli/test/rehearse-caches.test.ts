@@ -1,0 +1,107 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+
+// Caches between a rehearsal's jobs and from one rehearsal to the next, through the cache service
+// (v2, ACTIONS_CACHE_SERVICE_V2) `cwp rehearse --run-shell` serves, with GitHub's own
+// @actions/cache (the library under actions/cache and the setup-* actions' caching) as the client.
+// The actions here are written as actions/cache/restore's and actions/cache/save's cores are:
+// restore by key and restore-keys, saying cache-hit and the key matched; save paths under a key.
+
+const CACHE_LIBRARY = import.meta.resolve("@actions/cache");
+const ACTIONS = "7777777777777777777777777777777777777777";
+
+const restore = `import { appendFileSync } from "node:fs";
+const cache = await import(${JSON.stringify(CACHE_LIBRARY)});
+const key = process.env.INPUT_KEY;
+const restoreKeys = (process.env["INPUT_RESTORE-KEYS"] || "").split("\\n").filter(Boolean);
+const matched = await cache.restoreCache(["cached"], key, restoreKeys);
+console.log("restore " + key + ": " + (matched ?? "miss"));
+appendFileSync(process.env.GITHUB_OUTPUT, "cache-hit=" + (matched === key) + "\\n");
+`;
+const save = `const cache = await import(${JSON.stringify(CACHE_LIBRARY)});
+const id = await cache.saveCache(["cached"], process.env.INPUT_KEY);
+console.log("save " + process.env.INPUT_KEY + ": " + (id > 0 ? "saved" : "not saved"));
+`;
+
+let github: StandIn;
+let cache: string;
+beforeAll(async () => {
+  github = await startGitHubStandIn("ghs_caches_workflow_token", {
+    actionRepositories: [
+      {
+        name: "octo/cache",
+        commits: {
+          [ACTIONS]: {
+            "restore/action.yml":
+              "inputs:\n  key: {}\n  restore-keys: {}\noutputs:\n  cache-hit:\n    description: the key matched\nruns:\n  using: node24\n  main: main.mjs\n",
+            "restore/main.mjs": restore,
+            "save/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+            "save/main.mjs": save,
+          },
+        },
+        tags: { v1: ACTIONS },
+      },
+    ],
+  });
+  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
+});
+afterAll(() => github.close());
+
+const WORKFLOW = `on: push
+jobs:
+  first:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mkdir -p cached && echo "made by the first job" > cached/deps.txt
+      - uses: octo/cache/save@v1
+        with:
+          key: deps-1
+  second:
+    needs: first
+    runs-on: ubuntu-latest
+    steps:
+      - id: restore
+        uses: octo/cache/restore@v1
+        with:
+          key: deps-2
+          restore-keys: deps-
+      - run: cat cached/deps.txt
+      - if: steps.restore.outputs.cache-hit != 'true'
+        run: echo "no exact hit"
+      - uses: octo/cache/save@v1
+        with:
+          key: deps-1
+`;
+
+describe("caches", () => {
+  it("a cache saved by one job is restored by the next through a restore key, and by the next rehearsal exactly; an existing key is kept", async () => {
+    const machine = await userMachine(WORKFLOW);
+    const env = { GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache };
+    const first = await rehearse(machine, [], env);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const lines = printed(first.stdout);
+    expect(lines).toContain("save deps-1: saved");
+    expect(lines).toContain("restore deps-2: deps-1");
+    expect(lines).toContain("made by the first job");
+    expect(lines).toContain("no exact hit");
+    // GitHub keeps the first entry of a key: the second save is refused, which the library says and passes.
+    expect(lines).toContain("save deps-1: not saved");
+    // The next rehearsal, which only restores, finds the repository's cache, as a repository's
+    // caches outlive a run on GitHub; with --no-cache it starts from an empty one.
+    const restoring = await userMachine(
+      "on: push\njobs:\n  only:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: octo/cache/restore@v1\n        with:\n          key: deps-1\n      - run: cat cached/deps.txt\n",
+    );
+    const second = await rehearse(restoring, [], env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(printed(second.stdout)).toEqual(
+      expect.arrayContaining(["restore deps-1: deps-1", "made by the first job"]),
+    );
+    const empty = await rehearse(restoring, ["--no-cache"], env);
+    expect(printed(empty.stdout)).toContain("restore deps-1: miss");
+    expect(empty.code).toBe(1);
+  });
+});
