@@ -1,6 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printed, rehearse, userMachine } from "./rehearse-machine.js";
@@ -13,6 +14,8 @@ import { printed, rehearse, userMachine } from "./rehearse-machine.js";
 // find a name in the run and download it into the workspace.
 
 const ARTIFACT_LIBRARY = import.meta.resolve("@actions/artifact");
+/** @actions/artifact 2.x, as download-artifact@v4 bundles it (CommonJS). */
+const ARTIFACT_LIBRARY_2 = fileURLToPath(import.meta.resolve("artifact-v2"));
 const ACTIONS = "6666666666666666666666666666666666666666";
 
 // The files under the path, from the folder that holds them, as upload-artifact roots them at the
@@ -34,6 +37,16 @@ await client.downloadArtifact(artifact.id, { path: process.env.GITHUB_WORKSPACE 
 console.log("downloaded " + artifact.name);
 `;
 
+const downloadWith2 = `const { createRequire } = require("node:module");
+const { DefaultArtifactClient } = createRequire(__filename)(${JSON.stringify(ARTIFACT_LIBRARY_2)});
+(async () => {
+  const client = new DefaultArtifactClient();
+  const { artifact } = await client.getArtifact(process.env.INPUT_NAME);
+  await client.downloadArtifact(artifact.id, { path: process.env.GITHUB_WORKSPACE });
+  console.log("downloaded " + artifact.name + " with @actions/artifact 2");
+})().catch((error) => { console.error(error.message); process.exit(1); });
+`;
+
 let github: StandIn;
 let cache: string;
 beforeAll(async () => {
@@ -48,6 +61,8 @@ beforeAll(async () => {
             "upload/main.mjs": upload,
             "download/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
             "download/main.mjs": download,
+            "download-v2/action.yml": "inputs:\n  name: {}\nruns:\n  using: node20\n  main: main.js\n",
+            "download-v2/main.js": downloadWith2,
           },
         },
         tags: { v1: ACTIONS },
@@ -61,7 +76,7 @@ afterAll(() => github.close());
 const env = () => ({ GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache });
 
 describe("artifacts between jobs", () => {
-  it("a build job's artifact reaches the job that deploys it, same bytes, and the rehearsal lists it", async () => {
+  it("a build job's artifact reaches the jobs that deploy it, same bytes, across the library's versions, and the rehearsal lists it", async () => {
     const machine = await userMachine(`on: push
 jobs:
   build:
@@ -80,19 +95,30 @@ jobs:
         with:
           name: dist
       - run: cat app.js
+  deploy-elsewhere:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - uses: octo/artifacts/download-v2@v1
+        with:
+          name: dist
+      - run: cat app.js
 `);
     const result = await rehearse(machine, [], env());
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const lines = printed(result.stdout);
     expect(lines).toContain("downloaded dist");
     expect(lines).toContain("built once");
+    // Uploaded with the newest library, downloaded with 2.x, as download-artifact@v4 has it.
+    expect(lines).toContain("downloaded dist with @actions/artifact 2");
+    expect(lines.filter((line) => line === "built once")).toHaveLength(2);
     expect(result.stdout).toMatch(/^artifact dist: \d+ bytes, made by job build \(kept in \S+\)$/m);
     expect(result.stdout).toContain("✔ job deploy would pass");
     // The runtime token is a secret: never printed.
     expect(result.stdout + result.stderr).not.toMatch(/eyJ[\w-]+\.eyJ/);
   });
 
-  it("fails a download of a name nobody uploaded, and an upload of a name the run has, as GitHub does", async () => {
+  it("fails a download of a name nobody uploaded, an upload of a name the run has and one of a name GitHub does not allow, as GitHub does", async () => {
     const machine = await userMachine(`on: push
 jobs:
   twice:
@@ -113,6 +139,14 @@ jobs:
       - uses: octo/artifacts/download@v1
         with:
           name: never-made
+  bad-name:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo one > one.txt
+      - uses: octo/artifacts/upload@v1
+        with:
+          name: reports/weekly
+          path: one.txt
 `);
     const result = await rehearse(machine, [], env());
     expect(result.code).toBe(1);
@@ -120,5 +154,9 @@ jobs:
     expect(result.stdout).toMatch(/Artifact not found for name: never-made/);
     expect(result.stdout).toContain("✘ job twice would fail");
     expect(result.stdout).toContain("✘ job missing would fail");
+    expect(result.stdout).toMatch(
+      /The artifact name is not valid: reports\/weekly\. Contains the following character: {2}Forward slash \//,
+    );
+    expect(result.stdout).toContain("✘ job bad-name would fail");
   });
 });
