@@ -27,6 +27,9 @@ const id = await cache.saveCache(["cached"], process.env.INPUT_KEY);
 console.log("save " + process.env.INPUT_KEY + ": " + (id > 0 ? "saved" : "not saved"));
 `;
 
+/** The same, as a library version that knows only the v1 REST form (ACTIONS_CACHE_URL) meets the service. */
+const onlyV1 = (script: string) => `delete process.env.ACTIONS_CACHE_SERVICE_V2;\n${script}`;
+
 let github: StandIn;
 let cache: string;
 beforeAll(async () => {
@@ -41,6 +44,11 @@ beforeAll(async () => {
             "restore/main.mjs": restore,
             "save/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
             "save/main.mjs": save,
+            "restore-v1/action.yml":
+              "inputs:\n  key: {}\n  restore-keys: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+            "restore-v1/main.mjs": onlyV1(restore),
+            "save-v1/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+            "save-v1/main.mjs": onlyV1(save),
           },
         },
         tags: { v1: ACTIONS },
@@ -103,5 +111,35 @@ describe("caches", () => {
     const empty = await rehearse(restoring, ["--no-cache"], env);
     expect(printed(empty.stdout)).toContain("restore deps-1: miss");
     expect(empty.code).toBe(1);
+  });
+
+  it("answers the v1 REST form too, for a library that knows only it: a save in one job, restored in the next", async () => {
+    const machine = await userMachine(`on: push
+jobs:
+  first:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mkdir -p cached && echo "saved through v1" > cached/deps.txt
+      - uses: octo/cache/save-v1@v1
+        with:
+          key: v1-deps-1
+  second:
+    needs: first
+    runs-on: ubuntu-latest
+    steps:
+      - uses: octo/cache/restore-v1@v1
+        with:
+          key: v1-deps-2
+          restore-keys: v1-deps-
+      - run: cat cached/deps.txt
+`);
+    const result = await rehearse(machine, ["--no-cache"], {
+      GITHUB_API_URL: github.url,
+      XDG_CACHE_HOME: cache,
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(printed(result.stdout)).toEqual(
+      expect.arrayContaining(["save v1-deps-1: saved", "restore v1-deps-2: v1-deps-1", "saved through v1"]),
+    );
   });
 });

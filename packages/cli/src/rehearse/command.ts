@@ -358,6 +358,8 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
                     ACTIONS_RESULTS_URL: `${results.url}/`,
                     ACTIONS_RUNTIME_TOKEN: token,
                     ACTIONS_CACHE_SERVICE_V2: "True",
+                    // The v1 REST form, for a library that knows no v2.
+                    ACTIONS_CACHE_URL: `${results.url}/`,
                   };
                 },
               }

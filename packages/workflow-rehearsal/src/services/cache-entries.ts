@@ -58,6 +58,11 @@ export class CacheEntries {
     return entry;
   }
 
+  /** An entry being uploaded, by its id (the v1 REST form names it so). */
+  pendingById(id: number): CacheEntry | undefined {
+    return this.#entries.find((e) => !e.committed && e.id === id);
+  }
+
   pending(key: string, version: string, scope: string): CacheEntry | undefined {
     return this.#entries.find(
       (e) => !e.committed && e.key === key && e.version === version && e.scope === scope,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdir, stat } from "node:fs/promises";
-import { createServer, type ServerResponse } from "node:http";
+import { mkdir, open, stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { BlobStore } from "./blob-store.js";
@@ -15,13 +15,17 @@ import { CacheEntries } from "./cache-entries.js";
 // - the artifact service: CreateArtifact (a signed upload URL), FinalizeArtifact, ListArtifacts (by
 //   run, name, id), GetSignedArtifactURL, DeleteArtifact; a name twice in one run is refused;
 // - the cache service (v2): CreateCacheEntry, FinalizeCacheEntryUpload, GetCacheEntryDownloadURL,
-//   over the repository's entries (`cache-entries.ts`);
+//   and its v1 REST form (cacheHttpClient.ts: GET cache?keys=&version=, POST caches to reserve,
+//   PATCH caches/{id} with a Content-Range per chunk, POST caches/{id} to commit), over the
+//   repository's entries (`cache-entries.ts`);
 // - the signed blob URLs both upload to and download from (`blob-store.ts`);
 // - the runtime token: a JWT whose `scp` claim names the run and the job (Actions.Results:run:job),
 //   as the libraries read it, one a job.
 
 const ARTIFACTS = "/twirp/github.actions.results.api.v1.ArtifactService/";
 const CACHES = "/twirp/github.actions.results.api.v1.CacheService/";
+/** The cache service's v1 REST form (ACTIONS_CACHE_URL), which a library that knows no v2 uses. */
+const CACHES_V1 = "/_apis/artifactcache/";
 
 export interface KeptArtifact {
   id: number;
@@ -56,6 +60,12 @@ export interface ResultsService {
 }
 
 const RUN = "rehearsal-run";
+
+async function textOf(req: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of req) text += chunk;
+  return text;
+}
 
 /** A JWT the libraries decode without verifying, as the runner's is read: its claims name the run and the job. */
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -236,6 +246,62 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
     }
   }
 
+  async function cacheV1Call(req: IncomingMessage, res: ServerResponse, address: URL) {
+    const resource = address.pathname.slice(CACHES_V1.length);
+    const answer = (status: number, body?: unknown) => {
+      res.writeHead(status, body === undefined ? {} : { "content-type": "application/json" });
+      res.end(body === undefined ? "" : JSON.stringify(body));
+    };
+    if (req.method === "GET" && resource === "cache") {
+      const keys = (address.searchParams.get("keys") ?? "").split(",").filter(Boolean);
+      const version = address.searchParams.get("version") ?? "";
+      const entry = caches.find(keys, version, [...new Set([options.ref, options.defaultRef])]);
+      if (!entry) return answer(204);
+      return answer(200, {
+        cacheKey: entry.key,
+        scope: entry.scope,
+        archiveLocation: blobs.sign(url, `caches/${entry.file}`, caches.fileOf(entry), () => true),
+      });
+    }
+    if (req.method === "POST" && resource === "caches") {
+      const body = JSON.parse(await textOf(req)) as { key?: string; version?: string };
+      const entry = caches.reserve(String(body.key ?? ""), String(body.version ?? ""), options.ref);
+      if (!entry)
+        return answer(409, {
+          message: `Cache already exists. Scope: ${options.ref}, Key: ${body.key}, Version: ${body.version}`,
+        });
+      return answer(201, { cacheId: entry.id });
+    }
+    const entry = caches.pendingById(Number(/^caches\/(\d+)$/.exec(resource)?.[1]));
+    if (!entry) return answer(404, { message: `no cache being uploaded at ${resource}` });
+    if (req.method === "PATCH") {
+      // Content-Range: bytes start-end/*: the chunk's place in the archive.
+      const start = Number(/^bytes (\d+)-\d+\/\*$/.exec(String(req.headers["content-range"]))?.[1]);
+      if (!Number.isFinite(start))
+        return answer(400, { message: "Content-Range: bytes start-end/* is required" });
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      // Chunks come in any order, several at once: each is written at its place.
+      await (await open(caches.fileOf(entry), "a")).close();
+      const file = await open(caches.fileOf(entry), "r+");
+      await file.write(Buffer.concat(chunks), 0, undefined, start);
+      await file.close();
+      return answer(204);
+    }
+    if (req.method === "POST") {
+      const { size } = JSON.parse(await textOf(req)) as { size?: number };
+      const written = await stat(caches.fileOf(entry)).then(
+        (s) => s.size,
+        () => -1,
+      );
+      if (written !== size)
+        return answer(400, { message: `the archive is ${written} bytes, not the ${size} committed` });
+      await caches.commit(entry, written);
+      return answer(204);
+    }
+    return answer(405, { message: `no ${req.method} ${resource}` });
+  }
+
   const server = createServer(async (req, res) => {
     const address = new URL(req.url ?? "/", "http://results");
     try {
@@ -245,13 +311,17 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
         const job = jobsByToken.get(token);
         if (!job)
           return twirpError(res, 401, "unauthenticated", "the runtime token is not one of this run's");
-        let text = "";
-        for await (const chunk of req) text += chunk;
-        const body = JSON.parse(text || "{}") as Record<string, unknown>;
+        const body = JSON.parse((await textOf(req)) || "{}") as Record<string, unknown>;
         const method = address.pathname.slice(service.length);
         return await (service === ARTIFACTS
           ? artifactCall(method, body, res, job)
           : cacheCall(method, body, res));
+      }
+      if (address.pathname.startsWith(CACHES_V1)) {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+        if (!jobsByToken.has(token))
+          return twirpError(res, 401, "unauthenticated", "the runtime token is not one of this run's");
+        return await cacheV1Call(req, res, address);
       }
       if (blobs.owns(address.pathname)) return await blobs.handle(req, res, address);
       twirpError(res, 404, "bad_route", `no route ${req.method} ${address.pathname}`);
