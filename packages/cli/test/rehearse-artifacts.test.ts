@@ -1,10 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+import type { ActionRepository } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
 
 // Artifacts between a rehearsal's jobs, through the Results service `cwp rehearse --run-shell`
 // serves, with GitHub's own @actions/artifact (the library under upload-artifact and
@@ -47,33 +44,26 @@ const { DefaultArtifactClient } = createRequire(__filename)(${JSON.stringify(ART
 })().catch((error) => { console.error(error.message); process.exit(1); });
 `;
 
-let github: StandIn;
-let cache: string;
-beforeAll(async () => {
-  github = await startGitHubStandIn("ghs_artifacts_workflow_token", {
-    actionRepositories: [
-      {
-        name: "octo/artifacts",
-        commits: {
-          [ACTIONS]: {
-            "upload/action.yml":
-              "inputs:\n  name: {}\n  path: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "upload/main.mjs": upload,
-            "download/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "download/main.mjs": download,
-            "download-v2/action.yml": "inputs:\n  name: {}\nruns:\n  using: node20\n  main: main.js\n",
-            "download-v2/main.js": downloadWith2,
-          },
-        },
-        tags: { v1: ACTIONS },
+const REPOSITORIES: ActionRepository[] = [
+  {
+    name: "octo/artifacts",
+    commits: {
+      [ACTIONS]: {
+        "upload/action.yml": "inputs:\n  name: {}\n  path: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "upload/main.mjs": upload,
+        "download/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "download/main.mjs": download,
+        "download-v2/action.yml": "inputs:\n  name: {}\nruns:\n  using: node20\n  main: main.js\n",
+        "download-v2/main.js": downloadWith2,
       },
-    ],
-  });
-  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
-});
-afterAll(() => github.close());
+    },
+    tags: { v1: ACTIONS },
+  },
+];
 
-const env = () => ({ GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache });
+const actions = useActionRepositories("ghs_artifacts_workflow_token", REPOSITORIES);
+
+const env = () => actions.env();
 
 describe("artifacts between jobs", () => {
   it("a build job's artifact reaches the jobs that deploy it, same bytes, across the library's versions, and the rehearsal lists it", async () => {

@@ -1,9 +1,6 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+import type { ActionRepository } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
 
 // Caches between a rehearsal's jobs and from one rehearsal to the next, through the cache service
 // (v2, ACTIONS_CACHE_SERVICE_V2) `cwp rehearse --run-shell` serves, with GitHub's own
@@ -30,34 +27,28 @@ console.log("save " + process.env.INPUT_KEY + ": " + (id > 0 ? "saved" : "not sa
 /** The same, as a library version that knows only the v1 REST form (ACTIONS_CACHE_URL) meets the service. */
 const onlyV1 = (script: string) => `delete process.env.ACTIONS_CACHE_SERVICE_V2;\n${script}`;
 
-let github: StandIn;
-let cache: string;
-beforeAll(async () => {
-  github = await startGitHubStandIn("ghs_caches_workflow_token", {
-    actionRepositories: [
-      {
-        name: "octo/cache",
-        commits: {
-          [ACTIONS]: {
-            "restore/action.yml":
-              "inputs:\n  key: {}\n  restore-keys: {}\noutputs:\n  cache-hit:\n    description: the key matched\nruns:\n  using: node24\n  main: main.mjs\n",
-            "restore/main.mjs": restore,
-            "save/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "save/main.mjs": save,
-            "restore-v1/action.yml":
-              "inputs:\n  key: {}\n  restore-keys: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "restore-v1/main.mjs": onlyV1(restore),
-            "save-v1/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "save-v1/main.mjs": onlyV1(save),
-          },
-        },
-        tags: { v1: ACTIONS },
+const REPOSITORIES: ActionRepository[] = [
+  {
+    name: "octo/cache",
+    commits: {
+      [ACTIONS]: {
+        "restore/action.yml":
+          "inputs:\n  key: {}\n  restore-keys: {}\noutputs:\n  cache-hit:\n    description: the key matched\nruns:\n  using: node24\n  main: main.mjs\n",
+        "restore/main.mjs": restore,
+        "save/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "save/main.mjs": save,
+        "restore-v1/action.yml":
+          "inputs:\n  key: {}\n  restore-keys: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "restore-v1/main.mjs": onlyV1(restore),
+        "save-v1/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "save-v1/main.mjs": onlyV1(save),
       },
-    ],
-  });
-  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
-});
-afterAll(() => github.close());
+    },
+    tags: { v1: ACTIONS },
+  },
+];
+
+const actions = useActionRepositories("ghs_caches_workflow_token", REPOSITORIES);
 
 const WORKFLOW = `on: push
 jobs:
@@ -88,7 +79,7 @@ jobs:
 describe("caches", () => {
   it("a cache saved by one job is restored by the next through a restore key, and by the next rehearsal exactly; an existing key is kept", async () => {
     const machine = await userMachine(WORKFLOW);
-    const env = { GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache };
+    const env = actions.env();
     const first = await rehearse(machine, [], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const lines = printed(first.stdout);
@@ -133,10 +124,7 @@ jobs:
           restore-keys: v1-deps-
       - run: cat cached/deps.txt
 `);
-    const result = await rehearse(machine, ["--no-cache"], {
-      GITHUB_API_URL: github.url,
-      XDG_CACHE_HOME: cache,
-    });
+    const result = await rehearse(machine, ["--no-cache"], actions.env());
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(printed(result.stdout)).toEqual(
       expect.arrayContaining(["save v1-deps-1: saved", "restore v1-deps-2: v1-deps-1", "saved through v1"]),

@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { type ActionRepository, type StandIn, startGitHubStandIn } from "@cwp/action-testing";
+import { afterAll, beforeAll } from "vitest";
 import { runCli } from "./run-cli.js";
 
 // What the tests of `cwp rehearse --run-shell` share (rehearse-safety, rehearse-runner): a user's
@@ -76,3 +78,27 @@ export const printed = (stdout: string) =>
     .split("\n")
     .filter((line) => line.startsWith("    │ "))
     .map((line) => line.slice("    │ ".length));
+
+/**
+ * GitHub's stand-in for a test file (one a file), serving the repositories of the actions its
+ * workflows use, and the user's cache folder (XDG_CACHE_HOME) where a rehearsal keeps what it
+ * downloads: started before the file's tests, closed after them. `env()` hands both to a rehearsal.
+ */
+export function useActionRepositories(token: string, repositories: ActionRepository[]) {
+  let github: StandIn | undefined;
+  let cache = "";
+  beforeAll(async () => {
+    github = await startGitHubStandIn(token, { actionRepositories: repositories });
+    cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
+  });
+  afterAll(() => github?.close());
+  const standIn = () => {
+    if (!github) throw new Error("GitHub's stand-in starts in beforeAll: use it inside tests");
+    return github;
+  };
+  return {
+    github: standIn,
+    cache: () => cache,
+    env: () => ({ GITHUB_API_URL: standIn().url, XDG_CACHE_HOME: cache }),
+  };
+}

@@ -1,9 +1,6 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type ActionRepository, type StandIn, startGitHubStandIn } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+import type { ActionRepository } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
 
 // Other repositories' actions (`uses: owner/repo[/path]@ref`), downloaded and run as GitHub's
@@ -82,20 +79,14 @@ const REPOSITORIES: ActionRepository[] = [
 const steps = (...lines: string[]) =>
   `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n${lines.join("")}`;
 
-let github: StandIn;
-let cache: string;
-beforeAll(async () => {
-  github = await startGitHubStandIn(WORKFLOW_TOKEN, { actionRepositories: REPOSITORIES });
-  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
-});
-afterAll(() => github.close());
+const actions = useActionRepositories(WORKFLOW_TOKEN, REPOSITORIES);
 
 /** A rehearsal whose actions come from the stand-in, kept in `cache` (the user's cache folder). */
 const rehearseWith = (
   machine: Awaited<ReturnType<typeof userMachine>>,
   args: string[] = [],
   env: Record<string, string> = {},
-) => rehearse(machine, args, { GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache, ...env });
+) => rehearse(machine, args, { ...actions.env(), ...env });
 
 const PINNED = steps(
   "      - run: echo first step\n",
@@ -151,15 +142,15 @@ describe("other repositories' actions", () => {
     );
     expect(result.stdout).toContain("✔ job a would pass");
     expect(result.stdout).not.toContain("as far as rehearsed");
-    expect(github.violations).toEqual([]);
+    expect(actions.github().violations).toEqual([]);
   });
 
   it("downloads nothing it already has: a full SHA is not asked for again, a tag is resolved again; without GitHub a kept tag is used, and said", async () => {
     const machine = await userMachine(PINNED);
-    const before = github.calls.length;
+    const before = actions.github().calls.length;
     const again = await rehearseWith(machine);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    const calls = github.calls.slice(before);
+    const calls = actions.github().calls.slice(before);
     expect(calls.filter((call) => call.includes("/tarball/") || call.includes("/codeload/"))).toEqual([]);
     expect(calls).toContain("GET /repos/octo/greet/commits/v1");
     expect(calls).not.toContain(`GET /repos/octo/greet/commits/${GREET_V1}`);
@@ -203,7 +194,7 @@ describe("other repositories' actions", () => {
       "job private: Unable to resolve action `octo/hidden@v1`, repository not found",
     ])
       expect(result.stdout).toContain(`finding: ${finding}`);
-    expect(github.violations).toEqual([]);
+    expect(actions.github().violations).toEqual([]);
   });
 
   it("names a Docker action and a step that needs GitHub's token, never failing for them; runs the latter with --secret GITHUB_TOKEN, saying its calls go to GitHub", async () => {
@@ -235,7 +226,7 @@ describe("other repositories' actions", () => {
     );
     const result = await runCli(["rehearse", machine.workflowFile], {
       cwd: machine.clone,
-      env: { NO_COLOR: "1", HOME: machine.home, GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache },
+      env: { NO_COLOR: "1", HOME: machine.home, ...actions.env() },
     });
     expect(result.stdout).toContain("Warning: Unexpected input(s) 'whom', valid inputs are ['who', 'token']");
     expect(result.stdout).toContain(

@@ -1,9 +1,9 @@
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type StandIn, startGitHubStandIn } from "@cwp/action-testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printed, rehearse, userMachine } from "./rehearse-machine.js";
+import type { ActionRepository } from "@cwp/action-testing";
+import { describe, expect, it } from "vitest";
+import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
 
 // The tool cache a rehearsal's steps find and keep tools in (RUNNER_TOOL_CACHE), as a setup-*
 // action uses it through GitHub's own @actions/tool-cache: `<tool>/<version>/<arch>` with its
@@ -37,26 +37,20 @@ if (!found) {
 appendFileSync(process.env.GITHUB_PATH, join(found, "bin") + "\\n");
 `;
 
-let github: StandIn;
-let cache: string;
-beforeAll(async () => {
-  github = await startGitHubStandIn("ghs_tool_cache_workflow_token", {
-    actionRepositories: [
-      {
-        name: "octo/setup-node-like",
-        commits: {
-          [SETUP]: {
-            "action.yml": "inputs:\n  node-version: {}\nruns:\n  using: node24\n  main: main.mjs\n",
-            "main.mjs": MAIN,
-          },
-        },
-        tags: { v1: SETUP },
+const REPOSITORIES: ActionRepository[] = [
+  {
+    name: "octo/setup-node-like",
+    commits: {
+      [SETUP]: {
+        "action.yml": "inputs:\n  node-version: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "main.mjs": MAIN,
       },
-    ],
-  });
-  cache = await mkdtemp(join(tmpdir(), "cwp-cache-"));
-});
-afterAll(() => github.close());
+    },
+    tags: { v1: SETUP },
+  },
+];
+
+const actions = useActionRepositories("ghs_tool_cache_workflow_token", REPOSITORIES);
 
 const workflow = (version: string) =>
   `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: octo/setup-node-like@v1\n        with:\n          node-version: ${version}\n      - run: node --version\n`;
@@ -70,10 +64,7 @@ describe("the tool cache", () => {
     await chmod(join(kept, "node/20.11.1", arch, "bin/node"), 0o755);
     await writeFile(join(kept, "node/20.11.1", `${arch}.complete`), "");
     const machine = await userMachine(workflow("20.x"));
-    const result = await rehearse(machine, ["--tool-cache", kept], {
-      GITHUB_API_URL: github.url,
-      XDG_CACHE_HOME: cache,
-    });
+    const result = await rehearse(machine, ["--tool-cache", kept], actions.env());
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(printed(result.stdout)).toEqual(
       expect.arrayContaining(["found node 20.x in the tool cache", "v20.11.1 from the tool cache"]),
@@ -84,11 +75,11 @@ describe("the tool cache", () => {
 
   it("is cwp's own by default and outlives the rehearsal: fetched once, found the next time", async () => {
     const machine = await userMachine(workflow("22.1.0"));
-    const env = { GITHUB_API_URL: github.url, XDG_CACHE_HOME: cache };
+    const env = actions.env();
     const first = await rehearse(machine, [], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(printed(first.stdout)).toContain("node 22.1.0 is not in the tool cache: fetched");
-    expect(first.stdout).toContain(`the tool cache ${join(cache, "cwp/tool-cache")}`);
+    expect(first.stdout).toContain(`the tool cache ${join(actions.cache(), "cwp/tool-cache")}`);
     const second = await rehearse(machine, [], env);
     expect(printed(second.stdout)).toEqual(
       expect.arrayContaining(["found node 22.1.0 in the tool cache", "v22.1.0 from the tool cache"]),
