@@ -130,4 +130,23 @@ jobs:
       expect.arrayContaining(["save v1-deps-1: saved", "restore v1-deps-2: v1-deps-1", "saved through v1"]),
     );
   });
+
+  it("a branch's run restores what the default branch saved, and the default branch never sees what a branch saved", async () => {
+    const steps = (...lines: string[]) =>
+      `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n${lines.join("")}`;
+    const save = (key: string) =>
+      `      - run: mkdir -p cached && echo "${key}" > cached/deps.txt\n      - uses: octo/cache/save@v1\n        with:\n          key: ${key}\n`;
+    const restore = (key: string) =>
+      `      - uses: octo/cache/restore@v1\n        with:\n          key: ${key}\n`;
+    const onMain = await userMachine(steps(save("scoped-main")));
+    expect((await rehearse(onMain, [], actions.env())).code).toBe(0);
+    // A run of another branch: the default branch's entries, and its own.
+    const onFeature = await userMachine(steps(restore("scoped-main"), save("scoped-feature")));
+    const feature = await rehearse(onFeature, ["--ref", "refs/heads/feature"], actions.env());
+    expect(printed(feature.stdout)).toEqual(
+      expect.arrayContaining(["restore scoped-main: scoped-main", "save scoped-feature: saved"]),
+    );
+    const back = await rehearse(await userMachine(steps(restore("scoped-feature"))), [], actions.env());
+    expect(printed(back.stdout)).toContain("restore scoped-feature: miss");
+  });
 });
