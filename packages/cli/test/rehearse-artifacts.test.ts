@@ -44,6 +44,11 @@ const { DefaultArtifactClient } = createRequire(__filename)(${JSON.stringify(ART
 })().catch((error) => { console.error(error.message); process.exit(1); });
 `;
 
+const remove = `const { DefaultArtifactClient } = await import(${JSON.stringify(ARTIFACT_LIBRARY)});
+await new DefaultArtifactClient().deleteArtifact(process.env.INPUT_NAME);
+console.log("deleted " + process.env.INPUT_NAME);
+`;
+
 const REPOSITORIES: ActionRepository[] = [
   {
     name: "octo/artifacts",
@@ -53,6 +58,8 @@ const REPOSITORIES: ActionRepository[] = [
         "upload/main.mjs": upload,
         "download/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
         "download/main.mjs": download,
+        "delete/action.yml": "inputs:\n  name: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "delete/main.mjs": remove,
         "download-v2/action.yml": "inputs:\n  name: {}\nruns:\n  using: node20\n  main: main.js\n",
         "download-v2/main.js": downloadWith2,
       },
@@ -108,7 +115,7 @@ jobs:
     expect(result.stdout + result.stderr).not.toMatch(/eyJ[\w-]+\.eyJ/);
   });
 
-  it("fails a download of a name nobody uploaded, an upload of a name the run has and one of a name GitHub does not allow, as GitHub does", async () => {
+  it("fails a download of a name nobody uploaded or deleted, an upload of a name the run has and one of a name GitHub does not allow, as GitHub does", async () => {
     const machine = await userMachine(`on: push
 jobs:
   twice:
@@ -129,6 +136,20 @@ jobs:
       - uses: octo/artifacts/download@v1
         with:
           name: never-made
+  deleted:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo one > one.txt
+      - uses: octo/artifacts/upload@v1
+        with:
+          name: scratch
+          path: one.txt
+      - uses: octo/artifacts/delete@v1
+        with:
+          name: scratch
+      - uses: octo/artifacts/download@v1
+        with:
+          name: scratch
   bad-name:
     runs-on: ubuntu-latest
     steps:
@@ -148,5 +169,8 @@ jobs:
       /The artifact name is not valid: reports\/weekly\. Contains the following character: {2}Forward slash \//,
     );
     expect(result.stdout).toContain("✘ job bad-name would fail");
+    // Deleted, it is gone from the run.
+    expect(result.stdout).toContain("deleted scratch");
+    expect(result.stdout).toMatch(/Artifact not found for name: scratch/);
   });
 });

@@ -149,4 +149,16 @@ jobs:
     const back = await rehearse(await userMachine(steps(restore("scoped-feature"))), [], actions.env());
     expect(printed(back.stdout)).toContain("restore scoped-feature: miss");
   });
+
+  it("refuses a key over 512 characters or with a comma, as the library refuses it", async () => {
+    const job = (name: string, key: string) =>
+      `  ${name}:\n    runs-on: ubuntu-latest\n    steps:\n      - run: mkdir -p cached && touch cached/x\n      - uses: octo/cache/save@v1\n        with:\n          key: "${key}"\n`;
+    const machine = await userMachine(
+      `on: push\njobs:\n${job("comma", "a,b")}${job("long", "k".repeat(513))}`,
+    );
+    const result = await rehearse(machine, [], actions.env());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("Key Validation Error: a,b cannot contain commas.");
+    expect(result.stdout).toMatch(/Key Validation Error: k{513} cannot be larger than 512 characters\./);
+  });
 });
