@@ -65,6 +65,19 @@ export function closest(name: string, names: Iterable<string>): string | undefin
   return best?.name;
 }
 
+/** The inputs given that an action does not have, each with the one meant where one is close enough. */
+export function unexpectedInputs(
+  given: readonly string[],
+  valid: readonly string[],
+): { input: string; meant?: string }[] {
+  return given
+    .filter((input) => !valid.includes(input))
+    .map((input) => {
+      const meant = closest(input, valid);
+      return meant === undefined ? { input } : { input, meant };
+    });
+}
+
 const quotedList = (names: readonly string[]) => `[${names.map((n) => `'${n}'`).join(", ")}]`;
 
 export function jobFindings(job: Job, shapes: Record<string, ActionShape>): string[] {
@@ -115,14 +128,13 @@ export function stepsFindings(
         );
     if (action !== undefined && shape) {
       const valid = Object.keys(shape.inputs);
-      const unexpected = keysOf(step.with).filter((input) => !Object.hasOwn(shape.inputs, input));
+      const unexpected = unexpectedInputs(keysOf(step.with), valid);
       if (unexpected.length > 0) {
-        const meant = unexpected
-          .map((input) => [input, closest(input, valid)] as const)
-          .filter(([, m]) => m !== undefined)
-          .map(([input, m]) => `'${m}' for '${input}'`);
+        const meant = unexpected.flatMap((u) =>
+          u.meant === undefined ? [] : [`'${u.meant}' for '${u.input}'`],
+        );
         findings.push(
-          `${where}: Unexpected input(s) ${unexpected.map((i) => `'${i}'`).join(", ")}, valid inputs are ${quotedList(valid)}${meant.length > 0 ? `; did you mean ${meant.join(", ")}?` : ""}`,
+          `${where}: Unexpected input(s) ${unexpected.map((u) => `'${u.input}'`).join(", ")}, valid inputs are ${quotedList(valid)}${meant.length > 0 ? `; did you mean ${meant.join(", ")}?` : ""}`,
         );
       }
     }

@@ -8,7 +8,7 @@ export {
   UnknownValue,
 } from "./expressions.js";
 export { type EventFacts, runsFor, type Verdict } from "./filters.js";
-export { closest, jobFindings, stepLabel } from "./findings.js";
+export { closest, jobFindings, stepLabel, unexpectedInputs } from "./findings.js";
 export { MAX_DEPTH, MAX_VALUES } from "./hostile-yaml.js";
 export { needsEntry } from "./job/needs.js";
 export { rehearseJob, runName } from "./job/plan-job.js";

@@ -228,7 +228,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
     flags.json ? process.stderr : process.stdout,
     process.env,
     masks,
-    engine.closest,
+    engine.unexpectedInputs,
   );
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
@@ -283,7 +283,7 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   printer.line("");
   const cleanUp = async () => {
     await groups.endAll();
-    if (folders) await engine.removeScripts(folders);
+    if (folders) await engine.removeRunnerTemp(folders);
   };
   const stop = stopper(children, groups, async () => {
     await cleanUp();
@@ -351,16 +351,9 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
           ...(results
             ? {
                 actionsRuntime: (job: string) => {
-                  const token = results.tokenFor(job);
-                  masks.addAll([token]);
-                  return {
-                    ACTIONS_RUNTIME_URL: `${results.url}/`,
-                    ACTIONS_RESULTS_URL: `${results.url}/`,
-                    ACTIONS_RUNTIME_TOKEN: token,
-                    ACTIONS_CACHE_SERVICE_V2: "True",
-                    // The v1 REST form, for a library that knows no v2.
-                    ACTIONS_CACHE_URL: `${results.url}/`,
-                  };
+                  const variables = results.variablesFor(job);
+                  masks.addAll([variables.ACTIONS_RUNTIME_TOKEN]);
+                  return variables;
                 },
               }
             : {}),

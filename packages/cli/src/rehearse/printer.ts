@@ -1,4 +1,4 @@
-import type { closest, JobRecord, Masks, StepRecord } from "@cwp/workflow-rehearsal";
+import type { JobRecord, Masks, StepRecord, unexpectedInputs } from "@cwp/workflow-rehearsal";
 import { type Paint, painterFor } from "../colour.js";
 import { ACTION_INPUTS } from "../operations.js";
 import { safeText } from "../terminal.js";
@@ -30,12 +30,12 @@ export class RehearsalPrinter {
   /** The rehearsal's masks (secrets, and what steps mask with ::add-mask::): everything printed goes through them. */
   readonly #masks: Masks;
 
-  /** The rehearsal's "did you mean" (loaded with the rehearsal, not before). */
-  readonly #closest: typeof closest;
+  /** The rehearsal's rule for an input an action does not have (loaded with the rehearsal, not before): the findings' own. */
+  readonly #unexpected: typeof unexpectedInputs;
 
-  constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks, meant: typeof closest) {
+  constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks, unexpected: typeof unexpectedInputs) {
     this.#out = out;
-    this.#closest = meant;
+    this.#unexpected = unexpected;
     this.#paint = painterFor(out, env);
     this.#masks = masks;
   }
@@ -107,14 +107,12 @@ export class RehearsalPrinter {
    * rehearsal's platform's; an empty token is empty, because its secret was not given.
    */
   #ourInputNote(step: StepRecord<CwpStepResult>, name: string): string {
-    const inputs = ACTION_INPUTS[step.action ?? ""] ?? [];
-    if (!inputs.includes(name)) {
-      const meant = this.#closest(name, inputs);
+    const [unexpected] = this.#unexpected([name], ACTION_INPUTS[step.action ?? ""] ?? []);
+    if (unexpected)
       return this.#paint(
         "31",
-        ` (finding: not an input of ${step.action}${meant ? `; did you mean '${meant}'?` : ""})`,
+        ` (finding: not an input of ${step.action}${unexpected.meant ? `; did you mean '${unexpected.meant}'?` : ""})`,
       );
-    }
     if (name === "api-token" && step.inputs?.[name] === "") {
       const secrets = [...(step.secretsNotGiven ?? [])];
       return this.#paint(

@@ -29,5 +29,5 @@ export {
   type JobFolders,
   prepareRunnerFolders,
   type RunnerFolders,
-  removeScripts,
+  removeRunnerTemp,
 } from "./workspace.js";

@@ -112,4 +112,4 @@ async function copyRepository(clone: string, to: string): Promise<void> {
 }
 
 /** Removes RUNNER_TEMP (the scripts and the files steps wrote for the runner), whatever way the rehearsal ends. */
-export const removeScripts = (folders: JobFolders) => rm(folders.temp, { recursive: true, force: true });
+export const removeRunnerTemp = (folders: JobFolders) => rm(folders.temp, { recursive: true, force: true });

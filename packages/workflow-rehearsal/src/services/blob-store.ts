@@ -10,6 +10,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // being the staged blocks in the list's order); and a download (GET). A URL whose signature is not
 // the one handed out is refused, as storage refuses it.
 
+/** A file's size in bytes, or -1 where it was never written. */
+export const sizeOf = (file: string) =>
+  stat(file).then(
+    (s) => s.size,
+    () => -1,
+  );
+
 interface Blob {
   file: string;
   signature: string;
@@ -44,12 +51,7 @@ export class BlobStore {
       return void res.end();
     }
     if (req.method === "GET") {
-      const size = blob.readable()
-        ? await stat(blob.file).then(
-            (s) => s.size,
-            () => -1,
-          )
-        : -1;
+      const size = blob.readable() ? await sizeOf(blob.file) : -1;
       if (size < 0) return void res.writeHead(404, { ...headers, "x-ms-error-code": "BlobNotFound" }).end();
       res.writeHead(200, { ...headers, "content-type": "application/octet-stream", "content-length": size });
       return void createReadStream(blob.file).pipe(res);

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdir, open, stat } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { BlobStore } from "./blob-store.js";
+import { BlobStore, sizeOf } from "./blob-store.js";
 import { CacheEntries } from "./cache-entries.js";
 
 // GitHub's Results service as a rehearsal's jobs meet it, on loopback: a second emulator (GitHub's
@@ -50,10 +50,13 @@ export interface ResultsServiceOptions {
 }
 
 export interface ResultsService {
-  /** ACTIONS_RESULTS_URL (and ACTIONS_RUNTIME_URL). */
   url: string;
-  /** ACTIONS_RUNTIME_TOKEN for a job of the run (a secret: mask it). */
-  tokenFor(job: string): string;
+  /**
+   * The variables the runner gives a job's JavaScript actions to reach the service:
+   * ACTIONS_RUNTIME_URL, ACTIONS_RESULTS_URL, ACTIONS_CACHE_URL (the v1 form),
+   * ACTIONS_CACHE_SERVICE_V2, and ACTIONS_RUNTIME_TOKEN (a secret: mask it).
+   */
+  variablesFor(job: string): Record<string, string> & { ACTIONS_RUNTIME_TOKEN: string };
   /** The run's artifacts, finalized, in the order they were made. */
   artifacts(): KeptArtifact[];
   close(): Promise<void>;
@@ -154,10 +157,7 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
       case "FinalizeArtifact": {
         const artifact = artifacts.find((a) => !a.finalized && a.name === body.name);
         if (!artifact) return twirpError(res, 404, "not_found", `artifact ${String(body.name)} not found`);
-        const size = await stat(artifact.file).then(
-          (s) => s.size,
-          () => -1,
-        );
+        const size = await sizeOf(artifact.file);
         if (size < 0)
           return twirpError(res, 400, "failed_precondition", "the artifact's blob was not uploaded");
         Object.assign(artifact, { finalized: true, size });
@@ -222,10 +222,7 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
       case "FinalizeCacheEntryUpload": {
         const entry = caches.pending(key, version, options.ref);
         if (!entry) return json(res, { ok: false, message: `no cache entry ${key} being uploaded` });
-        const size = await stat(caches.fileOf(entry)).then(
-          (s) => s.size,
-          () => -1,
-        );
+        const size = await sizeOf(caches.fileOf(entry));
         if (size < 0) return json(res, { ok: false, message: "the cache entry's blob was not uploaded" });
         await caches.commit(entry, size);
         return json(res, { ok: true, entry_id: String(entry.id) });
@@ -290,10 +287,7 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
     }
     if (req.method === "POST") {
       const { size } = JSON.parse(await textOf(req)) as { size?: number };
-      const written = await stat(caches.fileOf(entry)).then(
-        (s) => s.size,
-        () => -1,
-      );
+      const written = await sizeOf(caches.fileOf(entry));
       if (written !== size)
         return answer(400, { message: `the archive is ${written} bytes, not the ${size} committed` });
       await caches.commit(entry, written);
@@ -306,22 +300,19 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
     const address = new URL(req.url ?? "/", "http://results");
     try {
       const service = [ARTIFACTS, CACHES].find((prefix) => address.pathname.startsWith(prefix));
-      if (service && req.method === "POST") {
+      const v1 = address.pathname.startsWith(CACHES_V1);
+      if ((service && req.method === "POST") || v1) {
+        // Both forms take the runtime token a job was given.
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const job = jobsByToken.get(token);
         if (!job)
           return twirpError(res, 401, "unauthenticated", "the runtime token is not one of this run's");
+        if (!service) return await cacheV1Call(req, res, address);
         const body = JSON.parse((await textOf(req)) || "{}") as Record<string, unknown>;
         const method = address.pathname.slice(service.length);
         return await (service === ARTIFACTS
           ? artifactCall(method, body, res, job)
           : cacheCall(method, body, res));
-      }
-      if (address.pathname.startsWith(CACHES_V1)) {
-        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
-        if (!jobsByToken.has(token))
-          return twirpError(res, 401, "unauthenticated", "the runtime token is not one of this run's");
-        return await cacheV1Call(req, res, address);
       }
       if (blobs.owns(address.pathname)) return await blobs.handle(req, res, address);
       twirpError(res, 404, "bad_route", `no route ${req.method} ${address.pathname}`);
@@ -334,7 +325,13 @@ export async function startResultsService(options: ResultsServiceOptions): Promi
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    tokenFor,
+    variablesFor: (job) => ({
+      ACTIONS_RUNTIME_URL: `${url}/`,
+      ACTIONS_RESULTS_URL: `${url}/`,
+      ACTIONS_CACHE_URL: `${url}/`,
+      ACTIONS_CACHE_SERVICE_V2: "True",
+      ACTIONS_RUNTIME_TOKEN: tokenFor(job),
+    }),
     artifacts: () => artifacts.filter((a) => a.finalized),
     close: () =>
       new Promise<void>((resolve) => {

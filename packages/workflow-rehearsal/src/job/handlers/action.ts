@@ -1,15 +1,13 @@
 import { type Scope, tokenText } from "../../expressions.js";
 import { forcedOntoNode24, inputWarnings, type LocalAction } from "../../local-actions.js";
-import type { LocalResult, StepResult } from "../../records.js";
+import type { LocalResult, StepRecord, StepResult } from "../../records.js";
+import { MAX_COMPOSITE_DEPTH } from "../prepare-actions.js";
 import type { StepRun } from "../step-handler.js";
 import { runCompositeAction } from "./composite-action.js";
 import { runJavaScriptAction } from "./javascript-action.js";
 
 // A step that uses an action read from its action.yml, a local one or another repository's, run as
 // the runner's ActionRunner runs it: its inputs, then its kind's handler.
-
-/** GitHub runs actions nested at most this deep. */
-const MAX_ACTION_DEPTH = 10;
 
 /**
  * A step's inputs to an action: every `with:` key, declared or not (an undeclared one is warned of
@@ -43,8 +41,9 @@ export async function runReadAction<R extends StepResult>(
   const { frame, step, scope } = run;
   const uses = step.uses as string;
   const none = { outputs: {}, warnings: [] };
-  if (frame.depth >= MAX_ACTION_DEPTH)
-    return { code: 1, ...none, error: `${uses}: actions nested more than ${MAX_ACTION_DEPTH} deep` };
+  // The runner's limit, the one set-up checks other repositories' composite actions against.
+  if (frame.depth > MAX_COMPOSITE_DEPTH)
+    return { code: 1, ...none, error: `${uses}: actions nested more than ${MAX_COMPOSITE_DEPTH + 1} deep` };
   if (action.kind === "refused") return { code: 1, ...none, error: action.message };
   if (action.kind === "docker")
     return {
@@ -59,4 +58,11 @@ export async function runReadAction<R extends StepResult>(
     return { ...(await runJavaScriptAction(run, action, inputs)), warnings };
   }
   return { ...(await runCompositeAction(run, action, inputs)), warnings };
+}
+
+/** Records how a step's action ended (what it gave, and why it was not rehearsed, if so), and gives it back. */
+export function endedAction<R extends StepResult>(record: StepRecord<R>, result: LocalResult): LocalResult {
+  record.local = result;
+  if (result.notRehearsed !== undefined) record.notRehearsed = result.notRehearsed;
+  return result;
 }

@@ -1,7 +1,7 @@
 import { mappingText } from "../../expressions.js";
 import { readLocalAction } from "../../local-actions.js";
 import type { StepHandler } from "../step-handler.js";
-import { runReadAction } from "./action.js";
+import { endedAction, runReadAction } from "./action.js";
 
 /**
  * A step that uses a local action (`uses: ./path`), read from the workspace as the runner reads it
@@ -15,8 +15,8 @@ export const runLocalAction: StepHandler = async (run) => {
   const given = mappingText(step.with, scope);
   record.inputs = given;
   job.options.onStepStart?.(record);
-  const result = await runReadAction(run, await readLocalAction(job.options.workspace, record.action), given);
-  record.local = result;
-  if (result.notRehearsed !== undefined) record.notRehearsed = result.notRehearsed;
-  return result;
+  return endedAction(
+    record,
+    await runReadAction(run, await readLocalAction(job.options.workspace, record.action), given),
+  );
 };

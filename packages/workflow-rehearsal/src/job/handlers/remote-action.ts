@@ -2,7 +2,7 @@ import { mappingText } from "../../expressions.js";
 import { inputWarnings, type LocalAction } from "../../local-actions.js";
 import { preparedAction } from "../prepare-actions.js";
 import type { StepHandler } from "../step-handler.js";
-import { runReadAction } from "./action.js";
+import { endedAction, runReadAction } from "./action.js";
 import { readOnly } from "./not-rehearsed.js";
 
 /**
@@ -44,8 +44,7 @@ export const runRemoteAction: StepHandler = async (run) => {
   record.inputs = given;
   if (prepared.kind === "refused") {
     job.options.onStepStart?.(record);
-    record.local = { code: 1, outputs: {}, warnings: [], error: prepared.message };
-    return record.local;
+    return endedAction(record, { code: 1, outputs: {}, warnings: [], error: prepared.message });
   }
   record.commit = prepared.commit;
   const { action } = prepared;
@@ -61,7 +60,8 @@ export const runRemoteAction: StepHandler = async (run) => {
       `its calls go to GitHub, with the token given as --secret GITHUB_TOKEN (its input '${tokenInput}')`,
     ];
   job.options.onStepStart?.(record);
-  const result =
+  return endedAction(
+    record,
     notRun === undefined
       ? await runReadAction(run, action, given)
       : {
@@ -69,8 +69,6 @@ export const runRemoteAction: StepHandler = async (run) => {
           outputs: {},
           warnings: "inputs" in action ? inputWarnings(action.inputs, given) : [],
           notRehearsed: notRun,
-        };
-  record.local = result;
-  if (result.notRehearsed !== undefined) record.notRehearsed = result.notRehearsed;
-  return result;
+        },
+  );
 };
