@@ -1,24 +1,34 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** What every package's tests run with, alone (`pnpm --filter X test`) or as a project of the root's run. */
+export const projectTest = {
+  include: ["test/**/*.test.ts"],
+  // Outside `pnpm test`, a package's tests build it (and what it needs) first: never a stale bundle.
+  globalSetup: [fileURLToPath(new URL("./scripts/build-first.ts", import.meta.url))],
+  // Bounds on a hang, not measurements: a test that spawns processes (a bundle, the CLI, a
+  // rehearsal) takes three times as long on two cores beside two busy loops (pnpm test:loaded).
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+};
+
+/**
+ * One pool for a run, sized to the machine: the test files mostly start processes (bundles, the
+ * CLI, rehearsals) and wait on them, so one more file than cores keeps the cores busy; more than
+ * that only makes every file's processes compete, and a loaded machine's timeouts fire.
+ */
+export const poolSize = availableParallelism() * 2;
+
+/** The JSON results `.ci/run` and `pnpm test:at` read (the plain closing line, the slowest files). */
+export const reporters = [
+  "default",
+  ["json", { outputFile: process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json" }],
+] as const;
+
+// One package's tests (run from its folder: `vitest run --config ../../vitest.shared.ts`). A test
+// that runs a package's tests itself (CONTRIBUTING's commands) names another results file, so that
+// the run's own results are not replaced by a partial one.
 export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    // Outside turbo, a package's tests build it (and what it needs) first: never a stale bundle.
-    globalSetup: [fileURLToPath(new URL("./scripts/build-first.ts", import.meta.url))],
-    // Bounds on a hang, not measurements: a test that spawns processes (a bundle, the CLI, a
-    // rehearsal) takes three times as long on two cores beside two busy loops (pnpm test:loaded).
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Test files side by side, more than the two cores: the actions' contract files mostly wait
-    // (on timeouts, on the emulator's clock), so four at a time fill the time they leave.
-    maxWorkers: 4,
-    // One config for every package (run from the package folder). The JSON results let .ci/run print one plain "N passed, N failed" line for the whole tree.
-    // A test that runs a package's tests itself (CONTRIBUTING's commands) names another file, so that
-    // the package's own results are not replaced by a partial run.
-    reporters: [
-      "default",
-      ["json", { outputFile: process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json" }],
-    ],
-  },
+  test: { ...projectTest, maxWorkers: poolSize, reporters: [...reporters] },
 });

@@ -2,8 +2,8 @@
 // bundle, a package's dist/), so tests started outside turbo (`pnpm --filter X test`, `vitest` in a
 // package folder, a rerun in watch mode) build their package and what it needs first, through
 // turbo: a cache hit when nothing changed (under a second), else the build a change needs. Never a
-// bundle older than its sources. Under turbo (`pnpm test`, `pnpm test:changed`) the test task
-// already waits for those builds (turbo.json), and TURBO_HASH says so.
+// bundle older than its sources. `pnpm test` and `pnpm test:changed` (scripts/test.ts) build what
+// they test before vitest starts, and say so (CWP_TESTS_BUILT).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +29,7 @@ function build(name: string): void {
 }
 
 export default function setup(project: TestProject): void {
-  if (process.env.TURBO_HASH) return;
+  if (process.env.CWP_TESTS_BUILT) return;
   const { name } = JSON.parse(readFileSync(join(project.config.root, "package.json"), "utf8")) as {
     name: string;
   };

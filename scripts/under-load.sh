@@ -9,7 +9,7 @@ for _ in $(seq "$(nproc)"); do
 done
 trap 'kill "${loops[@]}" 2>/dev/null' EXIT
 began=$SECONDS
-bash "$(dirname "$0")/test.sh" "$@"
+node "$(dirname "$0")/test.ts" "$@"
 status=$?
 echo "pnpm test beside $(nproc) busy loops: exit $status after $((SECONDS - began)) s"
 exit "$status"

@@ -38,9 +38,11 @@ const CI_ITSELF = /^git clone \. \/tmp\/cwp-ci && cd \/tmp\/cwp-ci && .* bash \.
 const changedFiles = () =>
   execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" });
 
-/** A contributor's shell: none of the turbo task this test may run in (a nested run is a run of its own). */
+/** A contributor's shell: nothing of the test run this test is in (a nested run builds as its own). */
 function run(command: string) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TURBO_")));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("TURBO_") && k !== "CWP_TESTS_BUILT"),
+  );
   return spawnSync("bash", ["-c", command], {
     cwd: root,
     encoding: "utf8",

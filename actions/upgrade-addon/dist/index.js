@@ -61530,8 +61530,8 @@ cancel = onCancel(), recorder) {
     });
     // `timeout` bounds the whole step, from here: no request, retry, response body or GitHub call of
     // it goes past it (only the closing, by at most CLOSE_AFTER_DEADLINE_MS). It counts the host's time.
-    const { clock } = host();
-    const started = clock.now();
+    let { clock } = host();
+    let started = clock.now();
     let deadline = Number.POSITIVE_INFINITY;
     try {
         const config = readInputs(schema, raw);
@@ -61540,6 +61540,11 @@ cancel = onCancel(), recorder) {
         const asked = recorder?.create(config, action.name);
         const conn = connection(config);
         mask(conn.token);
+        if (host().readClock) {
+            await host().readClock?.(conn.baseUrl);
+            ({ clock } = host());
+            started = clock.now();
+        }
         if (conn.unencrypted)
             warn(`${host().inputName("api-url")} is plain http to another machine: the API token travels unencrypted. Use https.`);
         deadline = started + config.timeout;

@@ -178,8 +178,10 @@ describe("usage-report: comments", () => {
 
   it("without the permission to write the issue, fails saying which, with the report whole", async () => {
     await platform.reset();
+    // A period with whole hours at any instant: the report has a total to write (a month to date
+    // has none in its first hour).
     const { result, dir } = await report(
-      { comment: "issue", "github-token": READ_ONLY_TOKEN },
+      { comment: "issue", "github-token": READ_ONLY_TOKEN, period: "last-7-days" },
       { env: env(), event: { name: "schedule", payload: {} } },
     );
     expect(result.code).toBe(1);

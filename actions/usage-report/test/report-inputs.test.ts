@@ -283,8 +283,9 @@ describe("usage-report: hostile platform data in the exports", () => {
         if (item) item.id = `id\u0000with\u0007controls\nand a break`;
       });
     });
+    // A period with whole hours at any instant (a month to date has none in its first hour).
     const { result, dir } = await report({
-      period: "month-to-date",
+      period: "last-7-days",
       "group-by": "resource-type",
       formats: "csv,focus,focus-parquet",
     });
@@ -305,7 +306,7 @@ describe("usage-report: hostile platform data in the exports", () => {
         const entry = page.data.usage[0];
         if (entry) entry.window = { start: "the day after tomorrow", end: entry.window.end };
       });
-      const { result } = await report({ period: "month-to-date", formats });
+      const { result } = await report({ period: "last-7-days", formats });
       expect(result.code, formats).toBe(1);
       const error = result.stdout.split("\n").find((l) => l.startsWith("::error::")) ?? "";
       expect(error, formats).toContain(

@@ -40,10 +40,13 @@ export interface ContractHarness {
 export function contractHarness(spec: ContractSpec): ContractHarness {
   const platform = useTestPlatform();
   const runs: RunResult[] = [];
+  // The step counts the emulator's time, as a rehearsal's does: its polls and timeouts are the
+  // platform's seconds, not this machine's.
   const run = async (inputs: Record<string, string> = {}, options: RunOptions = {}) => {
     const result = await runBundle(spec.actionDir, {
       ...options,
       inputs: { ...platform.connection(), ...spec.inputs, ...inputs },
+      env: { ...(await platform.stepClock()), ...options.env },
     });
     runs.push(result);
     return result;
@@ -106,12 +109,14 @@ export function runnerContract(spec: ContractSpec): void {
 
     it("aborts the remote work and fails when the timeout passes", async () => {
       await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 36_000 });
-      const result = await run({ timeout: "3s" });
+      // The step counts the platform's time (30× here): 90 s of it are 3 s of this machine's, time
+      // enough for the start to be answered on a loaded machine.
+      const result = await run({ timeout: "90s" });
       expect(result.code).toBe(1);
       expect(failureMessage(result)).toMatch(
         spec.abort
-          ? /did not conclude within 3s.*aborted on the platform/
-          : /did not conclude within 3s.*may still be running/,
+          ? /did not conclude within 1m 30s.*aborted on the platform/
+          : /did not conclude within 1m 30s.*may still be running/,
       );
       await expectAborts(spec.abort ? 1 : 0);
     });
@@ -131,7 +136,7 @@ export function runnerContract(spec: ContractSpec): void {
           times: 100_000,
           until: { method: abort.method, path: `${spec.poll}*` },
         });
-        const result = await run({ timeout: "3s" });
+        const result = await run({ timeout: "90s" });
         expect(result.code, result.stdout).toBe(0);
         expectOutputs(result, spec.outputs.success);
         expect(result.stdout).toMatch(/The abort was refused: .* had already concluded/);
@@ -151,9 +156,9 @@ export function runnerContract(spec: ContractSpec): void {
         },
         times: 100_000,
       });
-      const result = await run({ timeout: "3s", "abort-on-cancel": "false" });
+      const result = await run({ timeout: "90s", "abort-on-cancel": "false" });
       expect(result.code).toBe(1);
-      expect(failureMessage(result)).toMatch(/did not conclude within 3s/);
+      expect(failureMessage(result)).toMatch(/did not conclude within 1m 30s/);
       if ("success" in spec.outputs.success) expect(result.outputs.success).toBe("false");
       if ("image" in spec.outputs.success) expect(result.outputs.image).toBe("");
       if ("concluded" in spec.outputs.success) expect(result.outputs.concluded).toBe("false");
@@ -205,7 +210,7 @@ export function runnerContract(spec: ContractSpec): void {
     it("ends at its timeout when the start hangs, saying the work may have started", async () => {
       await holdStart(20_000);
       const begun = Date.now();
-      const result = await run({ timeout: "5s" });
+      const result = await run({ timeout: "1m" });
       expect(result.code).toBe(1);
       expect(result.endedAt - begun).toBeLessThan(9000);
       expect(failureMessage(result)).toMatch(/outcome is unknown.*sent at \d{4}-/);
@@ -381,7 +386,7 @@ export function runnerContract(spec: ContractSpec): void {
         await platform.control("POST", "outcomes", { kind: spec.outcome, durationSeconds: 1 });
         await logsHang();
         const begun = Date.now();
-        const result = await run({ timeout: "10s" });
+        const result = await run({ timeout: "1m" });
         expect(result.code, result.stdout).toBe(0);
         expect(result.endedAt - begun).toBeLessThan(7000);
         expectOutputs(result, spec.outputs.success);
@@ -462,8 +467,9 @@ export function runnerContract(spec: ContractSpec): void {
         succeed: false,
         ...forged,
       });
-      // A status outside the resource's vocabulary may never conclude: the timeout ends the wait.
-      const result = await run({ timeout: "4s" });
+      // A status outside the resource's vocabulary may never conclude: the timeout ends the wait
+      // (a minute of the platform's, 2 s here).
+      const result = await run({ timeout: "1m" });
       expect(result.code).toBe(1);
       expect(result.stdout, "the hostile status was printed").toContain("forged status");
       // As the runner reads the output, in both its forms (`##[` acts anywhere in a line).

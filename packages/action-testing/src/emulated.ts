@@ -22,6 +22,13 @@ export interface TestPlatform {
   close(): Promise<void>;
   /** The connection inputs for an action on this platform: `api-url`, and `api-token` (org by default). */
   connection(token?: string): { "api-token": string; "api-url": string };
+  /**
+   * The platform's time for a step, as `cwp rehearse` hands it (CWP_PLATFORM_CLOCK: where the
+   * emulator's clock stands now, at this machine's instant, and its speed), so that the step's polls,
+   * timeouts and durations are the platform's and a test waits platform minutes in real
+   * milliseconds. Nothing where the emulator's time stands still (speed 0): real time is the step's.
+   */
+  stepClock(): Promise<Record<string, string>>;
 }
 
 export interface TestPlatformOptions {
@@ -60,6 +67,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     },
     close: () => emulator.close(),
     connection: (token) => ({ "api-token": token ?? platform.tokens.org, "api-url": emulator.url }),
+    stepClock: async (): Promise<Record<string, string>> => {
+      const askedAt = Date.now();
+      const { now, speed } = (await control("GET", "clock")) as { now: string; speed: number };
+      if (!(speed > 0)) return {};
+      const time = { at: Date.parse(now), realAt: (askedAt + Date.now()) / 2, speed };
+      return { CWP_PLATFORM_CLOCK: JSON.stringify(time) };
+    },
   };
   await platform.reset();
   return platform;

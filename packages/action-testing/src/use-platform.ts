@@ -27,5 +27,6 @@ export function useTestPlatform(options: TestPlatformOptions = {}): TestPlatform
     reset: () => get().reset(),
     close: () => get().close(),
     connection: (token) => get().connection(token),
+    stepClock: () => get().stepClock(),
   };
 }

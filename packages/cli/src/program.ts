@@ -1,5 +1,4 @@
-import { emulatorTime, handedClock, onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
-import { spedUpClock } from "@cwp/client";
+import { handedClock, onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
 import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
 import { Command, Option } from "commander";
 import manifest from "../package.json" with { type: "json" };
@@ -36,14 +35,12 @@ async function runOperation(
     return value === true ? "true" : String(value);
   };
   // It counts the platform's time: the one the rehearsal hands a step, or the one an emulator on
-  // this machine says it keeps (`cwp-emulator --speed 60`); a real platform's is this machine's.
-  const time = rehearsed
-    ? undefined
-    : await emulatorTime(raw("api-url") || (process.env.CWP_API_URL ?? "").trim());
-  const clock = rehearsed ? handedClock() : time && spedUpClock(time);
+  // this machine says it keeps (`cwp-emulator --speed 60`), asked once the flags are valid; a real
+  // platform's is this machine's.
+  const clock = rehearsed ? handedClock() : undefined;
   // A rehearsed step is an action's on a runner: its files go under RUNNER_TEMP, as the action's do.
   const terminal = new TerminalHost({
-    ...(clock ? { clock } : {}),
+    ...(clock ? { clock } : { emulatorClock: !rehearsed }),
     json: flags.json === true,
     inputsAs: rehearsed ? "inputs" : "flags",
     ...(rehearsed && process.env.RUNNER_TEMP ? { filesDir: process.env.RUNNER_TEMP } : {}),

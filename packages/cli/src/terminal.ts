@@ -1,5 +1,6 @@
 import { appendFile } from "node:fs/promises";
 import {
+  emulatorTime,
   type FailureKind,
   type Host,
   type LogRecord,
@@ -11,7 +12,7 @@ import {
   typedOutput,
 } from "@cwp/action-kit/engine";
 import { renderSummary } from "@cwp/action-kit/summary";
-import { type Clock, systemClock } from "@cwp/client";
+import { type Clock, spedUpClock, systemClock } from "@cwp/client";
 import { type Paint, painterFor, takesEscapes } from "./colour.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
@@ -57,6 +58,12 @@ export interface TerminalOptions {
    */
   clock?: Clock;
   /**
+   * Without a clock given: whether to count the time of an emulator at the API URL on this machine
+   * (`cwp-emulator --speed 60`), asked once the inputs are valid (`readClock`). A real platform's
+   * is this machine's.
+   */
+  emulatorClock?: boolean;
+  /**
    * How inputs are named: as flags (`--template-id`, default), or as the action names them
    * (`template-id`), for a step `cwp rehearse` runs from a workflow's `with:`.
    */
@@ -86,7 +93,8 @@ export class TerminalHost implements Host {
   readonly #live: boolean;
   #progress = false;
   #logTitle: string | undefined;
-  readonly clock: Clock;
+  clock: Clock;
+  readonly #emulatorClock: boolean;
   /** When a line was last written (progress on a TTY is no line). */
   #lastLineAt: number;
   /** Outside a terminal: the wait's last status line, and the timer that repeats it after a silence. */
@@ -105,9 +113,18 @@ export class TerminalHost implements Host {
     this.#paint = painterFor(this.#out, env);
     this.#live = takesEscapes(this.#out, env);
     this.clock = options.clock ?? systemClock;
+    this.#emulatorClock = options.clock === undefined && options.emulatorClock === true;
     this.#inputsAs = options.inputsAs ?? "flags";
     this.#filesDir = options.filesDir ?? ".";
     this.#summaryFile = options.summaryFile;
+    this.#lastLineAt = this.clock.now();
+  }
+
+  async readClock(apiUrl: string): Promise<void> {
+    if (!this.#emulatorClock) return;
+    const time = await emulatorTime(apiUrl);
+    if (!time) return;
+    this.clock = spedUpClock(time);
     this.#lastLineAt = this.clock.now();
   }
 

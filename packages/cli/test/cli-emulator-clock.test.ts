@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startTestPlatform } from "@cwp/action-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT_CODES } from "../src/exit-codes.js";
 import { runCli } from "./run-cli.js";
 
 // The CLI against an emulator that runs faster than this machine (the README's "Try it locally":
@@ -89,6 +92,36 @@ describe("the CLI on an emulator's clock", () => {
     } finally {
       await platform.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("asks nothing of an address on this machine when a flag is bad: the clock is asked once the flags are valid", async () => {
+    // A platform reached on loopback (a port-forward, a proxy in front of the real one) that hears
+    // every request: bad input must send it none, not even the emulator's clock question.
+    const heard: string[] = [];
+    const server = createServer((req, res) => {
+      heard.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const args = ["--project-id", "bad id!", "--service-id", "api", "--branch", "main"];
+      const connection = ["--api-url", `http://127.0.0.1:${port}`, "--api-token", "cwp_loopback_token"];
+      const result = await runCli(["trigger-build", ...args, ...connection], { env: {} });
+      expect(result.code, result.stderr).toBe(EXIT_CODES.input);
+      expect(result.stderr).toContain("--project-id");
+      expect(result.stderr).toContain("Nothing was sent to the platform");
+      expect(heard).toEqual([]);
+      // Valid flags: the clock is asked first (this server is no emulator: real time, quietly).
+      const valid = await runCli(["trigger-build", "--project-id", "shop", ...args.slice(2), ...connection], {
+        env: {},
+      });
+      expect(valid.code).not.toBe(EXIT_CODES.input);
+      expect(heard[0]).toBe("GET /_emulator/clock");
+      expect(valid.stderr).not.toContain("_emulator");
+    } finally {
+      server.close();
     }
   });
 });

@@ -65,6 +65,12 @@ export interface Host {
    * What the runner counts (the time left after a cancel) is this machine's, always.
    */
   readonly clock: Clock;
+  /**
+   * Called once the inputs are valid, before the first request: a host that counts a platform's
+   * own time asks for it here (a terminal asks an emulator on this machine where its clock stands),
+   * so that bad input sends nothing at all. `clock` is read after it.
+   */
+  readClock?(apiUrl: string): Promise<void>;
   /** One status line. Its text may hold remote strings; the host keeps them inert. */
   info(line: string): void;
   /** A line only for someone debugging the step. */

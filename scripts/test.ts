@@ -1,0 +1,62 @@
+// pnpm test [--filter=PACKAGE ...] [vitest's arguments]: every package's tests (or those turbo's
+// filters pick: a name, `...[main]` for what a change can break) after their builds, as one vitest
+// run (vitest.config.ts: each package a project, one pool of workers for the machine, the slowest
+// files first). Every test runs even when one fails, so a red run lists every failure. It closes
+// with the ten slowest files: where the time goes.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { slowestFiles, tally } from "./test-results.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const bin = (name: string) => join(root, "node_modules/.bin", name);
+const args = process.argv.slice(2);
+const filters = args.filter((arg) => arg.startsWith("--filter="));
+const rest = args.filter((arg) => !arg.startsWith("--filter="));
+const quiet = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+
+/** The packages with tests the filters pick, as turbo reads them (with none, every package). */
+function picked(): { name: string; path: string }[] {
+  const listed = execFileSync(bin("turbo"), ["ls", ...filters, "--output=json"], {
+    cwd: root,
+    encoding: "utf8",
+    env: quiet,
+  });
+  const { items } = (
+    JSON.parse(listed.slice(listed.indexOf("{"))) as { packages: { items: { name: string; path: string }[] } }
+  ).packages;
+  return items.filter(
+    (p) =>
+      (
+        JSON.parse(readFileSync(join(root, p.path, "package.json"), "utf8")) as {
+          scripts?: { test?: string };
+        }
+      ).scripts?.test,
+  );
+}
+
+const packages = picked();
+if (packages.length === 0) {
+  console.log(`No package to test: ${filters.join(" ")} picks none.`);
+  process.exit(0);
+}
+
+// Built first, through turbo's cache (each package and what it needs): tests run what is built.
+const build = spawnSync(
+  bin("turbo"),
+  ["run", "build", ...packages.map((p) => `--filter=${p.name}`), "--output-logs=errors-only"],
+  { cwd: root, stdio: "inherit", env: quiet },
+);
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+// With filters, only the projects they pick that have tests; vitest refuses a project it lacks.
+const projects = filters.length > 0 ? packages.map((p) => `--project=${p.name}`) : [];
+const run = spawnSync(bin("vitest"), ["run", ...projects, ...rest], {
+  cwd: root,
+  stdio: "inherit",
+  // build-first.ts: the builds are done.
+  env: { ...process.env, CWP_TESTS_BUILT: "1" },
+});
+const results = join(root, process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json");
+if (existsSync(results)) console.log(slowestFiles(tally([results], root)));
+process.exit(run.status ?? 1);

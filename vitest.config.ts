@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { parse } from "yaml";
+import { poolSize, projectTest, reporters } from "./vitest.shared.ts";
+
+// `pnpm test`: every package's tests as one vitest run (each package a project), in one pool of
+// workers sized to the machine, the slowest files first. Packages side by side, each with a pool of
+// its own, made the suite compete with itself on two cores (issue 80).
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/** The workspace's packages that have tests: pnpm-workspace.yaml's folders, `dir/*` expanded. */
+function packagesWithTests(): { name: string; dir: string }[] {
+  const { packages } = parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as {
+    packages: string[];
+  };
+  const dirs = packages.flatMap((pattern) =>
+    pattern.endsWith("/*")
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => join(pattern.slice(0, -2), entry.name))
+      : [pattern],
+  );
+  return dirs.flatMap((dir) => {
+    const manifest = join(root, dir, "package.json");
+    if (!statSync(manifest, { throwIfNoEntry: false })) return [];
+    const { name, scripts } = JSON.parse(readFileSync(manifest, "utf8")) as {
+      name: string;
+      scripts?: Record<string, string>;
+    };
+    return scripts?.test ? [{ name, dir }] : [];
+  });
+}
+
+/**
+ * The slowest files first across every package (vitest's own order takes one package after
+ * another): a long file started last is the run's tail. What vitest measured in an earlier run on
+ * this machine decides; a file it has not measured goes first, the larger first.
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const measured = new Map(
+      files.map((spec) => [spec, this.ctx.cache.getTestSpecificationResult(spec)?.duration]),
+    );
+    const size = (spec: TestSpecification) => statSync(spec.moduleId).size;
+    return [...files].sort((a, b) => {
+      const [da, db] = [measured.get(a), measured.get(b)];
+      if (da === undefined && db === undefined) return size(b) - size(a);
+      if (da === undefined) return -1;
+      if (db === undefined) return 1;
+      return db - da;
+    });
+  }
+}
+
+export default defineConfig({
+  test: {
+    projects: packagesWithTests().map(({ name, dir }) => ({
+      test: { ...projectTest, name, root: join(root, dir) },
+    })),
+    maxWorkers: poolSize,
+    sequence: { sequencer: SlowestFirst },
+    reporters: [...reporters],
+  },
+});
