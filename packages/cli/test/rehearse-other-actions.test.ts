@@ -37,7 +37,35 @@ const greet = (using: string, tag: string) => ({
   "sub/main.js": script("sub"),
 });
 
+const CONDITIONAL = "5555555555555555555555555555555555555555";
+
+/**
+ * An action whose pre, main and post each print their name: `runs` adds its pre-if or post-if, as
+ * the setup-* actions and actions/cache declare `post-if: success()`. `failingPre`: its pre exits 1.
+ */
+const conditional = (name: string, runsIf: string, { failingPre = false } = {}) => ({
+  [`${name}/action.yml`]: `runs:\n  using: node24\n  pre: pre.js\n  main: main.js\n  post: post.js\n${runsIf}`,
+  [`${name}/pre.js`]: `console.log("pre ${name}");${failingPre ? " process.exit(1);" : ""}\n`,
+  [`${name}/main.js`]: `console.log("main ${name}");\n`,
+  [`${name}/post.js`]: `console.log("post ${name}");\n`,
+});
+
 const REPOSITORIES: ActionRepository[] = [
+  {
+    name: "octo/conditional",
+    commits: {
+      [CONDITIONAL]: {
+        ...conditional("post-success", "  post-if: success()\n"),
+        ...conditional("post-failure", "  post-if: failure()\n"),
+        ...conditional("post-always", "  post-if: always()\n"),
+        ...conditional("pre-success", "  pre-if: success()\n"),
+        ...conditional("pre-failure", "  pre-if: failure()\n"),
+        ...conditional("pre-always", "  pre-if: always()\n"),
+        ...conditional("pre-failing", "", { failingPre: true }),
+      },
+    },
+    tags: { v1: CONDITIONAL },
+  },
   {
     name: "octo/greet",
     commits: { [GREET_V1]: greet("node20", "v1"), [GREET_MAIN]: greet("node24", "main") },
@@ -99,6 +127,76 @@ const PINNED = steps(
 );
 
 describe("other repositories' actions", () => {
+  // The runner reads runs.pre-if and runs.post-if as plain strings (default always()) when it loads
+  // action.yml (actions/runner src/Runner.Worker/ActionManifestManager.cs @258d6c85 lines 418-428,
+  // 458-460), and makes each the condition of the pre or post step it adds (ActionManager.cs
+  // @258d6c85 lines 387 and 413), evaluated as that step is reached, with the job's status then.
+  it("runs a pre or post where its pre-if or post-if holds with the job's status then: success(), failure(), always(), after a passing and a failing step", async () => {
+    const uses = (...names: string[]) =>
+      names.map((n) => `      - uses: octo/conditional/${n}@v1\n`).join("");
+    const job = (name: string, first: string, last: string) =>
+      `  ${name}:\n    runs-on: ubuntu-latest\n    steps:\n${first}${uses("pre-success", "pre-failure", "pre-always", "post-success", "post-failure", "post-always")}${last}`;
+    const machine = await userMachine(
+      `on: push\njobs:\n${job("passing", "", "      - run: echo passed\n")}${job("failing", uses("pre-failing"), "")}${job("failed", "", "      - run: exit 1\n")}`,
+    );
+    const result = await rehearseWith(machine);
+    expect(result.stderr).toBe("");
+    /** What the actions printed in one job's part of the rehearsal. */
+    const ranIn = (job: string) => {
+      const part = result.stdout.slice(result.stdout.indexOf(`job ${job}`));
+      const next = part.indexOf("\njob ", 1);
+      return printed(next === -1 ? part : part.slice(0, next)).filter((line) =>
+        /^(pre|main|post) /.test(line),
+      );
+    };
+    const mains = ["pre-success", "pre-failure", "pre-always", "post-success", "post-failure", "post-always"];
+    // Passing: the pres whose pre-if holds (failure()'s does not), every main, then the posts last
+    // registered first (pre-failure's by its main, the rest by their pres), failure()'s skipped.
+    expect(ranIn("passing")).toEqual([
+      "pre pre-success",
+      "pre pre-always",
+      "pre post-success",
+      "pre post-failure",
+      "pre post-always",
+      ...mains.map((name) => `main ${name}`),
+      "post pre-failure",
+      "post post-always",
+      "post post-success",
+      "post pre-always",
+      "post pre-success",
+    ]);
+    // A pre that fails: the pres after it run where their pre-if holds after a failure (success()'s
+    // does not), no main runs, and the posts their pres registered run where post-if holds.
+    expect(ranIn("failing")).toEqual([
+      "pre pre-failing",
+      "pre pre-failure",
+      "pre pre-always",
+      "pre post-success",
+      "pre post-failure",
+      "pre post-always",
+      "post post-always",
+      "post post-failure",
+      "post pre-always",
+      "post pre-failure",
+      "post pre-failing",
+    ]);
+    // A step that fails: failure() and always() posts run, success()'s does not.
+    expect(ranIn("failed")).toEqual([
+      "pre pre-success",
+      "pre pre-always",
+      "pre post-success",
+      "pre post-failure",
+      "pre post-always",
+      ...mains.map((name) => `main ${name}`),
+      "post pre-failure",
+      "post post-always",
+      "post post-failure",
+      "post pre-always",
+      "post pre-success",
+    ]);
+    expect(result.code).toBe(1);
+  });
+
   it("runs JavaScript and composite actions at their pinned ref (tag, branch, full SHA, folder) with the runner's pre, main and post order", async () => {
     const machine = await userMachine(PINNED);
     const result = await rehearseWith(machine);

@@ -55,15 +55,17 @@ export type PostStep = (status: StatusFunctions) => Promise<boolean>;
 export class JobRun<R extends StepResult = StepResult> {
   /** GITHUB_PATH's folders, latest first: shared by every step of the job. */
   readonly path: string[] = [];
-  /** Post steps, in the order their actions ran (run last first). */
+  /** Post steps, in the order they were registered (run last first). */
   readonly posts: PostStep[] = [];
+  /** The steps whose action's post is registered: once, by its pre or its main, whichever runs first. */
+  readonly postsRegistered = new Set<Step>();
   readonly records: StepRecord<R>[] = [];
   /** The job's own steps. */
   readonly root: StepsFrame;
   /** Other repositories' actions, by `uses`, downloaded and read once this job run (`prepare-actions.ts`). */
   readonly actions = new Map<string, Promise<PreparedAction>>();
-  /** What each step's action saved in its pre step (GITHUB_STATE): its main's and post's STATE_*. */
-  readonly preStates = new Map<Step, Record<string, string>>();
+  /** What each step's action saved so far (GITHUB_STATE, its pre's then its main's): the STATE_* of what runs after. */
+  readonly actionStates = new Map<Step, Record<string, string>>();
 
   constructor(
     readonly options: RehearsalOptions<R>,

@@ -30,29 +30,48 @@ export async function runJavaScriptAction<R extends StepResult>(
     };
   const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
   const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
-  const preState = job.preStates.get(step) ?? {};
+  registerPost(job, frame, step, label, action, { env, github, scope });
   const main = await nodeStep(job, {
     file: action.main,
     name: label,
-    env: { ...env, ...stateEnv(preState) },
+    env: { ...env, ...stateEnv(job.actionStates.get(step) ?? {}) },
     github,
     stepTimeout: stepTimeoutMs(step.timeoutMinutes, scope),
   });
   job.applyFiles(frame, main);
-  const { post } = action;
-  if (post)
-    job.posts.push(async (status) => {
-      if (!condition(post.if, { ...scope, contexts: { ...scope.contexts, github }, status })) return true;
-      const state = stateEnv({ ...preState, ...main.state });
-      return (
-        await recordedNodeStep(job, frame, `Post ${label}`, {
-          file: post.file,
-          env: { ...env, ...state },
-          github,
-        })
-      ).ok;
-    });
+  job.actionStates.set(step, { ...job.actionStates.get(step), ...main.state });
   return { code: main.code, outputs: main.outputs };
+}
+
+/**
+ * The action's post, registered as its pre or main step starts, once (the runner's ActionRunner.cs
+ * @258d6c85 lines 113-136: "Register post job cleanup" where the action has a post and the stage
+ * is pre or main; ExecutionContext.cs lines 353-357 keep the first registration): a post whose
+ * pre ran is registered then, and runs even where the job failed before its main. It runs where
+ * `post-if` holds with the job's status when it is reached, with what pre and main saved.
+ */
+function registerPost<R extends StepResult>(
+  job: JobRun<R>,
+  frame: StepsFrame,
+  step: Step,
+  label: string,
+  action: NodeAction,
+  { env, github, scope }: { env: Record<string, string>; github: Record<string, unknown>; scope: Scope },
+): void {
+  const { post } = action;
+  if (!post || job.postsRegistered.has(step)) return;
+  job.postsRegistered.add(step);
+  job.posts.push(async (status) => {
+    if (!condition(post.if, { ...scope, contexts: { ...scope.contexts, github }, status })) return true;
+    const state = stateEnv(job.actionStates.get(step) ?? {});
+    return (
+      await recordedNodeStep(job, frame, `Post ${label}`, {
+        file: post.file,
+        env: { ...env, ...state },
+        github,
+      })
+    ).ok;
+  });
 }
 
 /**
@@ -74,8 +93,9 @@ export async function runPre<R extends StepResult>(
   if (!pre || !job.options.runScript || !condition(pre.if, scope)) return;
   const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
   const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
+  registerPost(job, job.root, step, label, action, { env, github, scope });
   const ran = await recordedNodeStep(job, job.root, `Pre ${label}`, { file: pre.file, env, github });
-  job.preStates.set(step, ran.state);
+  job.actionStates.set(step, ran.state);
   if (!ran.ok) job.root.failed = true;
 }
 
