@@ -149,6 +149,14 @@ describe("other repositories' actions", () => {
         /^(pre|main|post) /.test(line),
       );
     };
+    // Each pre and post named as the post of its action, at its commit, not as a `run:` script.
+    expect(result.stdout).toContain(
+      `▶ Post octo/conditional/pre-failure@v1 (post of octo/conditional/pre-failure@v1, another repository's action at ${CONDITIONAL.slice(0, 12)}, --run-shell)`,
+    );
+    expect(result.stdout).toContain(
+      `▶ Pre octo/conditional/pre-always@v1 (pre of octo/conditional/pre-always@v1, another repository's action at ${CONDITIONAL.slice(0, 12)}, --run-shell)`,
+    );
+    expect(result.stdout).not.toMatch(/▶ (Pre|Post) .*\(run: shell/);
     const mains = ["pre-success", "pre-failure", "pre-always", "post-success", "post-failure", "post-always"];
     // Passing: the pres whose pre-if holds (failure()'s does not), every main, then the posts last
     // registered first (pre-failure's by its main, the rest by their pres), failure()'s skipped.

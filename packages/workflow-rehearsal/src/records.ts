@@ -179,6 +179,8 @@ export interface StepRecord<R extends StepResult = StepResult> {
   action?: string;
   /** The commit another repository's action was downloaded at. */
   commit?: string;
+  /** A JavaScript action's pre or post step (a script record, of `action` at `commit`), as the runner's log names it. */
+  stage?: "pre" | "post";
   /** What our step gave. */
   result?: R;
   /** What a `run:` step run (--run-shell) gave. */

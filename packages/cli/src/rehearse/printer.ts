@@ -88,6 +88,17 @@ export class RehearsalPrinter {
       this.#values("with", step.inputs);
       return;
     }
+    if (step.kind === "script" && step.stage !== undefined) {
+      // As the runner's log names an action's pre or post: of its action, at its commit.
+      const of =
+        step.commit === undefined
+          ? `a local action: ${safeText(step.action ?? "")}`
+          : `${safeText(step.action ?? "")}, another repository's action at ${safeText(step.commit.slice(0, 12))}`;
+      this.line(
+        `${MARK.script} ${safeText(step.name)} ${this.#paint("2", `(${step.stage} of ${of}, --run-shell)`)}`,
+      );
+      return;
+    }
     if (step.kind === "script") {
       const shell = step.shell === undefined ? "bash -e {0}, the default" : safeText(step.shell);
       this.line(

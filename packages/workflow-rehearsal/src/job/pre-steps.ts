@@ -33,7 +33,10 @@ export async function runPreSteps<R extends StepResult>(job: JobRun<R>): Promise
       const scope = { ...base, contexts: { ...base.contexts, env } };
       const label = step.name !== undefined ? tokenText(step.name, scope) : stepLabel(step, index);
       const inputs = actionInputs(prepared.action, mappingText(step.with, scope), scope);
-      await runPre(job, step, label, prepared.action, inputs, scope);
+      await runPre(job, step, label, prepared.action, inputs, scope, {
+        action: step.uses,
+        commit: prepared.commit,
+      });
     } catch (error) {
       // A value only a step not rehearsed sets: the pre is not run on a guess; its main says so.
       if (!(error instanceof UnknownValue)) throw error;

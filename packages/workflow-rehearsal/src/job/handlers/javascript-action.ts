@@ -18,7 +18,7 @@ type NodeAction = Extract<LocalAction, { kind: "node" }>;
  * --run-shell: it runs code of a repository's, as a `run:` step does.
  */
 export async function runJavaScriptAction<R extends StepResult>(
-  { job, frame, step, label, scope }: StepRun<R>,
+  { job, frame, step, label, scope, record }: StepRun<R>,
   action: NodeAction,
   inputs: Record<string, string>,
 ): Promise<StepResult & { notRehearsed?: string }> {
@@ -30,7 +30,7 @@ export async function runJavaScriptAction<R extends StepResult>(
     };
   const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
   const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
-  registerPost(job, frame, step, label, action, { env, github, scope });
+  registerPost(job, frame, step, label, action, { env, github, scope, of: ofAction(record, step) });
   const main = await nodeStep(job, {
     file: action.main,
     name: label,
@@ -56,7 +56,7 @@ function registerPost<R extends StepResult>(
   step: Step,
   label: string,
   action: NodeAction,
-  { env, github, scope }: { env: Record<string, string>; github: Record<string, unknown>; scope: Scope },
+  { env, github, scope, of }: StageContext,
 ): void {
   const { post } = action;
   if (!post || job.postsRegistered.has(step)) return;
@@ -64,13 +64,8 @@ function registerPost<R extends StepResult>(
   job.posts.push(async (status) => {
     if (!condition(post.if, { ...scope, contexts: { ...scope.contexts, github }, status })) return true;
     const state = stateEnv(job.actionStates.get(step) ?? {});
-    return (
-      await recordedNodeStep(job, frame, `Post ${label}`, {
-        file: post.file,
-        env: { ...env, ...state },
-        github,
-      })
-    ).ok;
+    const stage = { file: post.file, env: { ...env, ...state }, github };
+    return (await recordedNodeStep(job, frame, `Post ${label}`, stage, { stage: "post", ...of })).ok;
   });
 }
 
@@ -88,25 +83,48 @@ export async function runPre<R extends StepResult>(
   action: NodeAction,
   inputs: Record<string, string>,
   scope: Scope,
+  of: ActionOf,
 ): Promise<void> {
   const { pre } = action;
   if (!pre || !job.options.runScript || !condition(pre.if, scope)) return;
   const github = { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder };
   const env = { ...(scope.contexts.env as Record<string, string>), ...inputsEnv(inputs) };
-  registerPost(job, job.root, step, label, action, { env, github, scope });
-  const ran = await recordedNodeStep(job, job.root, `Pre ${label}`, { file: pre.file, env, github });
+  registerPost(job, job.root, step, label, action, { env, github, scope, of });
+  const stage = { file: pre.file, env, github };
+  const ran = await recordedNodeStep(job, job.root, `Pre ${label}`, stage, { stage: "pre", ...of });
   job.actionStates.set(step, ran.state);
   if (!ran.ok) job.root.failed = true;
 }
 
-/** A pre or post step: a record of its own, its files applied, whether it passed. */
+/** The action a pre or post step is of: what the step uses, and the commit another repository's was downloaded at. */
+export interface ActionOf {
+  action: string;
+  commit?: string | undefined;
+}
+
+/** What a pre or post step runs with, and what action it is of. */
+interface StageContext {
+  env: Record<string, string>;
+  github: Record<string, unknown>;
+  scope: Scope;
+  of: ActionOf;
+}
+
+/** The action a step's record says it uses (and its commit), else what the step names. */
+const ofAction = (record: StepRecord<StepResult>, step: Step): ActionOf => ({
+  action: record.action ?? step.uses ?? "",
+  commit: record.commit,
+});
+
+/** A pre or post step: a record of its own (named as the runner's log names it), its files applied, whether it passed. */
 async function recordedNodeStep<R extends StepResult>(
   job: JobRun<R>,
   frame: StepsFrame,
   name: string,
   step: { file: string; env: Record<string, string>; github: Record<string, unknown> },
+  { stage, action, commit }: ActionOf & { stage: "pre" | "post" },
 ): Promise<{ ok: boolean; state: Record<string, string> }> {
-  const record: StepRecord<R> = { name, kind: "script" };
+  const record: StepRecord<R> = { name, kind: "script", stage, action, ...(commit ? { commit } : {}) };
   job.options.onStepStart?.(record);
   record.script = await nodeStep(job, { ...step, name });
   job.applyFiles(frame, record.script);
