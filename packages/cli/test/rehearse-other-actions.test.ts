@@ -158,15 +158,19 @@ describe("other repositories' actions", () => {
     );
     expect(result.stdout).not.toMatch(/▶ (Pre|Post) .*\(run: shell/);
     const mains = ["pre-success", "pre-failure", "pre-always", "post-success", "post-failure", "post-always"];
-    // Passing: the pres whose pre-if holds (failure()'s does not), every main, then the posts last
-    // registered first (pre-failure's by its main, the rest by their pres), failure()'s skipped.
-    expect(ranIn("passing")).toEqual([
+    // Where no pre fails: the pres whose pre-if holds (failure()'s does not), then every main.
+    const presAndMains = [
       "pre pre-success",
       "pre pre-always",
       "pre post-success",
       "pre post-failure",
       "pre post-always",
       ...mains.map((name) => `main ${name}`),
+    ];
+    // Passing: the pres whose pre-if holds (failure()'s does not), every main, then the posts last
+    // registered first (pre-failure's by its main, the rest by their pres), failure()'s skipped.
+    expect(ranIn("passing")).toEqual([
+      ...presAndMains,
       "post pre-failure",
       "post post-always",
       "post post-success",
@@ -190,12 +194,7 @@ describe("other repositories' actions", () => {
     ]);
     // A step that fails: failure() and always() posts run, success()'s does not.
     expect(ranIn("failed")).toEqual([
-      "pre pre-success",
-      "pre pre-always",
-      "pre post-success",
-      "pre post-failure",
-      "pre post-always",
-      ...mains.map((name) => `main ${name}`),
+      ...presAndMains,
       "post pre-failure",
       "post post-always",
       "post post-failure",
