@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { job, rehearse, run, userMachine } from "./rehearse-machine.js";
+import { job, printed, rehearse, run, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
 
 // `cwp rehearse --run-shell` on the machine where a developer keeps their work and credentials:
@@ -35,6 +35,43 @@ async function processesWith(marker: string): Promise<string[]> {
     }
   return found;
 }
+
+describe("cwp rehearse --run-shell: the machine's network settings, and nothing else", () => {
+  it("hands a step the proxies, CA files and locale of the environment it runs in, naming them; never a credential of the user's", async () => {
+    const network: Record<string, string> = {
+      HTTP_PROXY: "http://proxy.internal:3128",
+      HTTPS_PROXY: "http://proxy.internal:3128",
+      no_proxy: "localhost,.internal",
+      ALL_PROXY: "socks5://proxy.internal:1080",
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/gateway.pem",
+      SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt",
+      SSL_CERT_DIR: "/etc/ssl/certs",
+      REQUESTS_CA_BUNDLE: "/etc/ssl/gateway.pem",
+      CURL_CA_BUNDLE: "/etc/ssl/gateway.pem",
+      GIT_SSL_CAINFO: "/etc/ssl/gateway.pem",
+      LANG: "C.UTF-8",
+      LC_ALL: "C.UTF-8",
+    };
+    const user = { AWS_SECRET_ACCESS_KEY: "aws_s3cret_of_the_user", NPM_TOKEN: "npm_s3cret_of_the_user" };
+    const names = [...Object.keys(network), ...Object.keys(user)];
+    const machine = await userMachine(
+      job(run(names.map((name) => `echo "${name}=\${${name}-unset}"`).join("\n"))),
+    );
+    const result = await rehearse(machine, [], { ...network, ...user });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const lines = printed(result.stdout);
+    for (const [name, value] of Object.entries(network)) expect(lines).toContain(`${name}=${value}`);
+    for (const name of Object.keys(user)) expect(lines).toContain(`${name}=unset`);
+    for (const value of Object.values(user)) expect(result.stdout + result.stderr).not.toContain(value);
+    // Named in the opening lines, never with their values (a proxy URL may carry credentials).
+    const opening = result.stdout.split("\n").find((line) => line.startsWith("  network: ")) ?? "";
+    const named = /^ {2}network: the steps get this machine's (.+); nothing else of its environment$/.exec(
+      opening,
+    );
+    expect(named?.[1]?.split(", ").sort()).toEqual(Object.keys(network).sort());
+    expect(opening).not.toContain("proxy.internal");
+  });
+});
 
 describe("cwp rehearse --run-shell: a workspace of its own", () => {
   // "Variables reference" (GITHUB_WORKSPACE, HOME, RUNNER_TEMP, RUNNER_TOOL_CACHE):

@@ -276,10 +276,16 @@ async function rehearseFile(file: string, flags: Flags, engine: Engine): Promise
   });
   masks.addAll(platform.token ? [platform.token] : []);
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
-  if (folders)
+  if (folders) {
     printer.line(
       `  run: each job runs on a runner of its own, in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}, both made anew for each job; the tool cache ${folders.toolCache}`,
     );
+    // Named, never shown: a proxy's URL may carry its credentials.
+    const network = Object.keys(engine.machineNetwork());
+    printer.line(
+      `  network: ${network.length > 0 ? `the steps get this machine's ${network.join(", ")}` : "this machine sets none of the network settings the steps would get"}; nothing else of its environment`,
+    );
+  }
   printer.line("");
   const cleanUp = async () => {
     await groups.endAll();

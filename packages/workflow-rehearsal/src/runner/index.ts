@@ -19,6 +19,7 @@ export {
   readGithubPath,
 } from "./file-commands.js";
 export { machineClock } from "./machine-clock.js";
+export { machineNetwork, NETWORK_VARIABLES } from "./machine-network.js";
 export { Masks } from "./masks.js";
 export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";

@@ -13,6 +13,7 @@ import {
   readGithubPath,
 } from "./file-commands.js";
 import { machineClock } from "./machine-clock.js";
+import { machineNetwork } from "./machine-network.js";
 import type { Masks } from "./masks.js";
 import { actionNode, nodeWarnings } from "./node-runtime.js";
 import type { ProcessGroups } from "./process-groups.js";
@@ -113,6 +114,7 @@ export function scriptRunner(options: ScriptRunnerOptions): (step: ScriptStep) =
         // A workflow's env may set CI; never a GITHUB_* or RUNNER_* default ("Variables reference").
         CI: "true",
         ...machineClock(),
+        ...machineNetwork(),
         ...step.env,
         ...step.variables,
         HOME: folders.home,
