@@ -32,6 +32,23 @@ export const safeText = (text: string) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is replaced.
   text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "�");
 
+/** An SGR sequence (`ESC [ params m`): colour and weight, nothing that moves or clears. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is matched.
+const SGR = /\x1b\[[0-9;:]*m/g;
+
+/**
+ * A line a tool printed (a step's output: prettier, jest, eslint colour theirs under CI=true), for
+ * a terminal: its colour (SGR sequences) kept where `colour` (a TTY without NO_COLOR), with a reset
+ * at its end so that it never bleeds into the next line, else dropped; every other control
+ * character inert, as `safeText` makes it (a cursor move, a screen clear, an OSC title or link).
+ */
+export function toolText(text: string, colour: boolean): string {
+  const codes = text.match(SGR) ?? [];
+  const parts = text.split(SGR).map(safeText);
+  if (!colour || codes.length === 0) return parts.join("");
+  return `${parts.map((part, i) => part + (codes[i] ?? "")).join("")}\x1b[0m`;
+}
+
 const MARK = { success: "✔", failure: "✘", started: "▶", cancelled: "■", "timed out": "⌛" } as const;
 
 /**

@@ -1,10 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { machineEnv } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { job, printed, rehearse, run, userMachine } from "./rehearse-machine.js";
-import { runCli } from "./run-cli.js";
+import { BIN, runCli } from "./run-cli.js";
 
 // `cwp rehearse --run-shell` on the machine where a developer keeps their work and credentials:
 // scripts that attack the clone, the home and the secrets; steps that hang, linger or outlive the
@@ -70,6 +72,63 @@ describe("cwp rehearse --run-shell: the machine's network settings, and nothing 
     );
     expect(named?.[1]?.split(", ").sort()).toEqual(Object.keys(network).sort());
     expect(opening).not.toContain("proxy.internal");
+  });
+});
+
+describe("cwp rehearse --run-shell: a tool's colour, as GitHub shows it", () => {
+  // What prettier, jest and eslint print under CI=true: SGR colour, and (from a hostile script)
+  // a screen clear and a window title, which must never act.
+  const script = String.raw`printf '\033[90mgrey\033[0m plain \033[1;31mbold red\033[0m \033[2Jcleared \033]0;title\007 end\n'`;
+  /** The line the step printed (`│ ...`), not its title. */
+  const stepLine = (out: string) =>
+    out.split(/\r?\n/).find((line) => line.includes("│") && line.includes("plain")) ?? "";
+
+  it("drops the colour where cwp does not write to a terminal, and shows no escape as debris", async () => {
+    const machine = await userMachine(job(run(script)));
+    const result = await runCli(["rehearse", machine.workflowFile, "--run-shell"], {
+      cwd: machine.clone,
+      env: { HOME: machine.home },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("\x1b");
+    expect(stepLine(result.stdout)).toMatch(/│ grey plain bold red �\[2Jcleared �\]0;title� end$/);
+  });
+
+  it("shows the colour as colour on a terminal, reset at the line's end; a cursor move or a title stays inert; NO_COLOR drops it", async () => {
+    const machine = await userMachine(job(run(script)));
+    // A real terminal: `script` gives the rehearsal a pseudo-terminal for its output.
+    const onTerminal = (env: Record<string, string>) =>
+      spawnSync(
+        "script",
+        ["-qec", 'exec "$CWP_NODE" "$CWP_BIN" rehearse "$CWP_FILE" --run-shell', "/dev/null"],
+        {
+          cwd: machine.clone,
+          encoding: "utf8",
+          timeout: 60_000,
+          env: {
+            ...machineEnv(),
+            HOME: machine.home,
+            GITHUB_API_URL: "http://127.0.0.1:2",
+            TERM: "xterm-256color",
+            CWP_NODE: process.execPath,
+            CWP_BIN: BIN,
+            CWP_FILE: machine.workflowFile,
+            ...env,
+          },
+        },
+      );
+    const coloured = onTerminal({});
+    expect(coloured.status, coloured.stdout).toBe(0);
+    const line = stepLine(coloured.stdout);
+    expect(line).toContain(
+      "\x1b[90mgrey\x1b[0m plain \x1b[1;31mbold red\x1b[0m �[2Jcleared �]0;title� end\x1b[0m",
+    );
+    expect(coloured.stdout).not.toContain("\x1b[2J");
+    expect(coloured.stdout).not.toContain("\x1b]0;");
+    const plain = onTerminal({ NO_COLOR: "1" });
+    expect(plain.status, plain.stdout).toBe(0);
+    expect(plain.stdout).not.toContain("\x1b");
+    expect(stepLine(plain.stdout)).toMatch(/│ grey plain bold red �\[2Jcleared �\]0;title� end$/);
   });
 });
 

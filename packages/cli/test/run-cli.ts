@@ -4,7 +4,8 @@ import { machineEnv } from "@cwp/action-testing";
 
 // Runs the built `cwp` bin as a process, as a user or another CI system would.
 
-const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
+/** The built `cwp` bin. */
+export const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,7 +1,7 @@
 import type { JobRecord, Masks, StepRecord, unexpectedInputs } from "@cwp/workflow-rehearsal";
-import { type Paint, painterFor } from "../colour.js";
+import { type Paint, painterFor, takesEscapes } from "../colour.js";
 import { ACTION_INPUTS } from "../operations.js";
-import { safeText } from "../terminal.js";
+import { safeText, toolText } from "../terminal.js";
 import type { CwpStepResult } from "./step-runner.js";
 import { failedSteps, jobVerdict, notRehearsed, secretNotGiven } from "./verdict.js";
 
@@ -27,6 +27,9 @@ const MARK = {
 export class RehearsalPrinter {
   readonly #out: Stream;
   readonly #paint: Paint;
+  /** Whether the output takes colour (a TTY, without NO_COLOR or TERM=dumb). */
+  readonly #colour: boolean;
+
   /** The rehearsal's masks (secrets, and what steps mask with ::add-mask::): everything printed goes through them. */
   readonly #masks: Masks;
 
@@ -37,6 +40,7 @@ export class RehearsalPrinter {
     this.#out = out;
     this.#unexpected = unexpected;
     this.#paint = painterFor(out, env);
+    this.#colour = takesEscapes(out, env);
     this.#masks = masks;
   }
 
@@ -138,8 +142,9 @@ export class RehearsalPrinter {
       : "";
   }
 
+  /** A line a step printed: a tool's colour shown as colour on a terminal, dropped elsewhere. */
   stepLine(text: string): void {
-    this.line(`    ${this.#paint("2", "│")} ${safeText(text)}`);
+    this.line(`    ${this.#paint("2", "│")} ${toolText(text, this.#colour)}`);
   }
 
   stepEnd(step: StepRecord<CwpStepResult>): void {
