@@ -14,9 +14,10 @@ export const projectTest = {
 };
 
 /**
- * One pool for a run, sized to the machine: the test files mostly start processes (bundles, the
- * CLI, rehearsals) and wait on them, so one more file than cores keeps the cores busy; more than
- * that only makes every file's processes compete, and a loaded machine's timeouts fire.
+ * One pool for a run, sized to the machine: twice its cores. The test files start processes
+ * (bundles, the CLI, rehearsals) and wait on them; on two cores, three files at a time left the
+ * cores partly idle (the suite 660 s), four kept them busy (518 s). More only makes every file's
+ * processes compete for the same cores.
  */
 export const poolSize = availableParallelism() * 2;
 

@@ -4,8 +4,8 @@
 // files first). Every test runs even when one fails, so a red run lists every failure. It closes
 // with the ten slowest files: where the time goes.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { slowestFiles, tally } from "./test-results.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -51,12 +51,14 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 // With filters, only the projects they pick that have tests; vitest refuses a project it lacks.
 const projects = filters.length > 0 ? packages.map((p) => `--project=${p.name}`) : [];
+// This run's results only: the slowest files below are never an earlier run's.
+const results = resolve(root, process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json");
+rmSync(results, { force: true });
 const run = spawnSync(bin("vitest"), ["run", ...projects, ...rest], {
   cwd: root,
   stdio: "inherit",
   // build-first.ts: the builds are done.
   env: { ...process.env, CWP_TESTS_BUILT: "1" },
 });
-const results = join(root, process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json");
 if (existsSync(results)) console.log(slowestFiles(tally([results], root)));
 process.exit(run.status ?? 1);
