@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { parse } from "yaml";
+import { packagesWithTests } from "./scripts/workspace-tests.ts";
 import { poolSize, projectTest, reporters } from "./vitest.shared.ts";
 
 // `pnpm test`: every package's tests as one vitest run (each package a project), in one pool of
@@ -11,29 +11,6 @@ import { poolSize, projectTest, reporters } from "./vitest.shared.ts";
 // its own, made the suite compete with itself on two cores (issue 80).
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-
-/** The workspace's packages that have tests: pnpm-workspace.yaml's folders, `dir/*` expanded. */
-function packagesWithTests(): { name: string; dir: string }[] {
-  const { packages } = parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as {
-    packages: string[];
-  };
-  const dirs = packages.flatMap((pattern) =>
-    pattern.endsWith("/*")
-      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(pattern.slice(0, -2), entry.name))
-      : [pattern],
-  );
-  return dirs.flatMap((dir) => {
-    const manifest = join(root, dir, "package.json");
-    if (!statSync(manifest, { throwIfNoEntry: false })) return [];
-    const { name, scripts } = JSON.parse(readFileSync(manifest, "utf8")) as {
-      name: string;
-      scripts?: Record<string, string>;
-    };
-    return scripts?.test ? [{ name, dir }] : [];
-  });
-}
 
 /**
  * The slowest files first across every package (vitest's own order takes one package after

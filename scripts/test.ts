@@ -4,9 +4,10 @@
 // files first). Every test runs even when one fails, so a red run lists every failure. It closes
 // with the ten slowest files: where the time goes.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { slowestFiles, tally } from "./test-results.ts";
+import { packagesWithTests } from "./workspace-tests.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name: string) => join(root, "node_modules/.bin", name);
@@ -15,24 +16,18 @@ const filters = args.filter((arg) => arg.startsWith("--filter="));
 const rest = args.filter((arg) => !arg.startsWith("--filter="));
 const quiet = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
 
-/** The packages with tests the filters pick, as turbo reads them (with none, every package). */
-function picked(): { name: string; path: string }[] {
+/** The packages with tests the filters pick, as turbo reads the filters (with none, every package). */
+function picked(): { name: string }[] {
   const listed = execFileSync(bin("turbo"), ["ls", ...filters, "--output=json"], {
     cwd: root,
     encoding: "utf8",
     env: quiet,
   });
   const { items } = (
-    JSON.parse(listed.slice(listed.indexOf("{"))) as { packages: { items: { name: string; path: string }[] } }
+    JSON.parse(listed.slice(listed.indexOf("{"))) as { packages: { items: { name: string }[] } }
   ).packages;
-  return items.filter(
-    (p) =>
-      (
-        JSON.parse(readFileSync(join(root, p.path, "package.json"), "utf8")) as {
-          scripts?: { test?: string };
-        }
-      ).scripts?.test,
-  );
+  const withTests = new Set(packagesWithTests().map((p) => p.name));
+  return items.filter((p) => withTests.has(p.name));
 }
 
 const packages = picked();

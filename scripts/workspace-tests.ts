@@ -1,0 +1,32 @@
+// The workspace's packages that have tests (a `test` script), with their folders: the projects of
+// the root's vitest run (vitest.config.ts), and what `pnpm test --filter=...` may pick among
+// (scripts/test.ts).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** pnpm-workspace.yaml's folders (`dir/*` expanded) whose package.json has a `test` script. */
+export function packagesWithTests(): { name: string; dir: string }[] {
+  const { packages } = parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as {
+    packages: string[];
+  };
+  const dirs = packages.flatMap((pattern) =>
+    pattern.endsWith("/*")
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => join(pattern.slice(0, -2), entry.name))
+      : [pattern],
+  );
+  return dirs.flatMap((dir) => {
+    const manifest = join(root, dir, "package.json");
+    if (!statSync(manifest, { throwIfNoEntry: false })) return [];
+    const { name, scripts } = JSON.parse(readFileSync(manifest, "utf8")) as {
+      name: string;
+      scripts?: Record<string, string>;
+    };
+    return scripts?.test ? [{ name, dir }] : [];
+  });
+}
