@@ -1,5 +1,5 @@
 import { handedClock, onCancel, runWork, takesLines, useHost } from "@cwp/action-kit/engine";
-import { EMULATOR_OPTIONS, emulatorMain } from "@cwp/emulator";
+import { EMULATOR_OPTIONS } from "@cwp/emulator/options";
 import { Command, Option } from "commander";
 import manifest from "../package.json" with { type: "json" };
 import { EXIT_CODES } from "./exit-codes.js";
@@ -124,7 +124,9 @@ export function program(setExitCode: (code: number) => void): Command {
       `${spec.description}${"default" in spec ? ` (default: ${spec.default})` : ""}`,
     );
   // The emulator's own command line parses the options, so `cwp emulator` and cwp-emulator agree.
+  // Loaded for this command only: every other command starts without it.
   emulator.action(async (_flags: unknown, command: Command) => {
+    const { emulatorMain } = await import("@cwp/emulator");
     const args = Object.keys(EMULATOR_OPTIONS).flatMap((option) => {
       const value = command.getOptionValue(new Option(`--${option} <value>`).attributeName());
       return value === undefined ? [] : [`--${option}`, String(value)];

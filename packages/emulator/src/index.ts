@@ -1,4 +1,5 @@
-export { EMULATOR_OPTIONS, emulatorMain } from "./cli.js";
+export { emulatorMain } from "./cli.js";
+export { EMULATOR_OPTIONS } from "./cli-options.js";
 export { controlPlane } from "./control-client.js";
 export type { WorldScale } from "./model/world.js";
 export { parseWorldFile, type WorldFile, WorldFileError } from "./model/world-file.js";

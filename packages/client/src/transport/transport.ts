@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import { VERSION } from "../version.js";
 import { Attempt } from "./attempt.js";
 import { classifyNetworkError } from "./classify.js";
@@ -15,6 +15,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from "./errors.js";
+import { EnvHttpProxyAgent } from "./proxy-agent.js";
 import { RateLimitBudget } from "./rate-limit.js";
 import { schemeHint } from "./url-hints.js";
 
