@@ -1,6 +1,9 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ActionRepository } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
-import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
+import { job, printed, rehearse, run, useActionRepositories, userMachine } from "./rehearse-machine.js";
 
 // Caches between a rehearsal's jobs and from one rehearsal to the next, through the cache service
 // (v2, ACTIONS_CACHE_SERVICE_V2) `cwp rehearse --run-shell` serves, with GitHub's own
@@ -24,6 +27,10 @@ const id = await cache.saveCache(["cached"], process.env.INPUT_KEY);
 console.log("save " + process.env.INPUT_KEY + ": " + (id > 0 ? "saved" : "not saved"));
 `;
 
+/** restore and save of a folder under HOME by its absolute path, as setup-node's `cache: npm` names ~/.npm. */
+const underHome = (script: string) =>
+  `import { homedir } from "node:os";\n${script.replaceAll('["cached"]', '[homedir() + "/.deps"]')}`;
+
 /** The same, as a library version that knows only the v1 REST form (ACTIONS_CACHE_URL) meets the service. */
 const onlyV1 = (script: string) => `delete process.env.ACTIONS_CACHE_SERVICE_V2;\n${script}`;
 
@@ -37,6 +44,11 @@ const REPOSITORIES: ActionRepository[] = [
         "restore/main.mjs": restore,
         "save/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
         "save/main.mjs": save,
+        "restore-home/action.yml":
+          "inputs:\n  key: {}\noutputs:\n  cache-hit:\n    description: the key matched\nruns:\n  using: node24\n  main: main.mjs\n",
+        "restore-home/main.mjs": underHome(restore),
+        "save-home/action.yml": "inputs:\n  key: {}\nruns:\n  using: node24\n  main: main.mjs\n",
+        "save-home/main.mjs": underHome(save),
         "restore-v1/action.yml":
           "inputs:\n  key: {}\n  restore-keys: {}\nruns:\n  using: node24\n  main: main.mjs\n",
         "restore-v1/main.mjs": onlyV1(restore),
@@ -47,6 +59,9 @@ const REPOSITORIES: ActionRepository[] = [
     tags: { v1: ACTIONS },
   },
 ];
+
+const saveStep = (action: string, key: string) =>
+  `      - uses: octo/cache/${action}@v1\n        with:\n          key: ${key}\n`;
 
 const actions = useActionRepositories("ghs_caches_workflow_token", REPOSITORIES);
 
@@ -102,6 +117,68 @@ describe("caches", () => {
     const empty = await rehearse(restoring, ["--no-cache"], env);
     expect(printed(empty.stdout)).toContain("restore deps-1: miss");
     expect(empty.code).toBe(1);
+  });
+
+  it("a folder under HOME saved by its absolute path (as setup-node saves ~/.npm) comes back in the next rehearsal: the runner folders are at the same paths in each", async () => {
+    const saving = await userMachine(
+      job(
+        run('mkdir -p ~/.deps && echo "made in the first rehearsal" > ~/.deps/x') +
+          saveStep("save-home", "home-1"),
+      ),
+    );
+    const first = await rehearse(saving, [], actions.env());
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(printed(first.stdout)).toContain("save home-1: saved");
+    expect(first.stdout).toContain("at the same paths in every rehearsal of local/rehearsal (runner slot 1)");
+    const restoring = await userMachine(
+      job(`      - id: restore
+        uses: octo/cache/restore-home@v1
+        with:
+          key: home-1
+${run('echo "cache-hit: $HIT"; cat ~/.deps/x', "        env:\n          HIT: ${{ steps.restore.outputs.cache-hit }}\n")}`),
+    );
+    const second = await rehearse(restoring, [], actions.env());
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(printed(second.stdout)).toEqual(
+      expect.arrayContaining(["restore home-1: home-1", "cache-hit: true", "made in the first rehearsal"]),
+    );
+  });
+
+  it("a rehearsal of the repository beside another takes a runner slot of its own, says so, and touches nothing of the other's", async () => {
+    // Each job writes its name in HOME and the workspace, waits until both jobs have, then reads
+    // them back: in one shared folder, the second job's start (which empties it) or its writes
+    // would show in the first's.
+    const meet = await mkdtemp(join(tmpdir(), "cwp-meet-"));
+    const machine = await userMachine(
+      job(
+        run(
+          `echo "$WHO" > ~/who
+echo "$WHO" > who
+touch "$MEET/$WHO"
+for i in $(seq 600); do [ -e "$MEET/A" ] && [ -e "$MEET/B" ] && break; sleep 0.1; done
+echo "home: $(cat ~/who), workspace: $(cat who)"`,
+          "        env:\n          WHO: ${{ vars.WHO }}\n          MEET: ${{ vars.MEET }}\n",
+        ),
+      ),
+    );
+    const [a, b] = await Promise.all(
+      ["A", "B"].map((who) =>
+        rehearse(machine, ["--var", `WHO=${who}`, "--var", `MEET=${meet}`], actions.env()),
+      ),
+    );
+    for (const [who, result] of [
+      ["A", a],
+      ["B", b],
+    ] as const) {
+      expect(result?.code, result?.stdout).toBe(0);
+      expect(printed(result?.stdout ?? "")).toContain(`home: ${who}, workspace: ${who}`);
+    }
+    const slots = [a, b].map((r) => /\(runner slot (\d+)\)/.exec(r?.stdout ?? "")?.[1]).sort();
+    expect(slots).toEqual(["1", "2"]);
+    const second = [a, b].find((r) => r?.stdout.includes("(runner slot 2)"));
+    expect(second?.stdout).toMatch(
+      /note: another rehearsal of local\/rehearsal \(process \d+\) holds runner slot 1: this one runs in slot 2/,
+    );
   });
 
   it("answers the v1 REST form too, for a library that knows only it: a save in one job, restored in the next", async () => {

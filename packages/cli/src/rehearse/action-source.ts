@@ -1,6 +1,6 @@
 import type { ActionDownloader } from "@cwp/workflow-rehearsal";
 import { cwpCacheFolder } from "./cwp-cache.js";
-import { RehearsalInputError } from "./platform.js";
+import { RehearsalInputError } from "./input-error.js";
 
 // Where `cwp rehearse` gets other repositories' actions: GitHub's REST API (--github-api-url, else
 // GITHUB_API_URL as a runner sets it, else api.github.com), with GITHUB_TOKEN from the environment

@@ -2,15 +2,10 @@ import { readFile } from "node:fs/promises";
 import { emulatorTime, type PlatformTime } from "@cwp/action-kit/engine";
 import { type Clock, spedUpClock, systemClock } from "@cwp/client";
 import { parseWorldFile, startEmulator, WorldFileError } from "@cwp/emulator";
+import { RehearsalInputError } from "./input-error.js";
 
 // The platform a rehearsal's steps act on: the emulator, started here (on a world file of the
 // user's, or the seeded one), or a platform the user names with --api-url.
-
-/**
- * Virtual seconds per real second by default: a rehearsal checks what a workflow does, not how
- * long the work takes, so a ten-minute build ends in ten seconds.
- */
-export const REHEARSAL_SPEED = 60;
 
 export interface RehearsalPlatform {
   url: string;
@@ -23,11 +18,6 @@ export interface RehearsalPlatform {
   /** The platform's time: what our steps' timeouts and the job's spend, as they count. */
   clock: Clock;
   close(): Promise<void>;
-}
-
-/** A world file the emulator cannot take: bad input, named by the file and the path in it. */
-export class RehearsalInputError extends Error {
-  override name = "RehearsalInputError";
 }
 
 export async function startRehearsalPlatform(options: {

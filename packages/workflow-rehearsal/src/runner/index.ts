@@ -23,6 +23,7 @@ export { machineNetwork, NETWORK_VARIABLES } from "./machine-network.js";
 export { Masks } from "./masks.js";
 export { nodeWarnings } from "./node-runtime.js";
 export { ProcessGroups } from "./process-groups.js";
+export { type RunnerSlot, takeRunnerSlot } from "./runner-slot.js";
 export { type ScriptRunnerOptions, scriptRunner } from "./step-host.js";
 export { StepOutput } from "./workflow-commands.js";
 export {
