@@ -62,7 +62,10 @@ function keyValue(flag: string, refuse: (message: string) => never, fromEnvironm
 export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => void): void {
   const command = cwp
     .command("rehearse")
-    .argument("<workflow-file>", "the workflow to rehearse, e.g. .github/workflows/deploy.yml")
+    .argument(
+      "[workflow-file]",
+      "the workflow to rehearse, e.g. .github/workflows/deploy.yml (default: every workflow of the clone's .github/workflows the event starts, with one verdict for the event)",
+    )
     .description(
       "Rehearse a workflow's jobs locally, as GitHub runs them: read by GitHub's own parser, if: conditions, env, expressions, matrices and outputs as a runner has them; our actions' steps run against the emulator (or --api-url), run: steps with --run-shell, other steps are listed with what they would get.",
     )
@@ -124,13 +127,15 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
       "--run-shell",
       "run the run: steps in their shell (shell:, defaults.run), and local JavaScript actions with the Node running cwp, as a runner does: in a copy of the clone (tracked files and untracked ones git does not ignore), with a HOME and temporary folders of the rehearsal's, timeout-minutes kept, secrets and ::add-mask:: values masked. Not a sandbox: a script can still reach the network, and files outside the copy by their absolute path (default: list them, not run)",
     )
-    .action(async (file: string, flags: Flags) => {
-      const [engine, { rehearseFile }] = await Promise.all([
+    .action(async (file: string | undefined, flags: Flags) => {
+      const [engine, { rehearseEvent, rehearseFile }] = await Promise.all([
         import("@cwp/workflow-rehearsal"),
         import("./rehearsal.js"),
       ]);
       try {
-        setExitCode(await rehearseFile(file, flags, engine));
+        setExitCode(
+          await (file === undefined ? rehearseEvent(flags, engine) : rehearseFile(file, flags, engine)),
+        );
       } catch (error) {
         if (!(error instanceof engine.WorkflowError || error instanceof RehearsalInputError)) throw error;
         process.stderr.write(`error: ${safeLines(error.message)}\n`);

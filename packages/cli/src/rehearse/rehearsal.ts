@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import type { ActionShape, JobRecord, RehearsalEvent } from "@cwp/workflow-rehearsal";
 import actions from "../actions.generated.json" with { type: "json" };
@@ -154,6 +154,72 @@ export async function rehearseFile(file: string, flags: Flags, engine: Engine): 
   const { json } = await rehearseWorkflow(planned, shared);
   if (flags.json) writeJson(shared, json);
   return json.exitCode;
+}
+
+/**
+ * `cwp rehearse` with no file: every workflow of the clone's .github/workflows (GitHub reads its
+ * .yml and .yaml files, not its subfolders) that the event starts, one after another, and one
+ * closing line for the event (event-verdict.ts).
+ */
+export async function rehearseEvent(flags: Flags, engine: Engine): Promise<number> {
+  if (flags.job !== undefined)
+    throw new RehearsalInputError(
+      `--job names a job of one workflow: give the workflow's file too (cwp rehearse .github/workflows/ci.yml --job ${flags.job})`,
+    );
+  const where = whereFromGit(process.cwd(), { ref: flags.ref, sha: flags.sha });
+  const folder = join(where.workspace, ".github", "workflows");
+  const names = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    throw new RehearsalInputError(
+      `${folder}: cannot be read (${error.code ?? error.message}); run cwp rehearse in a clone with workflows, or name a workflow file`,
+    );
+  });
+  const files = names
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => relative(process.cwd(), join(folder, name)));
+  if (files.length === 0)
+    throw new RehearsalInputError(`${folder} holds no .yml or .yaml file: no workflow to rehearse`);
+  const shared = await sharedBy(flags, engine);
+  const { printer } = shared;
+  const outcomes: WorkflowOutcome[] = [];
+  const planned: Planned[] = [];
+  for (const file of files) {
+    try {
+      const one = await plan(file, where, shared);
+      if (!one.triggers.includes(flags.event))
+        outcomes.push({ file, started: false, why: `its on: does not name ${flags.event}` });
+      else if (!one.verdict.runs) outcomes.push({ file, started: false, why: one.verdict.notes.join("; ") });
+      else planned.push(one);
+    } catch (error) {
+      if (!(error instanceof engine.WorkflowError)) throw error;
+      outcomes.push({ file, started: true, refused: error.message });
+    }
+  }
+  const event = { name: flags.event, ref: planned[0]?.event.ref ?? where.ref, sha: where.sha };
+  printer.heading(
+    `Rehearsing every workflow of ${where.repository} that this ${event.name} of ${event.ref} at ${event.sha.slice(0, 12)} starts: ${files.length - outcomes.filter((o) => !o.started).length} of ${files.length}`,
+  );
+  // The file names and GitHub's messages are the repository's text: one inert line each.
+  for (const outcome of outcomes)
+    if ("refused" in outcome) {
+      printer.line(`  ${safeText(outcome.file)}: GitHub would refuse this workflow file, a failing check:`);
+      for (const line of outcome.refused.split("\n")) printer.line(`    ${safeText(line)}`);
+    } else if (!outcome.started)
+      printer.line(`  ${safeText(outcome.file)}: not started (${safeText(outcome.why)})`);
+  printer.line("");
+  for (const one of planned) {
+    const { json } = await rehearseWorkflow(one, shared);
+    outcomes.push({ file: one.file, started: true, rehearsal: json });
+    printer.line("");
+    // A cancel ends the event's rehearsal: GitHub would have cancelled the runs it had started.
+    if (json.verdict === "cancelled") break;
+  }
+  // In the order of the folder, as GitHub lists the workflows.
+  outcomes.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+  const verdict = eventVerdict(outcomes, event);
+  printer.line(safeText(verdict.line));
+  if (flags.json) writeJson(shared, verdict.json);
+  return verdict.exitCode;
 }
 
 /** A workflow's rehearsal: its jobs run in order, its verdict printed; the JSON of it for --json. */
