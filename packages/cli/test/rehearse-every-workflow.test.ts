@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { job, run, userMachine } from "./rehearse-machine.js";
 import { runCli } from "./run-cli.js";
@@ -41,7 +44,7 @@ describe("cwp rehearse with no workflow file", () => {
     );
     expect(lines).toEqual(
       expect.arrayContaining([
-        "  .github/workflows/docs.yml: not started (on.push.paths matches none of the files the commit changed)",
+        "  .github/workflows/docs.yml: not started (on.push.paths matches none of the files the push changed)",
         "  .github/workflows/release.yml: not started (on.push filters tags only, and this is a branch)",
         "  .github/workflows/review.yml: not started (its on: does not name push)",
         "  .github/workflows/broken.yaml: GitHub would refuse this workflow file, a failing check:",
@@ -76,7 +79,7 @@ describe("cwp rehearse with no workflow file", () => {
     };
     expect(document).toMatchObject({ event: "push", verdict: "pass", exitCode: 0 });
     expect(document.workflows.map((w) => [w.file, w.started, w.rehearsal?.verdict ?? w.why])).toEqual([
-      [".github/workflows/docs.yml", false, "on.push.paths matches none of the files the commit changed"],
+      [".github/workflows/docs.yml", false, "on.push.paths matches none of the files the push changed"],
       [".github/workflows/release.yml", false, "on.push filters tags only, and this is a branch"],
       [".github/workflows/review.yml", false, "its on: does not name push"],
       [".github/workflows/w.yml", true, "pass"],
@@ -89,6 +92,56 @@ describe("cwp rehearse with no workflow file", () => {
     expect(tagged.code, tagged.stdout).toBe(0);
     expect(tagged.stdout).toContain("    │ release");
     expect(tagged.stdout).toContain("starts: 2 of 4");
+  });
+
+  it("reads paths filters against the files GitHub compares: what the push sends, a new branch from where it left, a pull request against its base", async () => {
+    const paths = (on: string, folder: string) =>
+      `on:\n  ${on}:\n    paths: ['${folder}/**']\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${folder} changed\n`;
+    const machine = await userMachine(passing, {
+      ".github/workflows/docs.yml": paths("push", "docs"),
+      ".github/workflows/src.yml": paths("push", "src"),
+      ".github/workflows/pr-docs.yml": paths("pull_request", "docs"),
+    });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=dev@example.com", "-c", "user.name=dev", ...args], {
+        cwd: machine.clone,
+        env: { ...process.env, HOME: machine.home },
+      });
+    const commit = async (path: string) => {
+      await mkdir(dirname(join(machine.clone, path)), { recursive: true });
+      await writeFile(join(machine.clone, path), `${path}\n`);
+      git("add", path);
+      git("commit", "-q", "-m", path);
+    };
+    // The remote has the first commit; two more on main are not pushed yet: docs/, then src/.
+    const remote = join(dirname(machine.clone), "remote.git");
+    execFileSync("git", ["init", "-q", "--bare", remote]);
+    git("remote", "add", "origin", remote);
+    git("push", "-q", "origin", "main");
+    await commit("docs/guide.md");
+    await commit("src/app.ts");
+    const started = (stdout: string) =>
+      ["docs", "src", "pr-docs"].filter((name) =>
+        stdout.includes(`Rehearsing .github/workflows/${name}.yml `),
+      );
+    // The push sends both commits: both filters match, though the last commit touched src/ alone.
+    const push = await rehearseAll(machine.clone, machine.home);
+    expect(push.code, push.stdout).toBe(0);
+    expect(started(push.stdout)).toEqual(["docs", "src"]);
+    // A new branch, one commit on main's: from where it left, only its own src/ change.
+    git("checkout", "-q", "-b", "feature");
+    git("push", "-q", "origin", "main");
+    await commit("src/feature.ts");
+    const branch = await rehearseAll(machine.clone, machine.home);
+    expect(started(branch.stdout)).toEqual(["src"]);
+    expect(branch.stdout).toContain(
+      ".github/workflows/docs.yml: not started (on.push.paths matches none of the files the push changed)",
+    );
+    // Its pull request into main: the three-dot diff against main, src/feature.ts alone.
+    const pr = await rehearseAll(machine.clone, machine.home, ["--event", "pull_request"]);
+    expect(pr.stdout).toContain(
+      ".github/workflows/pr-docs.yml: not started (on.pull_request.paths matches none of the files the pull_request changed)",
+    );
   });
 
   it("refuses --job without a workflow file, and a clone without workflows, as bad input", async () => {

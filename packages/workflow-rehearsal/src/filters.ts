@@ -21,7 +21,7 @@ export interface EventFacts {
   workflow?: string | undefined;
   /** The event's activity type (`github.event.action`). */
   action?: string | undefined;
-  /** The files the commit changed, where known. */
+  /** The files the event changed (a push's, a pull request's, as GitHub compares them), where known. */
   changedFiles?: readonly string[] | undefined;
 }
 
@@ -123,13 +123,13 @@ export function runsFor(events: EventsConfig, event: EventFacts): Verdict {
   }
   if (config.paths !== undefined || config["paths-ignore"] !== undefined) {
     if (event.changedFiles === undefined)
-      notes.push(`on.${event.name} filters paths, and the commit's changed files are not known: not checked`);
+      notes.push(`on.${event.name} filters paths, and the files it changed are not known: not checked`);
     else {
       const files = event.changedFiles;
       if (config.paths && !files.some((f) => passes(f, config.paths as string[])))
-        return no(`on.${event.name}.paths matches none of the files the commit changed`);
+        return no(`on.${event.name}.paths matches none of the files the ${event.name} changed`);
       if (config["paths-ignore"] && files.every((f) => passes(f, config["paths-ignore"] as string[])))
-        return no(`on.${event.name}.paths-ignore matches every file the commit changed`);
+        return no(`on.${event.name}.paths-ignore matches every file the ${event.name} changed`);
     }
   }
   return { runs: true, notes };

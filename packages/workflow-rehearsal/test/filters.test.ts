@@ -45,7 +45,7 @@ describe("on: filters", () => {
     expect(runsFor(events, { ...push, changedFiles: ["src/a/b.md", "README.md"] }).runs).toBe(false);
     const unknown = runsFor(events, push);
     expect(unknown.runs).toBe(true);
-    expect(unknown.notes[0]).toMatch(/changed files are not known: not checked/);
+    expect(unknown.notes[0]).toMatch(/the files it changed are not known: not checked/);
   });
 
   it("an event the workflow does not name", async () => {

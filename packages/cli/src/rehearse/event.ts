@@ -29,8 +29,6 @@ export interface Where {
   repository: string;
   /** The clone's folder (github.workspace), or the workflow's where it is in none. */
   workspace: string;
-  /** The files the commit changed, where git knows them. */
-  changedFiles?: string[] | undefined;
 }
 
 /**
@@ -46,14 +44,11 @@ export function whereFromGit(
   const repository = origin ? /[/:]([^/:]+\/[^/]+?)(?:\.git)?$/.exec(origin)?.[1] : undefined;
   const branch = git(dir, ["symbolic-ref", "--short", "HEAD"]);
   const sha = asked.sha ?? git(dir, ["rev-parse", "HEAD"]) ?? "0".repeat(40);
-  const changed = git(dir, ["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", sha]);
   return {
     sha,
     ref: asked.ref !== undefined ? refOf(dir, asked.ref) : `refs/heads/${branch ?? "main"}`,
     repository: repository ?? "local/rehearsal",
     workspace: git(dir, ["rev-parse", "--show-toplevel"]) ?? dir,
-    changedFiles:
-      changed === undefined ? (git(dir, ["cat-file", "-t", sha]) ? [] : undefined) : changed.split("\n"),
   };
 }
 

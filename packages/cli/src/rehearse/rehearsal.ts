@@ -8,6 +8,7 @@ import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, safeText } from "../terminal.js";
 import { actionDownloader, gitHubApiUrl } from "./action-source.js";
+import { changedFiles } from "./changed-files.js";
 import type { Flags } from "./command.js";
 import { cwpCacheFolder, repositoryFolder } from "./cwp-cache.js";
 import { EVENTS, type EventName, eventFor, mergeJson, type Where, whereFromGit } from "./event.js";
@@ -127,7 +128,7 @@ async function plan(file: string, where: Where, shared: Shared): Promise<Planned
       payload.workflow_run?.head_branch,
     action: payload.action,
     workflow: payload.workflow_run?.name,
-    changedFiles: where.changedFiles,
+    changedFiles: changedFiles(where.workspace, { ...event, baseRef: payload.pull_request?.base?.ref }),
   });
   return { file, workflow, where, triggers: engine.triggersOf(workflow), event, verdict, jobs };
 }
