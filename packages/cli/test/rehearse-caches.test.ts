@@ -129,7 +129,7 @@ describe("caches", () => {
     const first = await rehearse(saving, [], actions.env());
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(printed(first.stdout)).toContain("save home-1: saved");
-    expect(first.stdout).toContain("at the same paths in every rehearsal of local/rehearsal (runner slot 1)");
+    expect(first.stdout).toMatch(/runners\/local\/rehearsal\/<slot>\/home, both made anew for each job/);
     const restoring = await userMachine(
       job(`      - id: restore
         uses: octo/cache/restore-home@v1
@@ -173,12 +173,13 @@ echo "home: $(cat ~/who), workspace: $(cat who)"`,
       expect(result?.code, result?.stdout).toBe(0);
       expect(printed(result?.stdout ?? "")).toContain(`home: ${who}, workspace: ${who}`);
     }
-    const slots = [a, b].map((r) => /\(runner slot (\d+)\)/.exec(r?.stdout ?? "")?.[1]).sort();
-    expect(slots).toEqual(["1", "2"]);
-    const second = [a, b].find((r) => r?.stdout.includes("(runner slot 2)"));
-    expect(second?.stdout).toMatch(
-      /note: another rehearsal of local\/rehearsal \(process \d+\) holds runner slot 1: this one runs in slot 2/,
+    // One of the two found the other's slot held: its job says so, and which slot it took.
+    const notes = [a, b].map((r) =>
+      /note: another rehearsal of local\/rehearsal \(process \d+\) holds runner slot 1: this job runs in slot 2/.test(
+        r?.stdout ?? "",
+      ),
     );
+    expect(notes.sort()).toEqual([false, true]);
   });
 
   it("answers the v1 REST form too, for a library that knows only it: a save in one job, restored in the next", async () => {

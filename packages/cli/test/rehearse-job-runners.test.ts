@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { printed, rehearse, userMachine } from "./rehearse-machine.js";
 
@@ -66,8 +67,8 @@ ${LOOK_AND_LEAVE.split("\n").slice(0, 4).join("\n")}
     expect(lines).toContain(`cat: dist/app.js: No such file or directory`);
     expect(result.stdout).toContain('✘ job deploy would fail: "Run cat dist/app.js" failed');
     expect(result.code).toBe(1);
-    // The user's home and clone were never the steps'.
-    expect(home.startsWith(machine.home)).toBe(false);
+    // The user's home and clone were never the steps': the runner's HOME is in cwp's own folder.
+    expect(home.startsWith(join(machine.home, ".cache/cwp/runners/"))).toBe(true);
     expect(workspace.startsWith(machine.clone)).toBe(false);
   });
 

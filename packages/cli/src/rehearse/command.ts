@@ -37,6 +37,8 @@ export interface Flags {
   sha?: string;
   runShell?: boolean;
   json?: boolean;
+  jobs?: string;
+  jobLines?: string;
 }
 
 /** `--input NAME=VALUE`, repeatable: each into the flag's record, refusing what is not NAME=VALUE. */
@@ -117,6 +119,15 @@ export function addRehearseCommand(cwp: Command, setExitCode: (code: number) => 
       "start from an empty cache: what actions/cache saves and restores is this rehearsal's only (default: the repository's caches in ~/.cache/cwp/caches, kept between rehearsals)",
     )
     .option("--speed <n>", "the emulator's virtual seconds per real second", String(REHEARSAL_SPEED))
+    .option(
+      "--jobs <n>",
+      "how many jobs run at a time, each on a runner of its own, as soon as the jobs it needs have ended (default: this machine's cores)",
+    )
+    .option(
+      "--job-lines <how>",
+      "with jobs side by side: grouped (each job's lines together as it ends) or prefixed (each line as it comes, after its job's name)",
+      "grouped",
+    )
     .option("--ref <ref>", "the branch or tag the event is for (default: the clone's branch)")
     .option("--sha <sha>", "the commit the event is for (default: the clone's HEAD)")
     .option(

@@ -36,8 +36,11 @@ export class RehearsalPrinter {
   /** The rehearsal's rule for an input an action does not have (loaded with the rehearsal, not before): the findings' own. */
   readonly #unexpected: typeof unexpectedInputs;
 
+  readonly #env: NodeJS.ProcessEnv;
+
   constructor(out: Stream, env: NodeJS.ProcessEnv, masks: Masks, unexpected: typeof unexpectedInputs) {
     this.#out = out;
+    this.#env = env;
     this.#unexpected = unexpected;
     this.#paint = painterFor(out, env);
     this.#colour = takesEscapes(out, env);
@@ -46,6 +49,32 @@ export class RehearsalPrinter {
 
   #mask(text: string): string {
     return this.#masks.apply(text);
+  }
+
+  /**
+   * A printer for one job of jobs side by side, with this one's colour and masks: its lines kept
+   * and written here together by `flush` (as the job ends), or, `prefixed`, each written at once
+   * with the job's name before it.
+   */
+  forJob(job: string, prefixed: boolean): { printer: RehearsalPrinter; flush(): void } {
+    const kept: string[] = [];
+    const out = this.#out;
+    const prefix = `${this.#paint("2", `[${safeText(job)}]`)} `;
+    const sink = {
+      isTTY: out.isTTY,
+      write: (text: string) => {
+        if (prefixed) out.write(text.replace(/^(?=.)/gm, prefix));
+        else kept.push(text);
+        return true;
+      },
+    } as unknown as Stream;
+    return {
+      printer: new RehearsalPrinter(sink, this.#env, this.#masks, this.#unexpected),
+      flush: () => {
+        out.write(kept.join(""));
+        kept.length = 0;
+      },
+    };
   }
 
   /** A line of the rehearsal's own; every name or value in it from the workflow is made inert first. */

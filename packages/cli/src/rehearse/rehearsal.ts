@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import type { ActionShape, JobRecord, RehearsalEvent } from "@cwp/workflow-rehearsal";
+import type { ActionShape, JobFolders, JobRecord, RehearsalEvent } from "@cwp/workflow-rehearsal";
 import actions from "../actions.generated.json" with { type: "json" };
 import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, safeText } from "../terminal.js";
@@ -16,6 +16,7 @@ import { eventVerdict, type WorkflowOutcome } from "./event-verdict.js";
 import { RehearsalInputError } from "./input-error.js";
 import { startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
+import { sideBySide } from "./side-by-side.js";
 import { type CwpStepResult, cwpStepRunner } from "./step-runner.js";
 import { type RehearsalJson, rehearsalJson, rehearsalVerdict } from "./verdict.js";
 
@@ -53,12 +54,23 @@ interface Shared {
   githubApi: string;
   /** JSON laid over each workflow's event payload (--event-payload). */
   given: Record<string, unknown>;
+  /** The most jobs that run at a time (--jobs). */
+  jobs: number;
 }
 
 async function sharedBy(flags: Flags, engine: Engine): Promise<Shared> {
   const speed = Number(flags.speed);
   if (!(Number.isFinite(speed) && speed > 0))
     throw new RehearsalInputError(`--speed must be a number above 0 (got ${JSON.stringify(flags.speed)})`);
+  const jobs = flags.jobs === undefined ? availableParallelism() : Number(flags.jobs);
+  if (!(Number.isInteger(jobs) && jobs > 0))
+    throw new RehearsalInputError(
+      `--jobs must be a whole number above 0 (got ${JSON.stringify(flags.jobs)})`,
+    );
+  if (flags.jobLines !== undefined && flags.jobLines !== "grouped" && flags.jobLines !== "prefixed")
+    throw new RehearsalInputError(
+      `--job-lines must be grouped or prefixed (got ${JSON.stringify(flags.jobLines)})`,
+    );
   const githubApi = gitHubApiUrl(flags.githubApiUrl, process.env);
   const given = flags.eventPayload === undefined ? {} : await readPayload(flags.eventPayload);
   const secrets = await readSecrets(flags);
@@ -75,7 +87,7 @@ async function sharedBy(flags: Flags, engine: Engine): Promise<Shared> {
     masks,
     engine.unexpectedInputs,
   );
-  return { flags, engine, secrets, masks, printer, speed, githubApi, given };
+  return { flags, engine, secrets, masks, printer, speed, githubApi, given, jobs };
 }
 
 /** One workflow read by GitHub's parser, with the event as it would come to it and whether it starts it. */
@@ -229,28 +241,32 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
   const { flags, engine, secrets, masks, printer, speed, githubApi } = shared;
   const folder = await mkdtemp(join(tmpdir(), "cwp-rehearsal-"));
   // --run-shell: every step in a copy of the clone, with a HOME and temporary folders of the
-  // rehearsal's; the user's clone and home are never a step's to write. They are the repository's
-  // runner folders, at the same paths in every rehearsal of it (a slot of its own if another
-  // rehearsal of it runs), so that caches keyed by their paths come back as they do on GitHub.
-  const slot = flags.runShell
-    ? await engine.takeRunnerSlot(repositoryFolder(process.env, "runners", where.repository))
-    : undefined;
-  const folders = slot
-    ? await engine.prepareRunnerFolders(
-        where.workspace,
-        slot.folder,
-        where.repository,
-        resolve(flags.toolCache ?? cwpCacheFolder(process.env, "tool-cache")),
-      )
+  // rehearsal's; the user's clone and home are never a step's to write. Each job takes a runner
+  // slot of the repository as it starts, the first free one (runner-slot.ts): the same paths in
+  // every rehearsal, so that caches keyed by their paths come back as they do on GitHub.
+  const runners = flags.runShell ? repositoryFolder(process.env, "runners", where.repository) : undefined;
+  const toolCache = resolve(flags.toolCache ?? cwpCacheFolder(process.env, "tool-cache"));
+  // The folders' layout as the opening line shows it, `<slot>` standing for a job's slot.
+  const layout = runners
+    ? await engine.prepareRunnerFolders(where.workspace, join(runners, "<slot>"), where.repository, toolCache)
     : undefined;
   const children = new Set<ChildProcess>();
-  const groups = new engine.ProcessGroups();
+  // Each job's process groups, ended as it ends; all of them on a cancel.
+  const jobGroups = new Set<InstanceType<Engine["ProcessGroups"]>>();
+  const groups = {
+    endAll: async () => {
+      await Promise.all([...jobGroups].map((g) => g.endAll()));
+    },
+    killAll: () => {
+      for (const g of jobGroups) g.killAll();
+    },
+  };
   const options = {
     workflow,
     event,
     repository: where.repository,
-    workspace: folders?.workspace ?? where.workspace,
-    temp: folders?.temp ?? folder,
+    workspace: where.workspace,
+    temp: folder,
     secrets,
     vars: flags.var ?? {},
     ...(flags.input !== undefined || event.name === "workflow_dispatch" ? { inputs: flags.input ?? {} } : {}),
@@ -262,7 +278,6 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
   );
   for (const note of verdict.notes) printer.line(`  note: ${note}`);
   if (!verdict.runs) {
-    await slot?.release();
     printer.line(`This ${event.name} would not start the workflow: nothing runs, nothing is rehearsed.`);
     return { json: rehearsalJson(file, event.name, []) };
   }
@@ -278,37 +293,35 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
   });
   masks.addAll(platform.token ? [platform.token] : []);
   printer.line(`  on ${platform.description}; files the steps write go to ${folder}`);
-  if (folders) {
+  const limit = Math.min(shared.jobs, jobs.length);
+  if (layout) {
     printer.line(
-      `  run: each job runs on a runner of its own, in ${folders.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${folders.workspace}, with HOME ${folders.home}, both made anew for each job at the same paths in every rehearsal of ${where.repository} (runner slot ${slot?.number}); the tool cache ${folders.toolCache}`,
+      `  run: each job runs on a runner of its own, in ${layout.copied ? `a copy of ${where.workspace}` : "an empty workspace (the workflow is in no git clone)"}: ${layout.workspace}, with HOME ${layout.home}, both made anew for each job, where <slot> is the first runner slot free as the job starts (1 unless a job beside it or another rehearsal of ${where.repository} holds it): the same paths in every rehearsal; the tool cache ${layout.toolCache}`,
     );
-    for (const held of slot?.busy ?? [])
-      printer.line(
-        `  note: another rehearsal of ${where.repository} (process ${held.pid}) holds runner slot ${held.number}: this one runs in slot ${slot?.number}, whose HOME and workspace are other paths, so caches saved under them there are not restored here`,
-      );
     // Named, never shown: a proxy's URL may carry its credentials.
     const network = Object.keys(engine.machineNetwork());
     printer.line(
       `  network: ${network.length > 0 ? `the steps get this machine's ${network.join(", ")}` : "this machine sets none of the network settings the steps would get"}; nothing else of its environment`,
     );
   }
+  if (limit > 1)
+    printer.line(
+      `  side by side: up to ${limit} jobs at a time (--jobs), each as soon as the jobs it needs have ended; ${flags.jobLines === "prefixed" ? "each line after its job's name" : "each job's lines printed together as it ends"}`,
+    );
   printer.line("");
-  const cleanUp = async () => {
-    await groups.endAll();
-    if (folders) await engine.removeRunnerTemp(folders);
-    await slot?.release();
-  };
+  // RUNNER_TEMP holds the scripts, secrets among their values: removed however the rehearsal ends.
+  const temps = new Set<JobFolders>();
   const stop = stopper(children, groups, async () => {
-    await cleanUp();
+    await groups.endAll();
+    await Promise.all([...temps].map((f) => engine.removeRunnerTemp(f)));
     await platform.close();
   });
-  const onLine = (line: string) => printer.stepLine(line);
-  const downloads = actionDownloader(engine, githubApi, process.env, onLine);
+  const downloads = actionDownloader(engine, githubApi, process.env, (line) => printer.stepLine(line));
   // GitHub's Results service for the actions --run-shell runs: the run's artifacts in this folder,
   // the repository's caches in cwp's own (or this rehearsal's alone, --no-cache).
   const defaultBranch = (event.payload as { repository?: { default_branch?: string } }).repository
     ?.default_branch;
-  const results = folders
+  const results = runners
     ? await engine.startResultsService({
         artifacts: join(folder, "artifacts"),
         caches: flags.cache
@@ -320,11 +333,24 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
     : undefined;
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
-  try {
-    for (const id of jobs) {
+  /** One job (each of its matrix runs in turn) on a runner slot of its own, its lines on a printer of its own when beside others. */
+  const rehearseOne = async (id: string) => {
+    const slot = runners ? await engine.takeRunnerSlot(runners) : undefined;
+    const folders = slot
+      ? await engine.prepareRunnerFolders(where.workspace, slot.folder, where.repository, toolCache)
+      : undefined;
+    const jobPrinter = limit > 1 ? printer.forJob(id, flags.jobLines === "prefixed") : undefined;
+    const out = jobPrinter?.printer ?? printer;
+    const onLine = (line: string) => out.stepLine(line);
+    const own = new engine.ProcessGroups();
+    jobGroups.add(own);
+    if (folders) temps.add(folders);
+    try {
       const records = await engine.rehearseJob(
         {
           ...options,
+          workspace: folders?.workspace ?? where.workspace,
+          temp: folders?.temp ?? folder,
           runStep: cwpStepRunner({
             platform,
             event,
@@ -337,13 +363,7 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
           }),
           ...(folders
             ? {
-                runScript: engine.scriptRunner({
-                  event,
-                  folders,
-                  masks,
-                  onLine,
-                  groups,
-                }),
+                runScript: engine.scriptRunner({ event, folders, masks, onLine, groups: own }),
                 ...(folders.copied
                   ? {
                       checkout: engine.checkoutRunner({
@@ -354,9 +374,9 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
                       }),
                     }
                   : {}),
+                startJob: () => engine.freshJobFolders(folders),
               }
             : {}),
-          ...(folders ? { startJob: () => engine.freshJobFolders(folders) } : {}),
           downloadAction: (action) => downloads.download(action, folders?.actions),
           ...(results
             ? {
@@ -367,22 +387,41 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
                 },
               }
             : {}),
-          endJob: () => groups.endAll(),
+          endJob: () => own.endAll(),
           signal: stop.signal,
           platformNow: platform.clock.now,
-          onJobStart: (job) => printer.heading(`job ${job.title}`),
-          onStepStart: (step) => printer.stepStart(step, platform.url),
-          onStepEnd: (step) => printer.stepEnd(step),
+          onJobStart: (job) => {
+            out.heading(`job ${job.title}`);
+            // Another rehearsal's slot passed over: this job's HOME and workspace are other paths.
+            for (const held of slot?.busy.filter((b) => b.pid !== process.pid) ?? [])
+              out.line(
+                `    note: another rehearsal of ${where.repository} (process ${held.pid}) holds runner slot ${held.number}: this job runs in slot ${slot?.number}, whose HOME and workspace are other paths, so caches saved under them there are not restored here`,
+              );
+          },
+          onStepStart: (step) => out.stepStart(step, platform.url),
+          onStepEnd: (step) => out.stepEnd(step),
         },
         id,
         done,
       );
       done.set(id, records);
-      for (const record of records) printer.job(record, await keepSummary(record));
+      for (const record of records) out.job(record, await keepSummary(record));
+    } finally {
+      await own.endAll();
+      jobGroups.delete(own);
+      if (folders) {
+        await engine.removeRunnerTemp(folders);
+        temps.delete(folders);
+      }
+      await slot?.release();
+      jobPrinter?.flush();
     }
+  };
+  try {
+    await sideBySide(jobs, (id) => engine.neededBy(workflow, id), limit, rehearseOne);
   } finally {
     stop.dispose();
-    await cleanUp();
+    await groups.endAll();
     await platform.close();
     await results?.close();
   }
@@ -391,7 +430,8 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
     printer.line(
       `artifact ${safeText(artifact.name)}: ${artifact.size} bytes, made by ${safeText(artifact.job)} (kept in ${artifact.file})`,
     );
-  const records = [...done.values()].flat();
+  // In the workflow's order, whichever ended first.
+  const records = jobs.flatMap((id) => done.get(id) ?? []);
   const reached = rehearsalVerdict(records);
   const { failed, notRehearsed: unrehearsed } = reached;
   const exitCode = stop.exitCode() ?? reached.exitCode;

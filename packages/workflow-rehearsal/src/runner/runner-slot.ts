@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -6,20 +7,21 @@ import { join } from "node:path";
 // A repository's runner folders at the same paths in every rehearsal, as every GitHub runner of a
 // kind has the same HOME and workspace (/home/runner, /home/runner/work/<repo>/<repo>):
 // @actions/cache hashes a cache's paths into its version, so a cache saved under HOME (npm's
-// ~/.npm, pip's ~/.cache/pip) is restored only where HOME is the same path. A rehearsal holds its
-// slot (`<base>/<n>`) from its first job to its end; another rehearsal of the repository at the same
-// time takes the next free slot, whose paths differ, and says so. A slot whose holder died without
-// letting go (SIGKILL, a power cut) is taken over: its lock names a process that no longer runs.
+// ~/.npm, pip's ~/.cache/pip) is restored only where HOME is the same path. A job run holds a slot
+// (`<base>/<n>`) from its start to its end, the first free one: slot 1, unless a job beside it
+// (jobs side by side) or another rehearsal of the repository holds it. A slot whose holder died
+// without letting go (SIGKILL, a power cut) is taken over: its lock names a process that no longer
+// runs.
 
-/** No repository is rehearsed this many times at once; a bound on the search, not a queue. */
+/** No repository has this many jobs rehearsed at once; a bound on the search, not a queue. */
 const MOST_SLOTS = 64;
 
 export interface RunnerSlot {
   /** The slot's folder: the runner folders (work/, home) go under it. */
   folder: string;
-  /** 1 for the repository's usual folders; more when other rehearsals held the ones before. */
+  /** 1 for the repository's usual folders; more when other jobs or rehearsals held the ones before. */
   number: number;
-  /** The slots passed over, with the process of this machine that holds each. */
+  /** The slots passed over, with the process that holds each (this one's, for a job beside). */
   busy: Array<{ number: number; pid: number }>;
   /** Lets the slot go (also done as the process exits, however it exits but SIGKILL). */
   release(): Promise<void>;
@@ -37,8 +39,9 @@ export async function takeRunnerSlot(base: string): Promise<RunnerSlot> {
   const me: Holder = { pid: process.pid, host: hostname() };
   for (let number = 1; number <= MOST_SLOTS; ) {
     const lock = join(base, `${number}.lock`);
-    // Written whole, then linked: a lock is never seen empty, and link() fails if one exists.
-    const mine = `${lock}.${me.pid}`;
+    // Written whole, then linked: a lock is never seen empty, and link() fails if one exists. The
+    // file linked is this attempt's own (jobs side by side take slots in one process).
+    const mine = `${lock}.${me.pid}.${randomUUID()}`;
     await writeFile(mine, JSON.stringify(me), { mode: 0o600 });
     try {
       await link(mine, lock);
@@ -53,20 +56,31 @@ export async function takeRunnerSlot(base: string): Promise<RunnerSlot> {
     } finally {
       await unlink(mine).catch(() => {});
     }
-    const letGo = () => {
-      process.off("exit", letGoNow);
-      return unlink(lock).catch(() => {});
+    held.add(lock);
+    letGoAtExit();
+    const release = async () => {
+      held.delete(lock);
+      await unlink(lock).catch(() => {});
     };
-    // As the process exits (process.exit on a second Ctrl-C among the ways): synchronously.
-    const letGoNow = () => {
-      try {
-        if (readHolder.sync(lock)?.pid === me.pid) unlinkSync(lock);
-      } catch {}
-    };
-    process.once("exit", letGoNow);
-    return { folder: join(base, String(number)), number, busy, release: letGo };
+    return { folder: join(base, String(number)), number, busy, release };
   }
-  throw new Error(`${MOST_SLOTS} rehearsals of this repository hold a runner slot in ${base}: none is free`);
+  throw new Error(`${MOST_SLOTS} jobs of this repository hold a runner slot in ${base}: none is free`);
+}
+
+/** The locks this process holds, let go as it exits (process.exit on a second Ctrl-C among the ways). */
+const held = new Set<string>();
+let lettingGoAtExit = false;
+function letGoAtExit(): void {
+  if (lettingGoAtExit) return;
+  lettingGoAtExit = true;
+  process.once("exit", () => {
+    for (const lock of held)
+      try {
+        if (readHolder.sync(lock)?.pid === process.pid) unlinkSync(lock);
+      } catch {
+        // Gone already: nothing to let go.
+      }
+  });
 }
 
 /** Who holds a lock; undefined for one gone this instant or not a lock of ours (taken as gone). */
