@@ -3,6 +3,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { printJsonRefusal, safeText } from "../terminal.js";
 import { GITHUB_API } from "./action-source.js";
 import { EVENTS } from "./event-payloads.js";
+import type { Flags } from "./flags.js";
 import { RehearsalInputError } from "./input-error.js";
 
 // `cwp rehearse WORKFLOW_FILE`: a workflow's jobs run as GitHub runs them, locally, before a push:
@@ -18,28 +19,6 @@ import { RehearsalInputError } from "./input-error.js";
  * long the work takes, so a ten-minute build ends in ten seconds.
  */
 export const REHEARSAL_SPEED = 60;
-
-export interface Flags {
-  job?: string;
-  event: string;
-  eventPayload?: string;
-  input?: Record<string, string>;
-  secret?: Record<string, string>;
-  secretFile?: string;
-  var?: Record<string, string>;
-  world?: string;
-  apiUrl?: string;
-  githubApiUrl?: string;
-  toolCache?: string;
-  cache: boolean;
-  speed: string;
-  ref?: string;
-  sha?: string;
-  runShell?: boolean;
-  json?: boolean;
-  jobs?: string;
-  jobLines?: string;
-}
 
 /** `--input NAME=VALUE`, repeatable: each into the flag's record, refusing what is not NAME=VALUE. */
 function keyValue(flag: string, refuse: (message: string) => never, fromEnvironment = false) {

@@ -9,10 +9,10 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { jsonLine, safeText } from "../terminal.js";
 import { actionDownloader, gitHubApiUrl } from "./action-source.js";
 import { changedFiles } from "./changed-files.js";
-import type { Flags } from "./command.js";
 import { cwpCacheFolder, repositoryFolder } from "./cwp-cache.js";
 import { EVENTS, type EventName, eventFor, mergeJson, type Where, whereFromGit } from "./event.js";
 import { eventVerdict, type WorkflowOutcome } from "./event-verdict.js";
+import type { Flags } from "./flags.js";
 import { RehearsalInputError } from "./input-error.js";
 import { startRehearsalPlatform } from "./platform.js";
 import { RehearsalPrinter } from "./printer.js";
@@ -333,8 +333,10 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
     : undefined;
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
+  const seconds = new Map<string, number>();
   /** One job (each of its matrix runs in turn) on a runner slot of its own, its lines on a printer of its own when beside others. */
   const rehearseOne = async (id: string) => {
+    const started = performance.now();
     const slot = runners ? await engine.takeRunnerSlot(runners) : undefined;
     const folders = slot
       ? await engine.prepareRunnerFolders(where.workspace, slot.folder, where.repository, toolCache)
@@ -405,6 +407,7 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
         done,
       );
       done.set(id, records);
+      seconds.set(id, Math.round(performance.now() - started) / 1000);
       for (const record of records) out.job(record, await keepSummary(record));
     } finally {
       await own.endAll();
@@ -442,7 +445,7 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
         ? `${failed.length} job(s) would fail: ${failed.map((r) => r.job).join(", ")}.`
         : `Every job that runs for this ${event.name} would pass${unrehearsed > 0 ? ` as far as rehearsed (${unrehearsed} step(s) or job(s) not rehearsed, named above)` : ""} (${records.filter((r) => r.ran).length} of ${records.length} run).`,
   );
-  return { json: rehearsalJson(file, event.name, records, exitCode) };
+  return { json: rehearsalJson(file, event.name, records, exitCode, seconds) };
 }
 
 /** How long the steps GitHub runs after a cancel (`always()`, `cancelled()`) get here: ours, a bound. */
