@@ -275,6 +275,8 @@ describe.concurrent("cwp rehearse: what a runner would refuse, secrets, bad inpu
       jobs: [{ id: "build", verdict: "pass", notRehearsed: [], failedSteps: [] }],
     });
     expect(passing.stderr).toContain("✔ job build would pass");
+    // Each job's time on its runner, for a script to compare (bench/rehearse-ci reads it).
+    expect(JSON.parse(passing.stdout).jobs[0].seconds).toBeGreaterThan(0);
     const partly = await rehearse([
       "examples/workflows/daily-focus-export.yml",
       "--event",

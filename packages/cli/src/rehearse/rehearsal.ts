@@ -334,10 +334,18 @@ async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ jso
   const done = new Map<string, JobRecord<CwpStepResult>[]>();
   const keepSummary = summaryKeeper(folder, masks);
   const seconds = new Map<string, number>();
+  // Slots are taken one at a time, in the order the jobs start (the workflow's, for jobs that start
+  // together): the same job gets the same slot, and the same HOME, in the next rehearsal.
+  let slotsTaken: Promise<unknown> = Promise.resolve();
+  const takeSlot = (base: string) => {
+    const taking = slotsTaken.then(() => engine.takeRunnerSlot(base));
+    slotsTaken = taking.catch(() => {});
+    return taking;
+  };
   /** One job (each of its matrix runs in turn) on a runner slot of its own, its lines on a printer of its own when beside others. */
   const rehearseOne = async (id: string) => {
     const started = performance.now();
-    const slot = runners ? await engine.takeRunnerSlot(runners) : undefined;
+    const slot = runners ? await takeSlot(runners) : undefined;
     const folders = slot
       ? await engine.prepareRunnerFolders(where.workspace, slot.folder, where.repository, toolCache)
       : undefined;

@@ -33,6 +33,8 @@ export interface RehearsalJson {
     /** What the runner would warn of at a step (a deprecated input, an action forced onto Node 24): never a failure. */
     warnings: { step: string; warning: string }[];
     outputs: Record<string, string | null>;
+    /** Seconds from its runner's set-up to its end, all its matrix runs; null where it was not rehearsed. */
+    seconds: number | null;
   }[];
 }
 
@@ -90,6 +92,8 @@ export function rehearsalJson(
   records: readonly JobRecord<CwpStepResult>[],
   /** The rehearsal's exit code, where a cancel decides it (130, 143); else the verdict's. */
   exitCode = rehearsalVerdict(records).exitCode,
+  /** Each job's seconds, by id. */
+  seconds: ReadonlyMap<string, number> = new Map(),
 ): RehearsalJson {
   const jobs = records.map((record) => ({
     id: record.id,
@@ -111,6 +115,7 @@ export function rehearsalJson(
     outputs: Object.fromEntries(
       Object.entries(record.outputs).map(([name, value]) => [name, typeof value === "string" ? value : null]),
     ),
+    seconds: seconds.get(record.id) ?? null,
   }));
   const { verdict } = rehearsalVerdict(records);
   return { workflow, event, runs: records.length > 0, verdict, exitCode, jobs };
