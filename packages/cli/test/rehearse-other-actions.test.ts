@@ -1,3 +1,6 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ActionRepository } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { printed, rehearse, useActionRepositories, userMachine } from "./rehearse-machine.js";
@@ -77,6 +80,9 @@ const REPOSITORIES: ActionRepository[] = [
     commits: {
       [KIT_V1]: {
         "action.yml": `inputs:\n  name: {}\noutputs:\n  said:\n    value: \${{ steps.inner.outputs.greeting }}\nruns:\n  using: composite\n  steps:\n    - run: echo "kit for $NAME"\n      shell: bash\n      env:\n        NAME: \${{ inputs.name }}\n    - id: inner\n      uses: octo/greet/sub@v1\n      with:\n        who: nested\n`,
+        // A composite whose step uses an action with a pre and a post (octo/greet), one level down.
+        "pre-kit/action.yml": `inputs:\n  name: {}\nruns:\n  using: composite\n  steps:\n    - uses: octo/kit/inner-kit@v1\n      with:\n        name: \${{ inputs.name }}\n`,
+        "inner-kit/action.yml": `inputs:\n  name: {}\nruns:\n  using: composite\n  steps:\n    - name: greet inside\n      uses: octo/greet@v1\n      with:\n        who: \${{ inputs.name }} in \${{ github.action_path != '' && 'a composite' || 'nothing' }}\n`,
       },
     },
     tags: { v1: KIT_V1 },
@@ -131,6 +137,32 @@ describe("other repositories' actions", () => {
   // action.yml (actions/runner src/Runner.Worker/ActionManifestManager.cs @258d6c85 lines 418-428,
   // 458-460), and makes each the condition of the pre or post step it adds (ActionManager.cs
   // @258d6c85 lines 387 and 413), evaluated as that step is reached, with the job's status then.
+  // The runner registers the pres of a composite's actions as the composite's own pre steps
+  // (ActionManager.cs @258d6c85 lines 369-401, "Embedded Step", nested composites in turn) and runs
+  // them at its place before the job's first step (Handlers/CompositeActionHandler.cs lines 41-44).
+  it("runs the pre of an action used inside another repository's composite actions before the job's first step, with the composite's inputs; its main and post get its state", async () => {
+    const machine = await userMachine(
+      steps(
+        "      - run: echo first step\n",
+        "      - uses: octo/kit/pre-kit@v1\n        with:\n          name: deep\n",
+      ),
+    );
+    // A cache folder of its own: the other tests here see these actions downloaded as they expect.
+    const result = await rehearseWith(machine, [], {
+      XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), "cwp-cache-")),
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(printed(result.stdout).filter((line) => /^(pre|main|post) v1|^first step/.test(line))).toEqual([
+      "pre v1 who=deep in a composite node=24 state=[]",
+      "first step",
+      "main v1 who=deep in a composite node=24 state=[STATE_pre=saved]",
+      "post v1 who=deep in a composite node=24 state=[STATE_main=saved STATE_pre=saved]",
+    ]);
+    expect(result.stdout).toContain(
+      `▶ Pre octo/kit/pre-kit@v1 › octo/kit/inner-kit@v1 › greet inside (pre of octo/greet@v1, another repository's action at ${GREET_V1.slice(0, 12)}, --run-shell)`,
+    );
+  });
+
   it("runs a pre or post where its pre-if or post-if holds with the job's status then: success(), failure(), always(), after a passing and a failing step", async () => {
     const uses = (...names: string[]) =>
       names.map((n) => `      - uses: octo/conditional/${n}@v1\n`).join("");

@@ -235,7 +235,10 @@ export async function rehearseEvent(flags: Flags, engine: Engine): Promise<numbe
   return verdict.exitCode;
 }
 
-/** A workflow's rehearsal: its jobs run in order, its verdict printed; the JSON of it for --json. */
+/**
+ * A workflow's rehearsal: its jobs run as their needs allow (side-by-side.ts), its verdict printed;
+ * the JSON of it for --json.
+ */
 async function rehearseWorkflow(planned: Planned, shared: Shared): Promise<{ json: RehearsalJson }> {
   const { file, workflow, where, event, verdict, jobs } = planned;
   const { flags, engine, secrets, masks, printer, speed, githubApi } = shared;
