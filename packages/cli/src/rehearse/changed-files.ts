@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { git } from "./git.js";
 
 // The files an event changed, which `paths` and `paths-ignore` filters read, as GitHub computes
 // them ("Workflow syntax for GitHub Actions", on.<push|pull_request>.paths, "Git diff
@@ -7,19 +7,6 @@ import { execFileSync } from "node:child_process";
 // has it against the commit pushed); for a push of a new branch or a tag, a two-dot diff against the
 // parent of the deepest commit pushed. What a push would send is what the clone has and its remote
 // (origin) does not. A clone with no remote pushes nowhere: its commit's own changes stand in.
-
-/** What git says in the clone `dir`, if it can. */
-function git(dir: string, args: string[]): string | undefined {
-  try {
-    return execFileSync("git", ["-C", dir, ...args], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      maxBuffer: 64 * 1024 * 1024,
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
 
 const lines = (text: string | undefined) =>
   text === undefined ? undefined : text.split("\n").filter(Boolean);

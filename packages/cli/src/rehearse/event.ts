@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import type { RehearsalEvent } from "@cwp/workflow-rehearsal";
 import { EVENT_SHAPES, type EventName, type EventShape } from "./event-payloads.js";
+import { git } from "./git.js";
 
 // The event a rehearsal runs for: its payload as GitHub sends it for the parts workflows read
 // (`github.event.*`), for the commit and branch the clone is on, and a file's JSON laid over it
@@ -8,19 +8,8 @@ import { EVENT_SHAPES, type EventName, type EventShape } from "./event-payloads.
 
 export { EVENTS, type EventName } from "./event-payloads.js";
 
-/** What git says of the folder `dir`, if it is in a clone. */
-function git(dir: string, args: string[]): string | undefined {
-  try {
-    return (
-      execFileSync("git", ["-C", dir, ...args], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-      }).trim() || undefined
-    );
-  } catch {
-    return undefined;
-  }
-}
+/** What git says of the folder `dir`, if it is in a clone and says something. */
+const said = (dir: string, args: string[]) => git(dir, args) || undefined;
 
 export interface Where {
   sha: string;
@@ -40,23 +29,23 @@ export function whereFromGit(
   dir: string,
   asked: { ref?: string | undefined; sha?: string | undefined } = {},
 ): Where {
-  const origin = git(dir, ["remote", "get-url", "origin"]);
+  const origin = said(dir, ["remote", "get-url", "origin"]);
   const repository = origin ? /[/:]([^/:]+\/[^/]+?)(?:\.git)?$/.exec(origin)?.[1] : undefined;
-  const branch = git(dir, ["symbolic-ref", "--short", "HEAD"]);
-  const sha = asked.sha ?? git(dir, ["rev-parse", "HEAD"]) ?? "0".repeat(40);
+  const branch = said(dir, ["symbolic-ref", "--short", "HEAD"]);
+  const sha = asked.sha ?? said(dir, ["rev-parse", "HEAD"]) ?? "0".repeat(40);
   return {
     sha,
     ref: asked.ref !== undefined ? refOf(dir, asked.ref) : `refs/heads/${branch ?? "main"}`,
     repository: repository ?? "local/rehearsal",
-    workspace: git(dir, ["rev-parse", "--show-toplevel"]) ?? dir,
+    workspace: said(dir, ["rev-parse", "--show-toplevel"]) ?? dir,
   };
 }
 
 /** `--ref` as a full ref: a tag the clone has, or that reads as a version, is a tag; else a branch. */
 function refOf(dir: string, ref: string): string {
   if (ref.startsWith("refs/")) return ref;
-  if (git(dir, ["rev-parse", "--verify", "--quiet", `refs/tags/${ref}`])) return `refs/tags/${ref}`;
-  if (git(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${ref}`])) return `refs/heads/${ref}`;
+  if (said(dir, ["rev-parse", "--verify", "--quiet", `refs/tags/${ref}`])) return `refs/tags/${ref}`;
+  if (said(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${ref}`])) return `refs/heads/${ref}`;
   return /^v?\d+(\.\d+)*([-+].*)?$/.test(ref) ? `refs/tags/${ref}` : `refs/heads/${ref}`;
 }
 

@@ -3,6 +3,7 @@ import { stepLabel } from "../findings.js";
 import type { StepResult } from "../records.js";
 import type { Step } from "../workflow.js";
 import { actionInputs } from "./handlers/action.js";
+import { compositeContexts } from "./handlers/composite-action.js";
 import { runPre } from "./handlers/javascript-action.js";
 import type { JobRun } from "./job-run.js";
 import { isOtherRepository, MAX_COMPOSITE_DEPTH, preparedAction } from "./prepare-actions.js";
@@ -63,14 +64,8 @@ async function runPresOf<R extends StepResult>(
       await runPre(job, step, label, action, inputs, scope, { action: step.uses, commit: prepared.commit });
       return;
     }
-    // The composite's own contexts, as its steps have them (composite-action.ts), none run yet.
-    const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = scope.contexts;
-    const contexts = {
-      ...shared,
-      github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
-      inputs,
-      steps: {},
-    };
+    // The composite's own contexts, as its steps have them, none of them run yet.
+    const contexts = { ...compositeContexts(scope.contexts, scope, action, inputs), steps: {} };
     for (const [index, inner] of action.steps.entries())
       await runPresOf(
         job,

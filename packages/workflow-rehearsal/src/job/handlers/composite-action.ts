@@ -6,6 +6,24 @@ import { ALWAYS } from "../status.js";
 import type { StepRun } from "../step-handler.js";
 
 /**
+ * The contexts a composite's steps read (its pres too, pre-steps.ts): the caller's but `secrets`,
+ * `needs` and `vars` (an action has none), with its `inputs` and `github.action_path`.
+ */
+export function compositeContexts(
+  caller: Record<string, unknown>,
+  scope: Scope,
+  action: Extract<LocalAction, { kind: "composite" }>,
+  inputs: Record<string, string>,
+): Record<string, unknown> {
+  const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = caller;
+  return {
+    ...shared,
+    github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
+    inputs,
+  };
+}
+
+/**
  * A local composite action: its steps run in the job's step loop as the job's do (`run:` steps
  * under --run-shell, ours, other local actions), in a frame of their own (their own `steps`
  * context, `github.action_status`), with its `inputs`, `github.action_path`, no `secrets`, `needs`
@@ -17,13 +35,7 @@ export async function runCompositeAction<R extends StepResult>(
   inputs: Record<string, string>,
 ): Promise<StepResult> {
   const { job, frame, step, label, scope } = run;
-  const { secrets: _secrets, needs: _needs, vars: _vars, ...shared } = frame.contexts;
-  const contexts = {
-    ...shared,
-    job: scope.contexts.job,
-    github: { ...(scope.contexts.github as Record<string, unknown>), action_path: action.folder },
-    inputs,
-  };
+  const contexts = { ...compositeContexts(frame.contexts, scope, action, inputs), job: scope.contexts.job };
   const where = `${frame.where}, action ${step.uses}`;
   // Our steps inside it are checked as a job's are: their inputs, what they read, the token's permissions.
   for (const finding of stepsFindings(where, action.steps, job.options.actions, job.permissions))
