@@ -12,7 +12,7 @@ import {
   warn,
   workflowRepository,
 } from "@cwp/action-kit";
-import { gitHubClient } from "@cwp/action-kit/github";
+import { loadGitHubClient } from "@cwp/action-kit/github";
 import { IncompleteListError } from "@cwp/client";
 import {
   Decimal,
@@ -106,7 +106,7 @@ export const definition = defineAction({
     const repository = workflowRepository();
     if (config.comment !== "none" && config["github-token"] && repository) {
       const target = {
-        github: gitHubClient(config["github-token"]),
+        github: await loadGitHubClient(config["github-token"]),
         repository,
         budget: { signal, deadline },
       };

@@ -445,15 +445,23 @@ export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false
       );
     });
 
-    githubCase("warns when GITHUB_API_URL is plain http to another machine", async () => {
-      const result = await deploy({
-        inputs: { timeout: "2s" },
-        options: { env: { GITHUB_API_URL: "http://github().invalid" } },
-      });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toContain("::warning::GITHUB_API_URL is plain http to another machine");
-      expect(await writes()).toEqual([]);
-    });
+    githubCase(
+      "warns when GITHUB_API_URL is plain http to another machine; a name that does not resolve fails at once",
+      async () => {
+        const result = await deploy({
+          inputs: { timeout: "2s" },
+          options: { env: { GITHUB_API_URL: "http://github.invalid" } },
+        });
+        expect(result.code).toBe(1);
+        expect(result.stdout).toContain("::warning::GITHUB_API_URL is plain http to another machine");
+        // The creation never left this machine: nothing to look for, no second one that may be pending.
+        expect(failureMessage(result)).toMatch(
+          /was not created \(GitHub POST .* could not be reached: getaddrinfo/,
+        );
+        expect(result.stdout).not.toContain("may remain pending");
+        expect(await writes()).toEqual([]);
+      },
+    );
 
     githubCase("links the environment's URL in the job summary", async () => {
       const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example/(x)" } });

@@ -111,5 +111,22 @@ function refusal(error: unknown, route: string): GitHubRefusal | undefined {
   );
 }
 
+/** Connection failures that come before a request leaves this machine. */
+const NEVER_SENT = new Set(["ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH"]);
+
+/** The system's code for why fetch failed (Octokit's error, fetch's, then the socket's). */
+function failureCode(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string") return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 const unreached = (error: unknown, route: string) =>
-  new GitHubUnreached(route, String((error as Error)?.message ?? error).slice(0, 200));
+  new GitHubUnreached(
+    route,
+    String((error as Error)?.message ?? error).slice(0, 200),
+    NEVER_SENT.has(failureCode(error) ?? ""),
+  );

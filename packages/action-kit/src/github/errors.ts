@@ -59,6 +59,8 @@ export class GitHubUnreached extends Error {
   constructor(
     readonly route: string,
     reason: string,
+    /** It failed before the request left (no address, refused): GitHub cannot have acted on it. */
+    readonly neverSent = false,
   ) {
     super(`GitHub ${route} could not be reached: ${reason}`);
   }
@@ -79,7 +81,7 @@ export class GitHubTimeout extends Error {
 export function answerLost(error: unknown, budget: { signal: AbortSignal; deadline: number }): boolean {
   if (budget.signal.aborted || Date.now() >= budget.deadline) return false;
   if (error instanceof GitHubRefusal) return error.status >= 500;
-  return error instanceof GitHubUnreached || error instanceof GitHubTimeout;
+  return (error instanceof GitHubUnreached && !error.neverSent) || error instanceof GitHubTimeout;
 }
 
 /** Creations tried in all when GitHub's answers are lost, each after looking for what it made. */

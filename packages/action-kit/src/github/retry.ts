@@ -28,7 +28,8 @@ export function retryDelay(
   options: { creates: boolean; retries: number },
 ): number | undefined {
   if (attempt >= options.retries) return undefined;
-  if (!("status" in failure)) return options.creates ? undefined : backoff(attempt);
+  // A creation that may have reached GitHub is looked for, not sent again (deployment-record.ts).
+  if (!("status" in failure)) return options.creates && !failure.neverSent ? undefined : backoff(attempt);
   if (failure.rateLimited) {
     const after = failure.retryAfterMs;
     if (after !== undefined) return after;

@@ -18,7 +18,8 @@ import { deactivateEarlier } from "./deactivate.js";
 const DESCRIPTION_MAX = 140;
 
 export interface DeploymentTarget {
-  github: GitHubClient;
+  /** The client, made at the first call (its code loaded then: load-client.ts). */
+  github: () => Promise<GitHubClient>;
   owner: string;
   repo: string;
   environment: string;
@@ -99,7 +100,8 @@ export class DeploymentRecord implements WorkRecord {
   /** Deployments of this environment and commit that carry this step's mark, newest first. */
   async #ours(budget: GitHubBudget): Promise<DeploymentAnswer[]> {
     const t = this.#target;
-    const { data } = await t.github.rest.repos.listDeployments({
+    const github = await t.github();
+    const { data } = await github.rest.repos.listDeployments({
       owner: t.owner,
       repo: t.repo,
       sha: t.sha,
@@ -121,7 +123,8 @@ export class DeploymentRecord implements WorkRecord {
 
   async #create(budget: { signal: AbortSignal; deadline: number }): Promise<void> {
     const t = this.#target;
-    const { data, status } = await t.github.rest.repos.createDeployment({
+    const github = await t.github();
+    const { data, status } = await github.rest.repos.createDeployment({
       owner: t.owner,
       repo: t.repo,
       // The commit itself: a branch name would have GitHub merge the default branch into it.
@@ -202,7 +205,8 @@ export class DeploymentRecord implements WorkRecord {
     const t = this.#target;
     if (this.#id === undefined) return false;
     try {
-      await t.github.rest.repos.createDeploymentStatus({
+      const github = await t.github();
+      await github.rest.repos.createDeploymentStatus({
         owner: t.owner,
         repo: t.repo,
         deployment_id: this.#id,
@@ -229,7 +233,8 @@ export class DeploymentRecord implements WorkRecord {
     try {
       for (const orphan of await this.#ours(budget)) {
         if (orphan.id === this.#id) continue;
-        await t.github.rest.repos.createDeploymentStatus({
+        const github = await t.github();
+        await github.rest.repos.createDeploymentStatus({
           owner: t.owner,
           repo: t.repo,
           deployment_id: orphan.id as number,
@@ -245,7 +250,7 @@ export class DeploymentRecord implements WorkRecord {
       }
     } catch (error) {
       warn(
-        `GitHub's answer to creating a deployment of environment ${t.environment} was lost and a second one may remain pending (${reason(error)}); deployment ${this.#id} is the record.`,
+        `GitHub's answer to creating a deployment of environment ${t.environment} was lost and a second one may remain pending (${reason(error)}); ${this.#id === undefined ? "none is the record: the step started nothing" : `deployment ${this.#id} is the record`}.`,
       );
     }
   }
@@ -253,7 +258,10 @@ export class DeploymentRecord implements WorkRecord {
   async #deactivate(which: { all: boolean }, budget: GitHubBudget): Promise<void> {
     const t = this.#target;
     try {
-      await deactivateEarlier(t, { except: this.#id, all: which.all, budget, logUrl: t.logUrl });
+      await deactivateEarlier(
+        { ...t, github: await t.github() },
+        { except: this.#id, all: which.all, budget, logUrl: t.logUrl },
+      );
     } catch (error) {
       warn(
         `GitHub did not mark the earlier deployments of environment ${t.environment} inactive (${reason(error)}); deployment ${this.#id} is recorded.`,

@@ -1,7 +1,8 @@
 import type { Recorder } from "../../engine/work-record.js";
 import { workflowRepository } from "../../inputs/event.js";
 import { InputError } from "../../inputs/input-error.js";
-import { gitHubClient } from "../client.js";
+import type { GitHubClient } from "../client.js";
+import { loadGitHubClient } from "../load-client.js";
 import { deployedCommit } from "./commit.js";
 import { DeploymentRecord } from "./deployment-record.js";
 import { type DeploymentConfig, deploymentInputs, deploymentOutputs } from "./inputs.js";
@@ -52,8 +53,9 @@ export const deployments: Recorder<typeof deploymentInputs> = {
     const sha = deployedCommit(config.sha);
     if (!sha)
       throw new InputError("environment", "needs the commit deployed: the workflow's GITHUB_SHA is not set");
+    let client: Promise<GitHubClient> | undefined;
     return new DeploymentRecord({
-      github: gitHubClient(token),
+      github: () => (client ??= loadGitHubClient(token)),
       ...repository,
       environment,
       environmentUrl: config["environment-url"],
