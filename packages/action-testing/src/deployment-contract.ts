@@ -12,9 +12,9 @@ import { leakedSecrets, type RunOptions } from "./runner.js";
 
 const GITHUB_TOKEN = "ghs_deployments_workflow_token_0123";
 /** The workflow run, as the runner's variables name it. */
-const RUN = { GITHUB_SERVER_URL: "https://github().example", GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1" };
-const RUN_URL = "https://github().example/acme/shop/actions/runs/4242/attempts/1";
-const EARLIER_RUN_URL = "https://github().example/acme/shop/actions/runs/4000/attempts/1";
+const RUN = { GITHUB_SERVER_URL: "https://github.example", GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1" };
+const RUN_URL = "https://github.example/acme/shop/actions/runs/4242/attempts/1";
+const EARLIER_RUN_URL = "https://github.example/acme/shop/actions/runs/4000/attempts/1";
 /** A pull request's head commit, and the merge commit GitHub checks out for it (on no branch). */
 const HEAD_SHA = "fedcba9876543210fedcba9876543210fedcba98";
 const MERGE_SHA = "1111111111111111111111111111111111111111";
