@@ -29,7 +29,7 @@ const RUN_BY_CI = [
   "pnpm lint",
   "pnpm typecheck",
   "pnpm check:changesets",
-  'pnpm test:at "2028-02-29 23:50" --filter=@cwp/cost-report',
+  'pnpm test:at "2028-02-29 23:50" "2027-01-01 00:20" --filter=@cwp/cost-report',
 ];
 /** How CI itself is run: on a clean clone, from outside. */
 const CI_ITSELF = /^git clone \. \/tmp\/cwp-ci && cd \/tmp\/cwp-ci && .* bash \.ci\/run$/;
