@@ -11,6 +11,11 @@ import { expect } from "vitest";
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
 export const platform = useTestPlatform({ speed: 0 });
 export const DAY = 86_400;
+/**
+ * A period with whole hours at any instant, for a case whose subject is not the period: the
+ * default, month to date, has none in a month's first hour, and the report then reads nothing.
+ */
+export const WHOLE_HOURS = { period: "last-7-days" };
 export const GITHUB_TOKEN = "ghs_stand_in_token_0123456789";
 export let dirs = 0;
 export const outDir = () => {

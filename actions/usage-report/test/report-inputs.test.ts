@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectListGoingRound } from "./project-list-going-round.js";
-import { platform, report } from "./report-harness.js";
+import { platform, report, WHOLE_HOURS } from "./report-harness.js";
 
 // usage-report: inputs, the platform, and the platform's text as text (report-harness.ts runs the step).
 
@@ -53,7 +53,7 @@ describe("usage-report: inputs and the platform", () => {
 
   it("refuses a project-id no project has, naming the ids there are, with nothing but the projects list read", async () => {
     await platform.reset();
-    const { result } = await report({ "project-id": "storefornt" });
+    const { result } = await report({ ...WHOLE_HOURS, "project-id": "storefornt" });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
       /::error::Input "project-id": no project "storefornt" among the \d+ this token can read \([^)]*platform-web[^)]*\): give a project's id, as the other actions take it, or its 24-character uid/,
@@ -101,7 +101,7 @@ describe("usage-report: inputs and the platform", () => {
   it("stops on a project list that goes round, naming it, without spending the hour's budget or writing a report from part of it", async () => {
     await platform.reset();
     await projectListGoingRound(platform);
-    const { result, dir } = await report({ formats: "json", "group-by": "project" });
+    const { result, dir } = await report({ ...WHOLE_HOURS, formats: "json", "group-by": "project" });
     expect(result.code, result.stdout).toBe(1);
     const listed = (await platform.requests()).filter((r) => r.path === "/v1/projects");
     expect(listed.length).toBeLessThanOrEqual(6);
@@ -138,7 +138,7 @@ describe("usage-report: inputs and the platform", () => {
       times: 100,
     });
     const begun = Date.now();
-    const { result } = await report({ formats: "json", timeout: "5s" });
+    const { result } = await report({ ...WHOLE_HOURS, formats: "json", timeout: "5s" });
     expect(result.code).toBe(1);
     expect(result.endedAt - begun).toBeLessThan(9000);
     expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/usage/);
@@ -158,7 +158,7 @@ describe("usage-report: inputs and the platform", () => {
       { method: "GET", path: "/v1/billing/usage", delayMs: SLOW_MS, times: 3 },
     ]);
     const begun = Date.now();
-    const { result, dir } = await report({ timeout: "60s" });
+    const { result, dir } = await report({ ...WHOLE_HOURS, timeout: "60s" });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/::error::GET \/v1\/billing\/credit-balance failed with 403/);
     // The totals first (one slow answer), then the trend's request given up, not waited for (a
@@ -176,7 +176,7 @@ describe("usage-report: inputs and the platform", () => {
       { method: "GET", path: "/v1/billing/usage", delayMs: SLOW_MS, times: 3 },
     ]);
     const begun = Date.now();
-    const { result, dir } = await report({ timeout: "60s" });
+    const { result, dir } = await report({ ...WHOLE_HOURS, timeout: "60s" });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/::error::GET \/v1\/projects failed with 403/);
     // The usage reads were given up, not waited for.
