@@ -69,8 +69,8 @@ export function contractHarness(spec: ContractSpec): ContractHarness {
   };
 }
 
-export function runnerContract(spec: ContractSpec): void {
-  const { platform, run, failureMessage } = contractHarness(spec);
+/** What both parts of the runner contract check of a run, and of what reached the platform. */
+function contractChecks(platform: TestPlatform, spec: ContractSpec) {
   const requests = async (method: string, path: string | RegExp) =>
     (await platform.requests()).filter(
       (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
@@ -88,7 +88,15 @@ export function runnerContract(spec: ContractSpec): void {
     expect(writes).toHaveLength(count);
   };
 
-  describe("runner contract", () => {
+  return { requests, expectOutputs, expectAborts };
+}
+
+/** The runner contract's first part: the work's life, from its start to its end, a cancel or a timeout. */
+export function runnerContract(spec: ContractSpec): void {
+  const { platform, run, failureMessage } = contractHarness(spec);
+  const { requests, expectOutputs, expectAborts } = contractChecks(platform, spec);
+
+  describe("runner contract: the work's life", () => {
     it("succeeds, writes every output and a summary, and starts the work once", async () => {
       const result = await run();
       expect(result.code, result.stdout).toBe(0);
@@ -348,7 +356,19 @@ export function runnerContract(spec: ContractSpec): void {
       expect(paths.length).toBeGreaterThan(1);
       expect(paths.every((p) => p.startsWith("/v1/teams/platform/"))).toBe(true);
     });
+  });
+}
 
+/**
+ * The runner contract's second part, in each action's file of its own (runner-output.test.ts) so
+ * that the two run side by side: inputs refused before anything is sent, the work's remote logs,
+ * and what the step prints (the platform's ids and statuses, secrets it echoes, masks).
+ */
+export function runnerOutputContract(spec: ContractSpec): void {
+  const { platform, run, failureMessage } = contractHarness(spec);
+  const { expectOutputs, expectAborts } = contractChecks(platform, spec);
+
+  describe("runner contract: inputs, logs and what it prints", () => {
     // `with`: the check that reports the case with others at once (the inputs' fields together,
     // then the token and URL together: action-kit's readInputs, then its connection). Cases with
     // the same check that set different inputs share one run, each still a test of its own of

@@ -1,5 +1,5 @@
 export { type ArrowPruning, arrowPruning, type PruningFilter, withoutColumnOrders } from "./arrow-pruning.js";
-export { type ContractHarness, contractHarness, runnerContract } from "./contract.js";
+export { type ContractHarness, contractHarness, runnerContract, runnerOutputContract } from "./contract.js";
 export type { ContractSpec } from "./contract-spec.js";
 export { deploymentContract } from "./deployment-contract.js";
 export { startTestPlatform, type TestPlatform, type TestPlatformOptions } from "./emulated.js";
