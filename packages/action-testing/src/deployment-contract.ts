@@ -41,17 +41,21 @@ function earlier(
 }
 
 /**
- * `everyGitHubCase`: also the cases of the recorder's dealings with GitHub alone (its pages,
- * retries, rate limits, lost answers, inputs, summary), which are one code path in action-kit
- * whatever the work: one action runs them through its bundle (run-template), and every action
- * runs the cases where the recorder meets its own work (a start, a failure, a cancel that aborts,
- * a timeout, nothing sent without the permission). Each bundle ran all 25 before: 125 bundle runs,
- * the test stage's largest share of CPU.
+ * `cases`: "work", the cases where the recorder meets the action's own work (a start, a failure, a
+ * cancel that aborts, a timeout, nothing sent without the permission), which every action runs;
+ * "github", the recorder's dealings with GitHub alone (its pages, retries, rate limits, lost
+ * answers, inputs, summary), one code path in action-kit whatever the work, which one action runs
+ * through its bundle (run-template), in a file of its own beside the other. Each bundle ran all
+ * 25 before: 125 bundle runs, the test stage's largest share of CPU.
  */
-export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false } = {}): void {
+export function deploymentContract(
+  spec: ContractSpec,
+  { cases = "work" }: { cases?: "work" | "github" } = {},
+): void {
   const { platform, run, failureMessage } = contractHarness(spec);
-  // A case of GitHub's side alone: registered only where every one is asked for.
-  const githubCase = (everyGitHubCase ? it : () => {}) as typeof it;
+  const skip = (() => {}) as unknown as typeof it;
+  const workCase = cases === "work" ? it : skip;
+  const githubCase = cases === "github" ? it : skip;
   describe("GitHub deployment", () => {
     // Every request the step made is one GitHub would take.
     const github = useGitHubStandIn(GITHUB_TOKEN);
@@ -85,42 +89,51 @@ export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false
     const writes = async () => (await platform.requests()).filter((r) => r.method !== "GET");
     const longWork = { durationSeconds: 36_000 };
 
-    it("records a push's work as one deployment of its commit: in progress, then success with the URL", async () => {
-      const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example" } });
-      expect(result.code, result.stdout).toBe(0);
-      expect(github().deployments).toHaveLength(1);
-      const [deployment] = github().deployments;
-      expect(deployment).toMatchObject({ sha: MAIN_SHA, ref: MAIN_SHA, environment: "staging" });
-      expect(states(deployment)).toEqual(["in_progress", "success"]);
-      const [running, success] = deployment?.statuses ?? [];
-      expect(running?.logUrl).toBe(RUN_URL);
-      expect(running?.description).toMatch(/ is running/);
-      expect(success?.environmentUrl).toBe("https://staging.shop.example");
-      expect(result.outputs["deployment-id"]).toBe(String(deployment?.id));
-      expect(result.summary).toContain("staging");
-      // (Its text, not a link: the summary keeps URLs from becoming links.)
-      expect(result.summary).toContain("staging.shop.example");
-    });
+    workCase(
+      "records a push's work as one deployment of its commit: in progress, then success with the URL",
+      async () => {
+        const result = await deploy({ inputs: { "environment-url": "https://staging.shop.example" } });
+        expect(result.code, result.stdout).toBe(0);
+        expect(github().deployments).toHaveLength(1);
+        const [deployment] = github().deployments;
+        expect(deployment).toMatchObject({ sha: MAIN_SHA, ref: MAIN_SHA, environment: "staging" });
+        expect(states(deployment)).toEqual(["in_progress", "success"]);
+        const [running, success] = deployment?.statuses ?? [];
+        expect(running?.logUrl).toBe(RUN_URL);
+        expect(running?.description).toMatch(/ is running/);
+        expect(success?.environmentUrl).toBe("https://staging.shop.example");
+        expect(result.outputs["deployment-id"]).toBe(String(deployment?.id));
+        expect(result.summary).toContain("staging");
+        // (Its text, not a link: the summary keeps URLs from becoming links.)
+        expect(result.summary).toContain("staging.shop.example");
+      },
+    );
 
-    it("on a pull request deploys its head commit, not the merge commit, and records a failure", async () => {
-      const event = {
-        name: "pull_request",
-        sha: MERGE_SHA,
-        ref: "refs/pull/7/merge",
-        payload: { number: 7, pull_request: { number: 7, head: { sha: HEAD_SHA, ref: "feature/checkout" } } },
-      };
-      const result = await deploy({
-        inputs: { environment: "pr-7", "transient-environment": "true" },
-        options: { event },
-        work: { durationSeconds: 15, succeed: false },
-      });
-      expect(result.code).toBe(1);
-      expect(github().deployments).toHaveLength(1);
-      expect(github().deployments[0]).toMatchObject({ sha: HEAD_SHA, ref: HEAD_SHA, transient: true });
-      expect(states(github().deployments[0])).toEqual(["in_progress", "failure"]);
-    });
+    workCase(
+      "on a pull request deploys its head commit, not the merge commit, and records a failure",
+      async () => {
+        const event = {
+          name: "pull_request",
+          sha: MERGE_SHA,
+          ref: "refs/pull/7/merge",
+          payload: {
+            number: 7,
+            pull_request: { number: 7, head: { sha: HEAD_SHA, ref: "feature/checkout" } },
+          },
+        };
+        const result = await deploy({
+          inputs: { environment: "pr-7", "transient-environment": "true" },
+          options: { event },
+          work: { durationSeconds: 15, succeed: false },
+        });
+        expect(result.code).toBe(1);
+        expect(github().deployments).toHaveLength(1);
+        expect(github().deployments[0]).toMatchObject({ sha: HEAD_SHA, ref: HEAD_SHA, transient: true });
+        expect(states(github().deployments[0])).toEqual(["in_progress", "failure"]);
+      },
+    );
 
-    it("on a cancel records the deployment as ended before the runner kills the step", async () => {
+    workCase("on a cancel records the deployment as ended before the runner kills the step", async () => {
       const result = await deploy({
         options: { cancelWhen: (printed) => printed.includes("Started ") },
         work: longWork,
@@ -131,26 +144,29 @@ export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false
       expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
-    it("at its timeout records the deployment as ended, never left in progress", async () => {
+    workCase("at its timeout records the deployment as ended, never left in progress", async () => {
       // 90 s of the platform's, 3 s here: time enough for the start on a loaded machine.
       const result = await deploy({ inputs: { timeout: "90s" }, work: longWork });
       expect(result.code).toBe(1);
       expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
     });
 
-    it("without deployments: write fails before anything is sent to the platform, naming the permission", async () => {
-      const result = await deploy({ inputs: { "github-token": READ_ONLY_TOKEN } });
-      expect(result.code).toBe(1);
-      expect(failureMessage(result)).toMatch(/403: Resource not accessible by integration/);
-      expect(failureMessage(result)).toContain("`deployments: write`");
-      expect(failureMessage(result)).toContain("`permissions:`");
-      expect(failureMessage(result)).toContain("Nothing was sent to the platform");
-      expect(await writes()).toEqual([]);
-      expect(github().deployments).toEqual([]);
-      expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
-    });
+    workCase(
+      "without deployments: write fails before anything is sent to the platform, naming the permission",
+      async () => {
+        const result = await deploy({ inputs: { "github-token": READ_ONLY_TOKEN } });
+        expect(result.code).toBe(1);
+        expect(failureMessage(result)).toMatch(/403: Resource not accessible by integration/);
+        expect(failureMessage(result)).toContain("`deployments: write`");
+        expect(failureMessage(result)).toContain("`permissions:`");
+        expect(failureMessage(result)).toContain("Nothing was sent to the platform");
+        expect(await writes()).toEqual([]);
+        expect(github().deployments).toEqual([]);
+        expect(leakedSecrets(result, [READ_ONLY_TOKEN])).toEqual([]);
+      },
+    );
 
-    it("without environment asks nothing of GitHub", async () => {
+    workCase("without environment asks nothing of GitHub", async () => {
       const calls = github().calls.length;
       const result = await deploy({ inputs: { environment: "" } });
       expect(result.code, result.stdout).toBe(0);
@@ -258,26 +274,29 @@ export function deploymentContract(spec: ContractSpec, { everyGitHubCase = false
       expect(calls.filter((c) => c.endsWith("/10/statuses"))).toHaveLength(2);
     });
 
-    it("a cancel reaches the platform's abort while GitHub hangs on the in-progress status", async () => {
-      github().fail({
-        operationId: "repos/create-deployment-status",
-        when: { state: "in_progress" },
-        delayMs: Number.POSITIVE_INFINITY,
-      });
-      const result = await deploy({
-        options: { cancelWhen: (printed) => printed.includes("Started ") },
-        work: longWork,
-      });
-      expect(result.code).toBe(1);
-      expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(7500);
-      if (spec.abort) {
-        const aborts = (await platform.requests()).filter(
-          (r) => r.method === spec.abort?.method && spec.abort.path.test(r.path),
-        );
-        expect(aborts).toHaveLength(1);
-      }
-      expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
-    });
+    workCase(
+      "a cancel reaches the platform's abort while GitHub hangs on the in-progress status",
+      async () => {
+        github().fail({
+          operationId: "repos/create-deployment-status",
+          when: { state: "in_progress" },
+          delayMs: Number.POSITIVE_INFINITY,
+        });
+        const result = await deploy({
+          options: { cancelWhen: (printed) => printed.includes("Started ") },
+          work: longWork,
+        });
+        expect(result.code).toBe(1);
+        expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(7500);
+        if (spec.abort) {
+          const aborts = (await platform.requests()).filter(
+            (r) => r.method === spec.abort?.method && spec.abort.path.test(r.path),
+          );
+          expect(aborts).toHaveLength(1);
+        }
+        expect(latestState(github().deployments[0] as Deployment)).toBe(spec.abort ? "inactive" : "error");
+      },
+    );
 
     githubCase(
       "timeout bounds the step when GitHub hangs on every status",
