@@ -24,10 +24,10 @@ describe("cwp: pipes, --json, flags and files", () => {
       ["--help"],
       ["--version"],
     ];
-    for (const args of commands) {
-      // As a user types it: the shell's pipe, head exiting after its line. Not spawnSync: the
-      // emulator runs in this process, and a blocked event loop lets its idle connections close
-      // under the next test's request (ECONNRESET).
+    // As a user types each: the shell's pipe, head exiting after its line. Not spawnSync: the
+    // emulator runs in this process, and a blocked event loop lets its idle connections close
+    // under the next test's request (ECONNRESET). All at once: none depends on another.
+    const endings = commands.map(async (args) => {
       const shell = spawn(
         "bash",
         [
@@ -50,8 +50,11 @@ describe("cwp: pipes, --json, flags and files", () => {
         stderr += chunk;
       });
       await once(shell, "close");
-      expect(stderr, args.join(" ")).toBe("");
-      expect(stdout, args.join(" ")).toBe("cwp exited 0\n");
+      return { command: args.join(" "), stdout, stderr };
+    });
+    for (const { command, stdout, stderr } of await Promise.all(endings)) {
+      expect(stderr, command).toBe("");
+      expect(stdout, command).toBe("cwp exited 0\n");
     }
   });
 
