@@ -212,7 +212,9 @@ describe("fetch-logs", () => {
     expect(ok.code, ok.stdout).toBe(0);
     expect(Number(ok.outputs.lines)).toBeGreaterThan(0);
     expect((await platform.requests())[0]?.path).toBe("/v1/logs");
-    for (const [inputs, input] of [
+    await platform.reset();
+    // Each refused on its own, all at once (none reaches the platform, so none disturbs another).
+    const refusals = [
       [{ "project-id": "", "service-id": "" }, "service-id"],
       [{ "service-id": "web", "container-name": "db" }, "service-id"],
       [{ "build-id": "b-1" }, "build-id"],
@@ -234,13 +236,15 @@ describe("fetch-logs", () => {
       [{ "service-id": ".." }, "service-id"],
       [{ "build-id": "../..", "service-id": "web" }, "build-id"],
       [{ "run-id": "..", "job-id": "migrate" }, "run-id"],
-    ] as const) {
-      await platform.reset();
-      const result = await runBundle(actionDir, { inputs: { ...base(), ...inputs } });
-      expect(result.code, JSON.stringify(inputs)).toBe(1);
-      expect(result.stdout).toContain(`Input "${input}"`);
-      expect(await platform.requests()).toEqual([]);
+    ] as const;
+    const results = await Promise.all(
+      refusals.map(([inputs]) => runBundle(actionDir, { inputs: { ...base(), ...inputs } })),
+    );
+    for (const [i, [inputs, input]] of refusals.entries()) {
+      expect(results[i]?.code, JSON.stringify(inputs)).toBe(1);
+      expect(results[i]?.stdout).toContain(`Input "${input}"`);
     }
+    expect(await platform.requests()).toEqual([]);
   });
 
   it("names an output-file that cannot be written, before any request", async () => {
