@@ -25250,7 +25250,7 @@ cancel = onCancel(), recorder) {
     let started = clock.now();
     let deadline = Number.POSITIVE_INFINITY;
     try {
-        const config = readInputs(schema, raw);
+        const config = readInputsAndConnection(schema, raw);
         parsed = config;
         action.validate?.(config);
         const asked = recorder?.create(config, action.name);
@@ -25560,6 +25560,24 @@ function failureKind(error, cancelled) {
     return "failed";
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+/**
+ * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
+ * the rest (`connection` checks them again once the inputs parse), so a user fixes all in one go.
+ */
+function readInputsAndConnection(schema, raw) {
+    try {
+        return readInputs(schema, raw);
+    }
+    catch (error) {
+        if (!(error instanceof input_error/* InputErrors */.G))
+            throw error;
+        const text = (name) => raw(name).trim() || undefined;
+        throw new input_error/* InputErrors */.G([
+            ...error.errors,
+            ...(0,inputs_shared/* connectionErrors */.UW)({ "api-token": text("api-token"), "api-url": text("api-url") }),
+        ]);
+    }
+}
 //# sourceMappingURL=run-work.js.map
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -48410,6 +48428,7 @@ const objectInput = () => takingLines(objectSchema());
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   FI: () => (/* binding */ connection),
 /* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   UW: () => (/* binding */ connectionErrors),
 /* harmony export */   dO: () => (/* binding */ sharedInputs)
 /* harmony export */ });
 /* harmony import */ var _cwp_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7787);
@@ -48431,21 +48450,30 @@ const sharedInputs = {
     timeout: (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .durationInput */ .Ts)("30m"),
     "abort-on-cancel": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .booleanInput */ .tE)(true),
 };
+/** The token and URL a step uses: its inputs, or else the environment. */
+const given = (config) => ({
+    token: config["api-token"] ?? process.env.CWP_API_TOKEN?.trim(),
+    baseUrl: config["api-url"] ?? process.env.CWP_API_URL?.trim(),
+});
+/** What is wrong with the token and the URL, each said. */
+function connectionErrors(config) {
+    const { token, baseUrl } = given(config);
+    return [tokenError(token), urlError(baseUrl)].filter((e) => e !== undefined);
+}
 /**
  * The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. What is
  * wrong with both is said at once: a user setting up fixes them in one go.
  */
 function connection(config) {
-    const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
-    const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
-    const errors = [tokenError(token), urlError(baseUrl)].filter((e) => e !== undefined);
+    const errors = connectionErrors(config);
     if (errors.length > 1)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputErrors */ .G(errors);
     if (errors[0])
         throw errors[0];
+    const { token, baseUrl } = given(config);
     const url = new URL(baseUrl);
     return {
-        token: token,
+        token,
         baseUrl: baseUrl.replace(/\/+$/, ""),
         teamId: config["team-id"],
         unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),

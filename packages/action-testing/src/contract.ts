@@ -369,30 +369,29 @@ export function runnerOutputContract(spec: ContractSpec): void {
   const { expectOutputs, expectAborts } = contractChecks(platform, spec);
 
   describe("runner contract: inputs, logs and what it prints", () => {
-    // `with`: the check that reports the case with others at once (the inputs' fields together,
-    // then the token and URL together: action-kit's readInputs, then its connection). Cases with
-    // the same check that set different inputs share one run, each still a test of its own of
-    // what that run said; an action's own cases run alone (its cross-input rules come one at a time).
-    const malformed: { inputs: Record<string, string>; input: string; with?: "fields" | "connection" }[] = [
-      { inputs: { timeout: "soon" }, input: "timeout", with: "fields" },
-      { inputs: { wait: "maybe" }, input: "wait", with: "fields" },
-      { inputs: { "team-id": "not a team" }, input: "team-id", with: "fields" },
-      { inputs: { "api-url": "ftp://example.com" }, input: "api-url", with: "connection" },
-      { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url", with: "connection" },
-      { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url", with: "connection" },
-      { inputs: { "api-token": "" }, input: "api-token", with: "connection" },
+    // `together`: the case is said with every other bad input at once (the inputs' fields, the
+    // token and the URL: action-kit's runWork). Such cases that set different inputs share one
+    // run, each still a test of its own of what that run said; an action's own cases run alone
+    // (its cross-input rules come one at a time).
+    const malformed: { inputs: Record<string, string>; input: string; together?: boolean }[] = [
+      { inputs: { timeout: "soon" }, input: "timeout", together: true },
+      { inputs: { wait: "maybe" }, input: "wait", together: true },
+      { inputs: { "team-id": "not a team" }, input: "team-id", together: true },
+      { inputs: { "api-url": "ftp://example.com" }, input: "api-url", together: true },
+      { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url", together: true },
+      { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url", together: true },
+      { inputs: { "api-token": "" }, input: "api-token", together: true },
       // A header cannot carry these: refused as input, not sent as an outcome nobody can know.
-      { inputs: { "api-token": "cwp_token\r\nX-Injected: 1" }, input: "api-token", with: "connection" },
-      { inputs: { "api-token": "cwp_tøken_✓" }, input: "api-token", with: "connection" },
+      { inputs: { "api-token": "cwp_token\r\nX-Injected: 1" }, input: "api-token", together: true },
+      { inputs: { "api-token": "cwp_tøken_✓" }, input: "api-token", together: true },
       ...spec.malformed,
     ];
-    const runs: { with: string | undefined; inputs: Record<string, string> }[] = [];
+    const runs: { together: boolean; inputs: Record<string, string> }[] = [];
     const runOf = malformed.map((bad) => {
       let index = runs.findIndex(
-        (r) =>
-          bad.with && r.with === bad.with && Object.keys(bad.inputs).every((name) => !(name in r.inputs)),
+        (r) => bad.together && r.together && Object.keys(bad.inputs).every((name) => !(name in r.inputs)),
       );
-      if (index < 0) index = runs.push({ with: bad.with, inputs: {} }) - 1;
+      if (index < 0) index = runs.push({ together: bad.together === true, inputs: {} }) - 1;
       Object.assign((runs[index] as { inputs: Record<string, string> }).inputs, bad.inputs);
       return index;
     });

@@ -26,24 +26,37 @@ export interface Connection {
   unencrypted: boolean;
 }
 
+type ConnectionInputs = {
+  "api-token"?: string | undefined;
+  "api-url"?: string | undefined;
+  "team-id"?: string | undefined;
+};
+
+/** The token and URL a step uses: its inputs, or else the environment. */
+const given = (config: ConnectionInputs) => ({
+  token: config["api-token"] ?? process.env.CWP_API_TOKEN?.trim(),
+  baseUrl: config["api-url"] ?? process.env.CWP_API_URL?.trim(),
+});
+
+/** What is wrong with the token and the URL, each said. */
+export function connectionErrors(config: ConnectionInputs): InputError[] {
+  const { token, baseUrl } = given(config);
+  return [tokenError(token), urlError(baseUrl)].filter((e): e is InputError => e !== undefined);
+}
+
 /**
  * The token and URL, from the inputs or the `CWP_API_TOKEN` / `CWP_API_URL` environment. What is
  * wrong with both is said at once: a user setting up fixes them in one go.
  */
-export function connection(config: {
-  "api-token"?: string | undefined;
-  "api-url"?: string | undefined;
-  "team-id"?: string | undefined;
-}): Connection {
-  const token = config["api-token"] ?? process.env.CWP_API_TOKEN?.trim();
-  const baseUrl = config["api-url"] ?? process.env.CWP_API_URL?.trim();
-  const errors = [tokenError(token), urlError(baseUrl)].filter((e): e is InputError => e !== undefined);
+export function connection(config: ConnectionInputs): Connection {
+  const errors = connectionErrors(config);
   if (errors.length > 1) throw new InputErrors(errors);
   if (errors[0]) throw errors[0];
-  const url = new URL(baseUrl as string);
+  const { token, baseUrl } = given(config) as { token: string; baseUrl: string };
+  const url = new URL(baseUrl);
   return {
-    token: token as string,
-    baseUrl: (baseUrl as string).replace(/\/+$/, ""),
+    token,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
     teamId: config["team-id"],
     unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
   };
