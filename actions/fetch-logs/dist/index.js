@@ -34664,40 +34664,6 @@ class input_error_InputErrors extends Error {
     }
 }
 //# sourceMappingURL=input-error.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
-
-/**
- * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
- * together, each naming the input and what is allowed; nothing has been sent when this throws.
- */
-function readInputs(schema, read) {
-    const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
-    const result = schema.safeParse(raw);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => new input_error_InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
-    throw new input_error_InputErrors(errors);
-}
-/**
- * Checks a request built from inputs against the client's schema, naming the input a failing
- * field came from (`fields` maps a field path prefix to its input).
- */
-function checkRequest(schema, value, fields) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => {
-        const path = issue.path.map(String).join(".");
-        const prefix = Object.keys(fields)
-            .filter((f) => path === f || path.startsWith(`${f}.`))
-            .sort((a, b) => b.length - a.length)[0];
-        const input = prefix ? fields[prefix] : path || "(inputs)";
-        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
-        return new InputError(input, `${issue.message}${rest}`);
-    });
-    throw new InputErrors(errors);
-}
-//# sourceMappingURL=read.js.map
 // EXTERNAL MODULE: ../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8293);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/parsers.js
@@ -34928,7 +34894,42 @@ const objectSchema = () => z.string().transform((s, ctx) => {
 const keyValueInput = () => takingLines(keyValueSchema());
 const objectInput = () => takingLines(objectSchema());
 //# sourceMappingURL=parsers.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
+
+/**
+ * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
+ * together, each naming the input and what is allowed; nothing has been sent when this throws.
+ */
+function readInputs(schema, read) {
+    const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
+    const result = schema.safeParse(raw);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => new input_error_InputError(String(issue.path[0] ?? "(inputs)"), issue.message));
+    throw new input_error_InputErrors(errors);
+}
+/**
+ * Checks a request built from inputs against the client's schema, naming the input a failing
+ * field came from (`fields` maps a field path prefix to its input).
+ */
+function checkRequest(schema, value, fields) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => {
+        const path = issue.path.map(String).join(".");
+        const prefix = Object.keys(fields)
+            .filter((f) => path === f || path.startsWith(`${f}.`))
+            .sort((a, b) => b.length - a.length)[0];
+        const input = prefix ? fields[prefix] : path || "(inputs)";
+        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
+        return new InputError(input, `${issue.message}${rest}`);
+    });
+    throw new InputErrors(errors);
+}
+//# sourceMappingURL=read.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/shared.js
+
 
 
 
@@ -34972,6 +34973,25 @@ function connection(config) {
         teamId: config["team-id"],
         unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
     };
+}
+/**
+ * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
+ * the rest (read by their own parsers here; `connection` checks them again once the inputs parse),
+ * so a user fixes all in one go.
+ */
+function readInputsAndConnection(schema, raw) {
+    try {
+        return readInputs(schema, raw);
+    }
+    catch (error) {
+        if (!(error instanceof input_error_InputErrors))
+            throw error;
+        const given = (name) => sharedInputs[name].parse(raw(name));
+        throw new input_error_InputErrors([
+            ...error.errors,
+            ...connectionErrors({ "api-token": given("api-token"), "api-url": given("api-url") }),
+        ]);
+    }
 }
 function tokenError(token) {
     if (!token)
@@ -35211,7 +35231,6 @@ function suggestedTimeout(durationsMs) {
 }
 //# sourceMappingURL=timeout-advice.js.map
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/run-work.js
-
 
 
 
@@ -35588,24 +35607,6 @@ function failureKind(error, cancelled) {
     return "failed";
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-/**
- * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
- * the rest (`connection` checks them again once the inputs parse), so a user fixes all in one go.
- */
-function readInputsAndConnection(schema, raw) {
-    try {
-        return readInputs(schema, raw);
-    }
-    catch (error) {
-        if (!(error instanceof input_error_InputErrors))
-            throw error;
-        const text = (name) => raw(name).trim() || undefined;
-        throw new input_error_InputErrors([
-            ...error.errors,
-            ...connectionErrors({ "api-token": text("api-token"), "api-url": text("api-url") }),
-        ]);
-    }
-}
 //# sourceMappingURL=run-work.js.map
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");

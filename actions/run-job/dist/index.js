@@ -20060,7 +20060,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6343);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3937);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -20069,7 +20069,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6343:
+/***/ 3937:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -24855,40 +24855,6 @@ function createClient(options) {
 //# sourceMappingURL=client.js.map
 // EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/input-error.js
 var input_error = __nccwpck_require__(2830);
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/inputs/read.js
-
-/**
- * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
- * together, each naming the input and what is allowed; nothing has been sent when this throws.
- */
-function readInputs(schema, read) {
-    const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
-    const result = schema.safeParse(raw);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => new input_error/* InputError */.d(String(issue.path[0] ?? "(inputs)"), issue.message));
-    throw new input_error/* InputErrors */.G(errors);
-}
-/**
- * Checks a request built from inputs against the client's schema, naming the input a failing
- * field came from (`fields` maps a field path prefix to its input).
- */
-function checkRequest(schema, value, fields) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const errors = result.error.issues.map((issue) => {
-        const path = issue.path.map(String).join(".");
-        const prefix = Object.keys(fields)
-            .filter((f) => path === f || path.startsWith(`${f}.`))
-            .sort((a, b) => b.length - a.length)[0];
-        const input = prefix ? fields[prefix] : path || "(inputs)";
-        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
-        return new input_error/* InputError */.d(input, `${issue.message}${rest}`);
-    });
-    throw new input_error/* InputErrors */.G(errors);
-}
-//# sourceMappingURL=read.js.map
 // EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/shared.js
 var inputs_shared = __nccwpck_require__(3444);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/cancellation.js
@@ -25196,7 +25162,6 @@ function suggestedTimeout(durationsMs) {
 
 
 
-
 /** How long the remote abort may take after a cancel or timeout, within the runner's 7.5 s. */
 const ABORT_WITHIN_MS = 5000;
 /** How long the logs left after the work concluded (or was aborted) may take to read. */
@@ -25250,7 +25215,7 @@ cancel = onCancel(), recorder) {
     let started = clock.now();
     let deadline = Number.POSITIVE_INFINITY;
     try {
-        const config = readInputsAndConnection(schema, raw);
+        const config = (0,inputs_shared/* readInputsAndConnection */.jT)(schema, raw);
         parsed = config;
         action.validate?.(config);
         const asked = recorder?.create(config, action.name);
@@ -25560,24 +25525,6 @@ function failureKind(error, cancelled) {
     return "failed";
 }
 const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-/**
- * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
- * the rest (`connection` checks them again once the inputs parse), so a user fixes all in one go.
- */
-function readInputsAndConnection(schema, raw) {
-    try {
-        return readInputs(schema, raw);
-    }
-    catch (error) {
-        if (!(error instanceof input_error/* InputErrors */.G))
-            throw error;
-        const text = (name) => raw(name).trim() || undefined;
-        throw new input_error/* InputErrors */.G([
-            ...error.errors,
-            ...(0,inputs_shared/* connectionErrors */.UW)({ "api-token": text("api-token"), "api-url": text("api-url") }),
-        ]);
-    }
-}
 //# sourceMappingURL=run-work.js.map
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -25679,6 +25626,8 @@ async function outputFile(path, input) {
     return { stream, failed };
 }
 //# sourceMappingURL=output-path.js.map
+// EXTERNAL MODULE: ../../packages/action-kit/dist/inputs/read.js
+var read = __nccwpck_require__(6397);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine.js
 // The host-free engine: everything between "inputs read" and "outcome known" (start, history,
 // waiting, status lines, log pump, cancellation, abort, outputs), and the input parsers. Nothing
@@ -28704,7 +28653,7 @@ const definition = defineAction({
         const projectId = config["project-id"];
         const jobId = config["job-id"];
         const chosen = deployment(config);
-        const body = checkRequest(runJobBody, {
+        const body = (0,read/* checkRequest */.y)(runJobBody, {
             ...(config["runtime-environment"] ? { runtimeEnvironment: config["runtime-environment"] } : {}),
             ...(config["deployment-plan"] ? { billing: { deploymentPlan: config["deployment-plan"] } } : {}),
             ...(chosen ? { deployment: chosen } : {}),
@@ -48476,19 +48425,65 @@ const objectInput = () => takingLines(objectSchema());
 
 /***/ }),
 
+/***/ 6397:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ readInputs),
+/* harmony export */   y: () => (/* binding */ checkRequest)
+/* harmony export */ });
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2830);
+
+/**
+ * Reads every input of a shape once and parses it into a typed config. All bad inputs are reported
+ * together, each naming the input and what is allowed; nothing has been sent when this throws.
+ */
+function readInputs(schema, read) {
+    const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, read(name)]));
+    const result = schema.safeParse(raw);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d(String(issue.path[0] ?? "(inputs)"), issue.message));
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputErrors */ .G(errors);
+}
+/**
+ * Checks a request built from inputs against the client's schema, naming the input a failing
+ * field came from (`fields` maps a field path prefix to its input).
+ */
+function checkRequest(schema, value, fields) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const errors = result.error.issues.map((issue) => {
+        const path = issue.path.map(String).join(".");
+        const prefix = Object.keys(fields)
+            .filter((f) => path === f || path.startsWith(`${f}.`))
+            .sort((a, b) => b.length - a.length)[0];
+        const input = prefix ? fields[prefix] : path || "(inputs)";
+        const rest = prefix && path.length > prefix.length ? ` (${path.slice(prefix.length + 1)})` : "";
+        return new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d(input, `${issue.message}${rest}`);
+    });
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputErrors */ .G(errors);
+}
+//# sourceMappingURL=read.js.map
+
+/***/ }),
+
 /***/ 3444:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   FI: () => (/* binding */ connection),
 /* harmony export */   U9: () => (/* binding */ isLoopback),
-/* harmony export */   UW: () => (/* binding */ connectionErrors),
-/* harmony export */   dO: () => (/* binding */ sharedInputs)
+/* harmony export */   dO: () => (/* binding */ sharedInputs),
+/* harmony export */   jT: () => (/* binding */ readInputsAndConnection)
 /* harmony export */ });
-/* harmony import */ var _cwp_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7787);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7219);
+/* harmony import */ var _cwp_client__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7787);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7219);
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2830);
 /* harmony import */ var _parsers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1989);
+/* harmony import */ var _read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6397);
+
 
 
 
@@ -48497,8 +48492,8 @@ const objectInput = () => takingLines(objectSchema());
 const sharedInputs = {
     "api-token": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)(),
     "api-url": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)(),
-    "team-id": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)().pipe(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
-        .regex(_cwp_client__WEBPACK_IMPORTED_MODULE_3__/* .ID_PATTERN */ .pw, "must be a team id (letters and digits in groups joined by hyphens)")
+    "team-id": (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .optionalText */ .mR)().pipe(zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP()
+        .regex(_cwp_client__WEBPACK_IMPORTED_MODULE_4__/* .ID_PATTERN */ .pw, "must be a team id (letters and digits in groups joined by hyphens)")
         .optional()),
     wait: (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .booleanInput */ .tE)(true),
     timeout: (0,_parsers_js__WEBPACK_IMPORTED_MODULE_1__/* .durationInput */ .Ts)("30m"),
@@ -48532,6 +48527,25 @@ function connection(config) {
         teamId: config["team-id"],
         unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
     };
+}
+/**
+ * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
+ * the rest (read by their own parsers here; `connection` checks them again once the inputs parse),
+ * so a user fixes all in one go.
+ */
+function readInputsAndConnection(schema, raw) {
+    try {
+        return (0,_read_js__WEBPACK_IMPORTED_MODULE_2__/* .readInputs */ .K)(schema, raw);
+    }
+    catch (error) {
+        if (!(error instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputErrors */ .G))
+            throw error;
+        const given = (name) => sharedInputs[name].parse(raw(name));
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputErrors */ .G([
+            ...error.errors,
+            ...connectionErrors({ "api-token": given("api-token"), "api-url": given("api-url") }),
+        ]);
+    }
 }
 function tokenError(token) {
     if (!token)

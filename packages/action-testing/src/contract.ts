@@ -369,48 +369,44 @@ export function runnerOutputContract(spec: ContractSpec): void {
   const { expectOutputs, expectAborts } = contractChecks(platform, spec);
 
   describe("runner contract: inputs, logs and what it prints", () => {
-    // `together`: the case is said with every other bad input at once (the inputs' fields, the
-    // token and the URL: action-kit's runWork). Such cases that set different inputs share one
-    // run, each still a test of its own of what that run said; an action's own cases run alone
-    // (its cross-input rules come one at a time).
-    const malformed: { inputs: Record<string, string>; input: string; together?: boolean }[] = [
-      { inputs: { timeout: "soon" }, input: "timeout", together: true },
-      { inputs: { wait: "maybe" }, input: "wait", together: true },
-      { inputs: { "team-id": "not a team" }, input: "team-id", together: true },
-      { inputs: { "api-url": "ftp://example.com" }, input: "api-url", together: true },
-      { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url", together: true },
-      { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url", together: true },
-      { inputs: { "api-token": "" }, input: "api-token", together: true },
+    // The inputs every action reads: each bad one is said with every other at once (action-kit's
+    // runWork), so cases that set different inputs share one run, each still a test of its own of
+    // what that run said. An action's own cases run alone: its cross-input rules come one at a time.
+    const common = [
+      { inputs: { timeout: "soon" }, input: "timeout" },
+      { inputs: { wait: "maybe" }, input: "wait" },
+      { inputs: { "team-id": "not a team" }, input: "team-id" },
+      { inputs: { "api-url": "ftp://example.com" }, input: "api-url" },
+      { inputs: { "api-url": "https://api.example.com/?x=1" }, input: "api-url" },
+      { inputs: { "api-url": "https://api.example.com/#frag" }, input: "api-url" },
+      { inputs: { "api-token": "" }, input: "api-token" },
       // A header cannot carry these: refused as input, not sent as an outcome nobody can know.
-      { inputs: { "api-token": "cwp_token\r\nX-Injected: 1" }, input: "api-token", together: true },
-      { inputs: { "api-token": "cwp_tøken_✓" }, input: "api-token", together: true },
-      ...spec.malformed,
+      { inputs: { "api-token": "cwp_token\r\nX-Injected: 1" }, input: "api-token" },
+      { inputs: { "api-token": "cwp_tøken_✓" }, input: "api-token" },
     ];
-    const runs: { together: boolean; inputs: Record<string, string> }[] = [];
-    const runOf = malformed.map((bad) => {
-      let index = runs.findIndex(
-        (r) => bad.together && r.together && Object.keys(bad.inputs).every((name) => !(name in r.inputs)),
-      );
-      if (index < 0) index = runs.push({ together: bad.together === true, inputs: {} }) - 1;
-      Object.assign((runs[index] as { inputs: Record<string, string> }).inputs, bad.inputs);
-      return index;
+    const together: Record<string, string>[] = [];
+    const sharing = common.map((bad) => {
+      let inputs = together.find((run) => Object.keys(bad.inputs).every((name) => !(name in run)));
+      if (!inputs) {
+        inputs = {};
+        together.push(inputs);
+      }
+      Object.assign(inputs, bad.inputs);
+      return { input: bad.input, inputs };
     });
-    const refusals = new Map<number, Promise<{ result: RunResult; sent: unknown[] }>>();
-    /** The run `index` (once), and what reached the platform by its end. */
-    const refusal = (index: number) => {
-      let refused = refusals.get(index);
+    const refusals = new Map<Record<string, string>, Promise<{ result: RunResult; sent: unknown[] }>>();
+    /** The run of `inputs` (once for cases that share them), and what reached the platform by its end. */
+    const refusal = (inputs: Record<string, string>) => {
+      let refused = refusals.get(inputs);
       if (!refused) {
-        refused = run(runs[index]?.inputs).then(async (result) => ({
-          result,
-          sent: await platform.requests(),
-        }));
-        refusals.set(index, refused);
+        refused = run(inputs).then(async (result) => ({ result, sent: await platform.requests() }));
+        refusals.set(inputs, refused);
       }
       return refused;
     };
-    for (const [index, bad] of malformed.entries()) {
+    for (const bad of [...sharing, ...spec.malformed]) {
       it(`refuses a malformed ${bad.input} before sending anything`, async () => {
-        const { result, sent } = await refusal(runOf[index] as number);
+        const { result, sent } = await refusal(bad.inputs);
         expect(result.code).toBe(1);
         expect(failureMessage(result)).toContain(`Input "${bad.input}"`);
         expect(failureMessage(result)).toContain("Nothing was sent");

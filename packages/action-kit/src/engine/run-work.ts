@@ -16,8 +16,8 @@ import {
 } from "@cwp/client";
 import { z } from "zod";
 import { InputError, InputErrors } from "../inputs/input-error.js";
-import { type RawInputs, readInputs } from "../inputs/read.js";
-import { connection, connectionErrors, sharedInputs } from "../inputs/shared.js";
+import type { RawInputs } from "../inputs/read.js";
+import { connection, readInputsAndConnection, sharedInputs } from "../inputs/shared.js";
 import { AFTER_CANCEL_MS, type Cancellation, onCancel, START_GRACE_MS } from "./cancellation.js";
 import { formatDuration } from "./duration.js";
 import { median, recentDurations } from "./history.js";
@@ -551,20 +551,3 @@ function failureKind(error: unknown, cancelled: boolean): FailureKind {
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/**
- * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
- * the rest (`connection` checks them again once the inputs parse), so a user fixes all in one go.
- */
-function readInputsAndConnection<S extends z.ZodObject>(schema: S, raw: RawInputs): z.output<S> {
-  try {
-    return readInputs(schema, raw);
-  } catch (error) {
-    if (!(error instanceof InputErrors)) throw error;
-    const text = (name: string) => raw(name).trim() || undefined;
-    throw new InputErrors([
-      ...error.errors,
-      ...connectionErrors({ "api-token": text("api-token"), "api-url": text("api-url") }),
-    ]);
-  }
-}

@@ -2,6 +2,7 @@ import { ID_PATTERN } from "@cwp/client";
 import { z } from "zod";
 import { InputError, InputErrors } from "./input-error.js";
 import { booleanInput, durationInput, optionalText } from "./parsers.js";
+import { type RawInputs, readInputs } from "./read.js";
 
 /** The inputs every action has (architecture: "Inputs shared by every action"). */
 export const sharedInputs = {
@@ -39,7 +40,7 @@ const given = (config: ConnectionInputs) => ({
 });
 
 /** What is wrong with the token and the URL, each said. */
-export function connectionErrors(config: ConnectionInputs): InputError[] {
+function connectionErrors(config: ConnectionInputs): InputError[] {
   const { token, baseUrl } = given(config);
   return [tokenError(token), urlError(baseUrl)].filter((e): e is InputError => e !== undefined);
 }
@@ -60,6 +61,24 @@ export function connection(config: ConnectionInputs): Connection {
     teamId: config["team-id"],
     unencrypted: url.protocol === "http:" && !isLoopback(url.hostname),
   };
+}
+
+/**
+ * The inputs parsed, or every bad one said at once: what is wrong with the token and the URL with
+ * the rest (read by their own parsers here; `connection` checks them again once the inputs parse),
+ * so a user fixes all in one go.
+ */
+export function readInputsAndConnection<S extends z.ZodObject>(schema: S, raw: RawInputs): z.output<S> {
+  try {
+    return readInputs(schema, raw);
+  } catch (error) {
+    if (!(error instanceof InputErrors)) throw error;
+    const given = (name: "api-token" | "api-url") => sharedInputs[name].parse(raw(name));
+    throw new InputErrors([
+      ...error.errors,
+      ...connectionErrors({ "api-token": given("api-token"), "api-url": given("api-url") }),
+    ]);
+  }
 }
 
 function tokenError(token: string | undefined): InputError | undefined {
