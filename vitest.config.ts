@@ -6,9 +6,11 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { packagesWithTests } from "./scripts/workspace-tests.ts";
 import { poolSize, projectTest, reporters } from "./vitest.shared.ts";
 
-// `pnpm test`: every package's tests as one vitest run (each package a project), in one pool of
-// workers sized to the machine, the slowest files first. Packages side by side, each with a pool of
-// its own, made the suite compete with itself on two cores (issue 80).
+// `pnpm test`: every package's tests as one vitest run, in one pool of workers sized to the machine,
+// the slowest files first. Packages side by side, each with a pool of its own, made the suite
+// compete with itself on two cores (issue 80). One project for them all, not one per package: a
+// worker goes on to the next file whichever package it is in, with the modules it has loaded
+// (projectTest's `isolate: false`); a project per package started a worker for nearly every file.
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -33,11 +35,14 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+/** The packages to test: those `pnpm test --filter=...` picked (scripts/test.ts), else every one. */
+const folders = process.env.CWP_TEST_FOLDERS?.split(",") ?? packagesWithTests().map(({ dir }) => dir);
+
 export default defineConfig({
   test: {
-    projects: packagesWithTests().map(({ name, dir }) => ({
-      test: { ...projectTest, name, root: join(root, dir) },
-    })),
+    ...projectTest,
+    root,
+    include: folders.map((dir) => join(dir, projectTest.include[0] ?? "")),
     maxWorkers: poolSize,
     sequence: { sequencer: SlowestFirst },
     reporters: [...reporters],

@@ -5,6 +5,11 @@ import { defineConfig } from "vitest/config";
 /** What every package's tests run with, alone (`pnpm --filter X test`) or as a project of the root's run. */
 export const projectTest = {
   include: ["test/**/*.test.ts"],
+  // A worker runs one file after another with the modules the earlier ones loaded (the emulator,
+  // the client, vitest's own runner): loading them again for every file was a tenth of the suite's
+  // CPU. A file's own state lives in its hooks: a harness several files import has each file arm
+  // it (`harnessPlatform`'s use()), never hooks of its own at its top level.
+  isolate: false,
   // Outside `pnpm test`, a package's tests build it (and what it needs) first: never a stale bundle.
   globalSetup: [fileURLToPath(new URL("./scripts/build-first.ts", import.meta.url))],
   // Bounds on a hang, not measurements: a test that spawns processes (a bundle, the CLI, a

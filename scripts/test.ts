@@ -17,7 +17,7 @@ const rest = args.filter((arg) => !arg.startsWith("--filter="));
 const quiet = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
 
 /** The packages with tests the filters pick, as turbo reads the filters (with none, every package). */
-function picked(): { name: string }[] {
+function picked(): { name: string; dir: string }[] {
   const listed = execFileSync(bin("turbo"), ["ls", ...filters, "--output=json"], {
     cwd: root,
     encoding: "utf8",
@@ -26,8 +26,8 @@ function picked(): { name: string }[] {
   const { items } = (
     JSON.parse(listed.slice(listed.indexOf("{"))) as { packages: { items: { name: string }[] } }
   ).packages;
-  const withTests = new Set(packagesWithTests().map((p) => p.name));
-  return items.filter((p) => withTests.has(p.name));
+  const names = new Set(items.map((p) => p.name));
+  return packagesWithTests().filter((p) => names.has(p.name));
 }
 
 const packages = picked();
@@ -44,16 +44,19 @@ const build = spawnSync(
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-// With filters, only the projects they pick that have tests; vitest refuses a project it lacks.
-const projects = filters.length > 0 ? packages.map((p) => `--project=${p.name}`) : [];
 // This run's results only: the slowest files below are never an earlier run's.
 const results = resolve(root, process.env.CWP_TEST_RESULTS_FILE ?? "test-results.json");
 rmSync(results, { force: true });
-const run = spawnSync(bin("vitest"), ["run", ...projects, ...rest], {
+const run = spawnSync(bin("vitest"), ["run", ...rest], {
   cwd: root,
   stdio: "inherit",
-  // build-first.ts: the builds are done.
-  env: { ...process.env, CWP_TESTS_BUILT: "1" },
+  env: {
+    ...process.env,
+    // build-first.ts: the builds are done.
+    CWP_TESTS_BUILT: "1",
+    // vitest.config.ts: with filters, the test files of the packages they pick, and no others.
+    ...(filters.length > 0 ? { CWP_TEST_FOLDERS: packages.map((p) => p.dir).join(",") } : {}),
+  },
 });
 if (existsSync(results)) console.log(slowestFiles(tally([results], root)));
 process.exit(run.status ?? 1);

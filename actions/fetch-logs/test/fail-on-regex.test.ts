@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { actionDir, base, concludedBuildWithLogs, file, platform } from "./fetch-logs-harness.js";
 import { SLOW_PATTERN, slowLines } from "./slow-lines.js";
 
+platform.use();
+
 // fail-on-regex: a match fails the step after the file is written, the matching line quoted inert
 // and masked, and a pattern runs in linear time within the step's timeout (fetch-logs.test.ts has
 // the reads themselves).

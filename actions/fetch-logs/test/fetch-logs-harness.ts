@@ -1,13 +1,13 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type TestPlatform, useTestPlatform } from "@cwp/action-testing";
+import { harnessPlatform, type TestPlatform } from "@cwp/action-testing";
 
 // What fetch-logs' test files share (fetch-logs.test.ts, fail-on-regex.test.ts): one emulator per
-// file, its clock stopped, and the work whose logs they read.
+// file (each calls `platform.use()` at its top), its clock stopped, and the work whose logs they read.
 
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
-export const platform = useTestPlatform({ speed: 0 });
+export const platform = harnessPlatform({ speed: 0 });
 export const base = () => ({
   ...platform.connection(),
   "project-id": "platform-web",

@@ -14,6 +14,8 @@ import {
   wholeRange,
 } from "./fetch-logs-harness.js";
 
+platform.use();
+
 describe("fetch-logs", () => {
   it("reads every line when one is dated in the future, and fail-on-regex sees the lines after it", async () => {
     await platform.reset();

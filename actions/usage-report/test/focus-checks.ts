@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { harnessPlatform, leakedSecrets, runBundle } from "@cwp/action-testing";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
@@ -24,7 +24,7 @@ export const SPEC = "https://focus.finops.org/focus-specification/v1-2/#";
 export const SPEC_1_3 = "https://focus.finops.org/focus-specification/v1-3/#";
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
 // 3,000 resources: a month by day is more rows than one Parquet row group holds.
-export const platform = useTestPlatform({
+export const platform = harnessPlatform({
   speed: 0,
   scale: { teams: 6, projectsPerTeam: 10, resourcesPerProject: 50 },
 });
@@ -364,10 +364,17 @@ export const parquetType = (column: string) =>
   DECIMALS.includes(column) ? "DOUBLE" : DATETIMES.includes(column) ? "TIMESTAMP WITH TIME ZONE" : "VARCHAR";
 
 export let duck: DuckDBConnection;
-beforeAll(async () => {
-  duck = await (await DuckDBInstance.create(":memory:")).connect();
-});
-afterAll(() => duck?.closeSync());
+/**
+ * This file's emulator and DuckDB connection; call once, at the file's top (a worker keeps this
+ * module for the files it runs after).
+ */
+export function useFocusChecks() {
+  platform.use();
+  beforeAll(async () => {
+    duck = await (await DuckDBInstance.create(":memory:")).connect();
+  });
+  afterAll(() => duck?.closeSync());
+}
 
 export async function rows(sql: string): Promise<Record<string, unknown>[]> {
   return (await duck.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];

@@ -13,8 +13,11 @@ import {
   rows,
   sameInHyparquet,
   twoWholeMonths,
+  useFocusChecks,
 } from "./focus-checks.js";
 import { projectListGoingRound } from "./project-list-going-round.js";
+
+useFocusChecks();
 
 // focus/ partitioned by billing period (focus-layout: partitioned), as a warehouse loads it
 // (focus-checks.ts says how its files are checked).

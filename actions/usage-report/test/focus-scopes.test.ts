@@ -2,7 +2,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBundle } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
-import { actionDir, checkDataset, count, focusReport, platform, rows } from "./focus-checks.js";
+import {
+  actionDir,
+  checkDataset,
+  count,
+  focusReport,
+  platform,
+  rows,
+  useFocusChecks,
+} from "./focus-checks.js";
+
+useFocusChecks();
 
 // focus.csv and focus.parquet for a team's scope and the billing account's name (focus-checks.ts
 // says how they are checked; focus-dataset.test.ts has the organisation's).

@@ -14,6 +14,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { GITHUB_TOKEN, platform, report } from "./report-harness.js";
 
+platform.use();
+
 // usage-report: its pull-request and issue comments (report-harness.ts runs the step).
 
 describe("usage-report: comments", () => {

@@ -2,14 +2,14 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, type RunOptions, runBundle, useTestPlatform } from "@cwp/action-testing";
+import { harnessPlatform, leakedSecrets, type RunOptions, runBundle } from "@cwp/action-testing";
 import { expect } from "vitest";
 
 // What the usage-report test files share (usage-report.test.ts, report-comments.test.ts,
 // report-inputs.test.ts): one emulator per file, and the step run as the runner runs it.
 
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
-export const platform = useTestPlatform({ speed: 0 });
+export const platform = harnessPlatform({ speed: 0 });
 export const DAY = 86_400;
 /**
  * A period with whole hours at any instant, for a case whose subject is not the period: the

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { projectListGoingRound } from "./project-list-going-round.js";
 import { platform, report, WHOLE_HOURS } from "./report-harness.js";
 
+platform.use();
+
 // usage-report: inputs, the platform, and the platform's text as text (report-harness.ts runs the step).
 
 describe("usage-report: inputs and the platform", () => {

@@ -15,6 +15,8 @@ import {
   yesterday,
 } from "./report-harness.js";
 
+platform.use();
+
 // usage-report: the numbers, scopes and the budget (report-harness.ts runs the step).
 
 describe("usage-report: the numbers", () => {

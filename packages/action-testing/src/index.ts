@@ -34,5 +34,5 @@ export {
   runBundle,
 } from "./runner.js";
 export { RunnerLog } from "./runner-log.js";
-export { useTestPlatform } from "./use-platform.js";
+export { type HarnessPlatform, harnessPlatform, useTestPlatform } from "./use-platform.js";
 export { type ActedCommand, actedCommands, forgedCommands } from "./workflow-commands.js";

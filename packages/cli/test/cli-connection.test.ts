@@ -3,7 +3,9 @@ import { once } from "node:events";
 import { machineEnv, startOtherSite } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { BIN, cwp, env, OPS, platform } from "./cli-harness.js";
+import { BIN, cwp, env, OPS, platform, useCliHarness } from "./cli-harness.js";
+
+useCliHarness();
 
 // `cwp <operation>`: connection mistakes said before anything is sent (cli-harness.ts runs it).
 

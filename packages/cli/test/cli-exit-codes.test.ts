@@ -1,8 +1,10 @@
 import { leakedSecrets } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { asRun, cwp, OPS, platform, posts, results } from "./cli-harness.js";
+import { asRun, cwp, OPS, platform, posts, results, useCliHarness } from "./cli-harness.js";
 import { runCli } from "./run-cli.js";
+
+useCliHarness();
 
 // `cwp <operation>`: exit codes, and secrets never printed (cli-harness.ts runs it; what it prints
 // where, pipes and --json: cli-output.test.ts).

@@ -7,8 +7,10 @@ import { readActionYml } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "../src/operations.js";
 import { doesNothing } from "../src/terminal-help.js";
-import { cwp, STARTS_WORK } from "./cli-harness.js";
+import { cwp, STARTS_WORK, useCliHarness } from "./cli-harness.js";
 import { runCli } from "./run-cli.js";
+
+useCliHarness();
 
 // `cwp <operation>`: its flags are the action's inputs, --help lists each with an example, and
 // the example runs as written against the emulator (cli-harness.ts runs it; cli.test.ts runs each

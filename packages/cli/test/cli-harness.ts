@@ -1,19 +1,20 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leakedSecrets, type RunResult, useTestPlatform } from "@cwp/action-testing";
-import { afterAll, beforeEach, expect } from "vitest";
+import { harnessPlatform, leakedSecrets, type RunResult } from "@cwp/action-testing";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { type CliResult, runCli } from "./run-cli.js";
 
 // `cwp <operation>` as a process against the emulator: the behaviours the runner-contract suite
 // asks of each action (bad input sends nothing, a start is sent once, a cancel aborts, secrets are
 // never printed), with the CLI's own exit codes and JSON.
-// What the CLI test files share (cli.test.ts, cli-exit-codes.test.ts, cli-connection.test.ts): one
-// emulator per file, reset before each test, and a check after all of a file's runs that none
-// printed the token.
+// What the CLI test files share (cli.test.ts, cli-exit-codes.test.ts, cli-connection.test.ts, ...):
+// one emulator per file, reset before each test, and a check after all of a file's runs that none
+// printed the token. Each file calls useCliHarness() at its top (a worker keeps this module for
+// the files it runs after).
 
 export const BIN = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
-export const platform = useTestPlatform();
+export const platform = harnessPlatform();
 export const results: CliResult[] = [];
 export const env = () => ({ CWP_API_TOKEN: platform.tokens.org, CWP_API_URL: platform.url });
 export const cwp = async (args: string[], options: Parameters<typeof runCli>[1] = {}) => {
@@ -25,10 +26,17 @@ export const posts = async (path: string) =>
   (await platform.requests()).filter((r) => r.method === "POST" && r.path === path);
 export const asRun = (r: CliResult) => ({ ...r, summary: "", outputs: {} }) as unknown as RunResult;
 
-beforeEach(() => platform.reset());
-afterAll(() => {
-  for (const result of results) expect(leakedSecrets(asRun(result), [platform.tokens.org])).toEqual([]);
-});
+/** This file's emulator, reset before each test; after its tests, none of its runs printed the token. */
+export function useCliHarness() {
+  platform.use();
+  beforeAll(() => {
+    results.length = 0;
+  });
+  beforeEach(() => platform.reset());
+  afterAll(() => {
+    for (const result of results) expect(leakedSecrets(asRun(result), [platform.tokens.org])).toEqual([]);
+  });
+}
 
 export interface Operation {
   args: string[];

@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 import { leakedSecrets, machineEnv, startGitHubStandIn } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { asRun, cwp, env, OPS, platform, posts } from "./cli-harness.js";
+import { asRun, cwp, env, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
+
+useCliHarness();
 
 // `cwp <operation>`: what it prints where: pipes that close, --json, flags, usage-report's files
 // (cli-harness.ts runs it; exit codes and secrets: cli-exit-codes.test.ts).

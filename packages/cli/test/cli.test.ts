@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { OPERATIONS } from "../src/operations.js";
-import { argsOf, cwp, OPS, platform, posts } from "./cli-harness.js";
+import { argsOf, cwp, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
 import { runCli } from "./run-cli.js";
+
+useCliHarness();
 
 // `cwp <operation>` against the emulator (its flags and --help: cli-flags.test.ts);
 // `cwp --version` and `cwp emulator` (cli-harness.ts runs them).
