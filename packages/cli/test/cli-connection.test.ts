@@ -129,4 +129,21 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     expect(service.code).toBe(EXIT_CODES.failed);
     expect(service.stderr).toContain("error: --service-id: no service `nope` in project `platform-web` (");
   });
+
+  it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
+    const result = await cwp(build, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
+    expect(result.code).toBe(EXIT_CODES.input);
+    expect(result.stderr).toContain("error: --api-token: must be text an HTTP header can carry");
+    expect(await platform.requests()).toEqual([]);
+  });
+
+  it("warns that the token travels unencrypted to plain http on another machine, not on this one", async () => {
+    // 0.0.0.0 is not a loopback name, yet a connection to it stays on this machine (refused at
+    // once): the warning comes before any request, and nothing leaves the machine.
+    const remote = await cwp([...build, "--timeout", "1s"], { env: { CWP_API_URL: "http://0.0.0.0:9" } });
+    expect(remote.stderr).toContain("plain http to another machine: the API token travels unencrypted");
+    const local = await cwp(build);
+    expect(local.code).toBe(0);
+    expect(local.stderr).not.toContain("unencrypted");
+  });
 });
