@@ -20060,7 +20060,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3937);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6061);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -20069,7 +20069,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3937:
+/***/ 6061:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20080,6 +20080,54 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: definition
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/loopback-json.js
+
+
+// A GET of a small JSON answer from an emulator on this machine (its control plane), with Node's
+// own http client: global `fetch` loads Node's built-in undici at its first use, 50-90 ms of CPU in
+// a process that has its HTTP client already (the client's undici, which loads node:http).
+/**
+ * The JSON `url` answers with a 2xx status, or undefined: another status, no whole answer within
+ * `timeoutMs`, more than `maxBytes` (not read further), or text that is no JSON.
+ */
+function loopback_json_getJson(url, limits) {
+    return new Promise((resolve) => {
+        const get = url.protocol === "https:" ? httpsGet : httpGet;
+        const request = get(url, (response) => {
+            if ((response.statusCode ?? 0) < 200 || (response.statusCode ?? 0) > 299)
+                return done(undefined);
+            const chunks = [];
+            let size = 0;
+            response.on("data", (chunk) => {
+                size += chunk.length;
+                if (size > limits.maxBytes)
+                    done(undefined);
+                else
+                    chunks.push(chunk);
+            });
+            response.on("end", () => {
+                try {
+                    done(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+                }
+                catch {
+                    done(undefined);
+                }
+            });
+        });
+        const timer = setTimeout(() => done(undefined), limits.timeoutMs);
+        function done(value) {
+            clearTimeout(timer);
+            request.destroy();
+            resolve(value);
+        }
+        request.on("error", () => done(undefined));
+    });
+}
+//# sourceMappingURL=loopback-json.js.map
 // EXTERNAL MODULE: ../../packages/client/dist/schemas/shared.js
 var shared = __nccwpck_require__(7787);
 ;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/output-kinds.js
@@ -20118,6 +20166,95 @@ const OUTPUT = {
     currency: output_kinds_text(/^[A-Z]{3}$/, "a currency code (three capital letters)"),
 };
 //# sourceMappingURL=output-kinds.js.map
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __nccwpck_require__(8500);
+;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
+
+/** How long `realMs` of this machine's time is on the clock (a sped-up clock's: `speed` times as long). */
+const clockSpan = (clock, realMs) => realMs * (clock.speed ?? 1);
+/** How long `clockMs` of the clock's time is on this machine's: what a timer here waits for it. */
+const realSpan = (clock, clockMs) => clockMs / (clock.speed ?? 1);
+/**
+ * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
+ * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
+ */
+const clockTimeAfter = (clock, realMs) => clock.now() + clockSpan(clock, realMs);
+const systemClock = {
+    now: () => Date.now(),
+    async sleep(ms, signal) {
+        if (ms <= 0) {
+            signal?.throwIfAborted();
+            return;
+        }
+        await (0,promises_.setTimeout)(ms, undefined, signal ? { signal } : undefined);
+    },
+};
+/**
+ * Time `speed` times faster than this machine's, standing at `at` (epoch ms) when this machine's
+ * stood at `realAt`: the time of an emulator run sped up (`cwp rehearse` runs our steps on it, so a
+ * ten-minute build times out under `timeout: 5m` as on the platform). Its waits take 1/speed as long.
+ */
+function spedUpClock({ at, realAt, speed }) {
+    if (!(speed > 0))
+        throw new Error(`a sped-up clock needs a speed above 0 (got ${speed})`);
+    return {
+        speed,
+        now: () => at + (Date.now() - realAt) * speed,
+        sleep: (ms, signal) => systemClock.sleep(ms / speed, signal),
+    };
+}
+//# sourceMappingURL=clock.js.map
+;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/platform-clock.js
+
+
+// The platform's time, handed to a step that talks to an emulator: the emulator runs faster than
+// real time (`cwp-emulator --speed 60`, `cwp rehearse`, the demo), and a step that counted this
+// machine's time would plan its first poll from a service's history (platform seconds) and sleep
+// that long here, time out in real minutes, read logs of "the last 5 minutes" hours before the
+// platform's now, and print a 27-second run as "3s". Given where the emulator's time stood at a
+// moment of this machine's and how fast it runs, the step's clock is the emulator's. A real
+// platform hands none: its time is this machine's.
+/** The variable a step finds the platform's time in (JSON: `{ at, realAt, speed }`). */
+const PLATFORM_CLOCK = "CWP_PLATFORM_CLOCK";
+/** The clock PLATFORM_CLOCK hands in `env`, or undefined where none is handed. */
+function handedClock(env = process.env) {
+    const text = env[PLATFORM_CLOCK];
+    if (text === undefined || text === "")
+        return undefined;
+    let time;
+    try {
+        time = JSON.parse(text);
+    }
+    catch { }
+    const { at, realAt, speed } = time ?? {};
+    if (![at, realAt, speed].every((n) => typeof n === "number" && Number.isFinite(n)) ||
+        !(speed > 0))
+        throw new Error(`${PLATFORM_CLOCK} must be a JSON object of numbers at, realAt and speed (above 0)`);
+    return spedUpClock(time);
+}
+/**
+ * Where the emulator at `apiUrl` says its clock stands and how fast it runs (its control plane's
+ * `GET /_emulator/clock`), asked only of a URL on this machine, where an emulator is: a real
+ * platform is never asked. Undefined where none answers so (a real platform behind a local proxy).
+ */
+async function emulatorTime(apiUrl) {
+    if (!URL.canParse(apiUrl))
+        return undefined;
+    const url = new URL(apiUrl);
+    if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname))
+        return undefined;
+    const askedAt = Date.now();
+    const answer = await getJson(new URL("/_emulator/clock", url), { timeoutMs: 2_000, maxBytes: MAX_ANSWER });
+    // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
+    const { now, speed } = (answer ?? {});
+    const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
+    if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0))
+        return undefined;
+    return { at, realAt: (askedAt + Date.now()) / 2, speed };
+}
+/** The most of an answer to `GET /_emulator/clock` read. */
+const MAX_ANSWER = 4096;
+//# sourceMappingURL=platform-clock.js.map
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/errors.js
 // Errors by meaning. None of them ever holds the token: they are built from the method, the path,
 // the response status and the response's error body only.
@@ -21232,44 +21369,6 @@ function classifyNetworkError(error) {
     };
 }
 //# sourceMappingURL=classify.js.map
-// EXTERNAL MODULE: external "node:timers/promises"
-var promises_ = __nccwpck_require__(8500);
-;// CONCATENATED MODULE: ../../packages/client/dist/transport/clock.js
-
-/** How long `realMs` of this machine's time is on the clock (a sped-up clock's: `speed` times as long). */
-const clockSpan = (clock, realMs) => realMs * (clock.speed ?? 1);
-/** How long `clockMs` of the clock's time is on this machine's: what a timer here waits for it. */
-const realSpan = (clock, clockMs) => clockMs / (clock.speed ?? 1);
-/**
- * The clock's time once `realMs` of this machine's have passed: a bound that is this machine's
- * time (the runner's 7.5 s after a cancel) as a deadline on the clock.
- */
-const clockTimeAfter = (clock, realMs) => clock.now() + clockSpan(clock, realMs);
-const systemClock = {
-    now: () => Date.now(),
-    async sleep(ms, signal) {
-        if (ms <= 0) {
-            signal?.throwIfAborted();
-            return;
-        }
-        await (0,promises_.setTimeout)(ms, undefined, signal ? { signal } : undefined);
-    },
-};
-/**
- * Time `speed` times faster than this machine's, standing at `at` (epoch ms) when this machine's
- * stood at `realAt`: the time of an emulator run sped up (`cwp rehearse` runs our steps on it, so a
- * ten-minute build times out under `timeout: 5m` as on the platform). Its waits take 1/speed as long.
- */
-function spedUpClock({ at, realAt, speed }) {
-    if (!(speed > 0))
-        throw new Error(`a sped-up clock needs a speed above 0 (got ${speed})`);
-    return {
-        speed,
-        now: () => at + (Date.now() - realAt) * speed,
-        sleep: (ms, signal) => systemClock.sleep(ms / speed, signal),
-    };
-}
-//# sourceMappingURL=clock.js.map
 // EXTERNAL MODULE: ../../node_modules/.pnpm/undici@8.12.4/node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
 var env_http_proxy_agent = __nccwpck_require__(8823);
 ;// CONCATENATED MODULE: ../../packages/client/dist/transport/proxy-agent.js
@@ -25648,6 +25747,7 @@ var read = __nccwpck_require__(6397);
 
 
 
+
 //# sourceMappingURL=engine.js.map
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -27800,75 +27900,6 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ../../packages/action-kit/dist/engine/platform-clock.js
-
-// The platform's time, handed to a step that talks to an emulator: the emulator runs faster than
-// real time (`cwp-emulator --speed 60`, `cwp rehearse`, the demo), and a step that counted this
-// machine's time would plan its first poll from a service's history (platform seconds) and sleep
-// that long here, time out in real minutes, read logs of "the last 5 minutes" hours before the
-// platform's now, and print a 27-second run as "3s". Given where the emulator's time stood at a
-// moment of this machine's and how fast it runs, the step's clock is the emulator's. A real
-// platform hands none: its time is this machine's.
-/** The variable a step finds the platform's time in (JSON: `{ at, realAt, speed }`). */
-const PLATFORM_CLOCK = "CWP_PLATFORM_CLOCK";
-/** The clock PLATFORM_CLOCK hands in `env`, or undefined where none is handed. */
-function handedClock(env = process.env) {
-    const text = env[PLATFORM_CLOCK];
-    if (text === undefined || text === "")
-        return undefined;
-    let time;
-    try {
-        time = JSON.parse(text);
-    }
-    catch { }
-    const { at, realAt, speed } = time ?? {};
-    if (![at, realAt, speed].every((n) => typeof n === "number" && Number.isFinite(n)) ||
-        !(speed > 0))
-        throw new Error(`${PLATFORM_CLOCK} must be a JSON object of numbers at, realAt and speed (above 0)`);
-    return spedUpClock(time);
-}
-/**
- * Where the emulator at `apiUrl` says its clock stands and how fast it runs (its control plane's
- * `GET /_emulator/clock`), asked only of a URL on this machine, where an emulator is: a real
- * platform is never asked. Undefined where none answers so (a real platform behind a local proxy).
- */
-async function emulatorTime(apiUrl) {
-    if (!URL.canParse(apiUrl))
-        return undefined;
-    const url = new URL(apiUrl);
-    if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname))
-        return undefined;
-    const stop = new AbortController();
-    try {
-        const askedAt = Date.now();
-        const response = await fetch(new URL("/_emulator/clock", url), {
-            signal: AbortSignal.any([stop.signal, AbortSignal.timeout(2_000)]),
-        });
-        if (!response.ok || !response.body)
-            return undefined;
-        // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
-        let text = "";
-        for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-            text += chunk;
-            if (text.length > MAX_ANSWER)
-                return undefined;
-        }
-        const { now, speed } = JSON.parse(text);
-        const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
-        if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0))
-            return undefined;
-        return { at, realAt: (askedAt + Date.now()) / 2, speed };
-    }
-    catch {
-        return undefined;
-    }
-    finally {
-        stop.abort();
-    }
-}
-/** The most of an answer to `GET /_emulator/clock` read. */
-const MAX_ANSWER = 4096;
-//# sourceMappingURL=platform-clock.js.map
 ;// CONCATENATED MODULE: ../../packages/markdown-text/dist/index.js
 // Text from somewhere else (a platform's names and messages, a user's input) shown in GitHub
 // Markdown: as text, in one line, never as Markdown, HTML, a mention, a reference or a link.

@@ -22,6 +22,7 @@ export {
   warn,
 } from "./engine/host.js";
 export { LogPump, lineText } from "./engine/log-pump.js";
+export { getJson } from "./engine/loopback-json.js";
 export { OUTPUT, type OutputKind } from "./engine/output-kinds.js";
 export { Outputs } from "./engine/outputs.js";
 export { emulatorTime, handedClock, PLATFORM_CLOCK, type PlatformTime } from "./engine/platform-clock.js";

@@ -1,4 +1,5 @@
 import { type Clock, spedUpClock } from "@cwp/client";
+import { getJson } from "./loopback-json.js";
 
 // The platform's time, handed to a step that talks to an emulator: the emulator runs faster than
 // real time (`cwp-emulator --speed 60`, `cwp rehearse`, the demo), and a step that counted this
@@ -44,28 +45,13 @@ export async function emulatorTime(apiUrl: string): Promise<PlatformTime | undef
   if (!URL.canParse(apiUrl)) return undefined;
   const url = new URL(apiUrl);
   if (!/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname)) return undefined;
-  const stop = new AbortController();
-  try {
-    const askedAt = Date.now();
-    const response = await fetch(new URL("/_emulator/clock", url), {
-      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(2_000)]),
-    });
-    if (!response.ok || !response.body) return undefined;
-    // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
-    let text = "";
-    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
-      if (text.length > MAX_ANSWER) return undefined;
-    }
-    const { now, speed } = JSON.parse(text) as { now?: unknown; speed?: unknown };
-    const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
-    if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0)) return undefined;
-    return { at, realAt: (askedAt + Date.now()) / 2, speed };
-  } catch {
-    return undefined;
-  } finally {
-    stop.abort();
-  }
+  const askedAt = Date.now();
+  const answer = await getJson(new URL("/_emulator/clock", url), { timeoutMs: 2_000, maxBytes: MAX_ANSWER });
+  // The emulator's answer is a few dozen bytes: whatever answers more is no emulator, and is not read.
+  const { now, speed } = (answer ?? {}) as { now?: unknown; speed?: unknown };
+  const at = typeof now === "string" ? Date.parse(now) : Number.NaN;
+  if (!Number.isFinite(at) || typeof speed !== "number" || !(speed > 0)) return undefined;
+  return { at, realAt: (askedAt + Date.now()) / 2, speed };
 }
 
 /** The most of an answer to `GET /_emulator/clock` read. */

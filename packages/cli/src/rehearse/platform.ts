@@ -1,11 +1,14 @@
 import { readFile } from "node:fs/promises";
-import { emulatorTime, type PlatformTime } from "@cwp/action-kit/engine";
+import { emulatorTime, getJson, type PlatformTime } from "@cwp/action-kit/engine";
 import { type Clock, spedUpClock, systemClock } from "@cwp/client";
 import { parseWorldFile, startEmulator, WorldFileError } from "@cwp/emulator";
 import { RehearsalInputError } from "./input-error.js";
 
 // The platform a rehearsal's steps act on: the emulator, started here (on a world file of the
 // user's, or the seeded one), or a platform the user names with --api-url.
+
+/** The emulator's fixtures (its tokens among them), read whole: a world's resources, a few MB at most. */
+const FIXTURES_LIMITS = { timeoutMs: 30_000, maxBytes: 64 * 1024 * 1024 };
 
 export interface RehearsalPlatform {
   url: string;
@@ -52,15 +55,17 @@ export async function startRehearsalPlatform(options: {
       throw new RehearsalInputError(`--world ${options.world}: ${error.message}`);
     throw error;
   });
-  const { tokens } = (await (await fetch(new URL("/_emulator/fixtures", emulator.url))).json()) as {
-    tokens: { org: string };
-  };
+  const fixtures = (await getJson(new URL("/_emulator/fixtures", emulator.url), FIXTURES_LIMITS)) as
+    | { tokens?: { org?: string } }
+    | undefined;
+  const token = fixtures?.tokens?.org;
+  if (token === undefined) throw new Error(`the emulator at ${emulator.url} did not give its tokens`);
   // Where its time stands now, read from it: our steps' clock starts there and runs as fast.
   const time = await emulatorTime(emulator.url);
   if (!time) throw new Error(`the emulator at ${emulator.url} did not say where its clock stands`);
   return {
     url: emulator.url,
-    token: tokens.org,
+    token,
     time,
     clock: spedUpClock(time),
     description: `the emulator at ${emulator.url}${options.world ? ` with ${options.world}` : " (its seeded world)"}, ${options.speed}× time`,
