@@ -8,7 +8,7 @@ import { runCli } from "./run-cli.js";
 
 // `cwp rehearse` as a user runs it from the clone: every example workflow, for each event it runs
 // on, against the emulator on examples/world.yaml, with the verdicts the examples' own tests reach
-// through the bundles (examples/test/examples.test.ts); then what a runner would
+// through the bundles (examples/test/examples*.test.ts); then what a runner would
 // refuse, secrets, and bad input. Each rehearsal starts its own emulator, so they run side by side.
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
