@@ -6,7 +6,8 @@ import { harnessPlatform, leakedSecrets, type RunOptions, runBundle } from "@cwp
 import { expect } from "vitest";
 
 // What the usage-report test files share (usage-report.test.ts, report-comments.test.ts,
-// report-inputs.test.ts): one emulator per file, and the step run as the runner runs it.
+// report-inputs.test.ts, report-platform.test.ts): one emulator per file (each calls
+// `platform.use()` at its top), and the step run as the runner runs it.
 
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
 export const platform = harnessPlatform({ speed: 0 });
