@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { harnessPlatform, type TestPlatform } from "@cwp/action-testing";
 
-// What fetch-logs' test files share (fetch-logs.test.ts, fail-on-regex.test.ts): one emulator per
-// file (each calls `platform.use()` at its top), its clock stopped, and the work whose logs they read.
+// What fetch-logs' test files share (fetch-logs.test.ts, fetch-logs-ranges.test.ts,
+// fail-on-regex.test.ts): one emulator per file (each calls `platform.use()` at its top), its clock
+// stopped, and the work whose logs they read.
 
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
 export const platform = harnessPlatform({ speed: 0 });
