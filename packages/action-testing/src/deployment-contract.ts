@@ -43,19 +43,21 @@ function earlier(
 /**
  * `cases`: "work", the cases where the recorder meets the action's own work (a start, a failure, a
  * cancel that aborts, a timeout, nothing sent without the permission), which every action runs;
- * "github", the recorder's dealings with GitHub alone (its pages, retries, rate limits, lost
- * answers, inputs, summary), one code path in action-kit whatever the work, which one action runs
- * through its bundle (run-template), in a file of its own beside the other. Each bundle ran all
+ * "github", the recorder's dealings with GitHub alone (its pages, inputs, summary, environments)
+ * and "github-faults", GitHub failing it (rate limits, 502s, hangs, lost answers, garbage): one code
+ * path in action-kit whatever the work, which one action runs through its bundle (run-template),
+ * each in a file of its own beside the other. Each bundle ran all
  * 25 before: 125 bundle runs, the test stage's largest share of CPU.
  */
 export function deploymentContract(
   spec: ContractSpec,
-  { cases = "work" }: { cases?: "work" | "github" } = {},
+  { cases = "work" }: { cases?: "work" | "github" | "github-faults" } = {},
 ): void {
   const { platform, run, failureMessage } = contractHarness(spec);
   const skip = (() => {}) as unknown as typeof it;
   const workCase = cases === "work" ? it : skip;
   const githubCase = cases === "github" ? it : skip;
+  const faultCase = cases === "github-faults" ? it : skip;
   describe("GitHub deployment", () => {
     // Every request the step made is one GitHub would take.
     const github = useGitHubStandIn(GITHUB_TOKEN);
@@ -174,7 +176,7 @@ export function deploymentContract(
       expect(result.outputs["deployment-id"]).toBe("");
     });
 
-    githubCase(
+    faultCase(
       "keeps the work's result when GitHub refuses to record a status, naming the deployment",
       async () => {
         github().fail({
@@ -298,7 +300,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "timeout bounds the step when GitHub hangs on every status",
       async () => {
         github().fail({
@@ -315,7 +317,7 @@ export function deploymentContract(
       20_000,
     );
 
-    githubCase(
+    faultCase(
       "records the final status through GitHub's 502 (retried), leaving nothing in progress",
       async () => {
         github().fail({
@@ -331,7 +333,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "waits out GitHub's secondary rate limit (retry-after), and says a spent rate limit as one",
       async () => {
         github().fail({
@@ -360,7 +362,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "reads absurd rate-limit headers as not said: the work's result kept, told as a rate limit",
       async () => {
         const absurd: Array<Record<string, string>> = [
@@ -411,7 +413,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "takes over a deployment GitHub made although its answer was lost (a 502 after, or garbage)",
       async () => {
         for (const lost of [{ status: 502, after: true }, { raw: "<html>502 Bad Gateway</html>" }]) {
@@ -430,7 +432,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "creates the deployment once more when a 502 came before GitHub made it, and only then",
       async () => {
         github().fail({ operationId: "repos/create-deployment", status: 502 });
@@ -441,7 +443,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase(
+    faultCase(
       "when every creation's answer is lost, starts nothing and leaves nothing GitHub made pending",
       async () => {
         github().fail({ operationId: "repos/create-deployment", status: 502, after: true, times: 3 });
@@ -455,7 +457,7 @@ export function deploymentContract(
       },
     );
 
-    githubCase("takes GitHub's garbage for no answer: a success kept", async () => {
+    faultCase("takes GitHub's garbage for no answer: a success kept", async () => {
       github().fail({ operationId: "repos/list-deployments", raw: "{not json" });
       const listed = await deploy({ inputs: { environment: "production" } });
       expect(listed.code, listed.stdout).toBe(0);
