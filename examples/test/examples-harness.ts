@@ -10,9 +10,9 @@ import { type Rehearsal, rehearse } from "./rehearse-bundles.js";
 // that matches them (examples/world.yaml): our steps run their committed bundles, GitHub is the
 // stand-in that checks every request against GitHub's description. Only the API URL changes.
 
-export const root = fileURLToPath(new URL("../../", import.meta.url));
+const root = fileURLToPath(new URL("../../", import.meta.url));
 export const workflow = (name: string) => `${root}examples/workflows/${name}`;
-export const GITHUB_TOKEN = "ghs_examples_workflow_token";
+const GITHUB_TOKEN = "ghs_examples_workflow_token";
 /** A commit the stand-in knows (branch feature/checkout's head). */
 export const HEAD_SHA = "89abcdef0123456789abcdef0123456789abcdef";
 
