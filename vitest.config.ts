@@ -42,7 +42,7 @@ export default defineConfig({
   test: {
     ...projectTest,
     root,
-    include: folders.map((dir) => join(dir, projectTest.include[0] ?? "")),
+    include: folders.flatMap((dir) => projectTest.include.map((glob) => join(dir, glob))),
     maxWorkers: poolSize,
     sequence: { sequencer: SlowestFirst },
     reporters: [...reporters],
