@@ -120,32 +120,37 @@ const page = JSON.stringify({
   pagination: { hasNextPage: true, count: 100, unit: "resources" },
 });
 /**
- * Microseconds of this thread's CPU time to `JSON.parse` the drill-down page, to parse and validate
- * it as the client does, and to parse and validate it with zod alone; medians of rounds. CPU time,
- * not wall time: another process's load preempts the thread without adding to it, so the ratio
- * holds on a busy machine (by wall time it went past 1.5 beside the other bench files; idle it reads 1.04).
+ * Microseconds to `JSON.parse` the drill-down page, to parse and validate it as the client does,
+ * and to parse and validate it with zod alone (medians); and `validateRatio`, the client's parse
+ * and validation over `JSON.parse` alone. The three take turns of ten pages each (under a
+ * millisecond), and the ratio is the median of the turns' own: load from other processes falls on
+ * one turn and then another, never on one contender for long. Rounds of 2,000 pages each read
+ * ratios from 0.69 to 1.25 beside two busy loops by thread CPU time (which also stretches there:
+ * caches, a preempted vCPU; and it counts in 4 ms ticks on this machine, too coarse for short
+ * turns), and 1.61 once in CI; turns read 1.02-1.04 idle and beside two busy loops alike.
  */
-export function measureParse(iterations = 2_000, rounds = 5) {
+export function measureParse(batch = 10, turns = 1000) {
   const time = (fn: () => unknown) => {
-    for (let i = 0; i < 200; i++) fn();
-    const started = process.threadCpuUsage();
-    for (let i = 0; i < iterations; i++) fn();
-    const { user, system } = process.threadCpuUsage(started);
-    return (user + system) / iterations;
+    const started = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    return ((performance.now() - started) * 1000) / batch;
   };
   const where = { method: "GET", path: "/v1/billing/invoices/in_2026_10", status: 200 };
-  const parseOnly: number[] = [];
-  const parseAndValidate: number[] = [];
-  const parseAndZod: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    parseOnly.push(time(() => JSON.parse(page)));
-    parseAndValidate.push(time(() => parseResponse(invoiceDetailResponse, JSON.parse(page), where)));
-    parseAndZod.push(time(() => invoiceDetailResponse.parse(JSON.parse(page))));
-  }
+  const parseOnly = () => JSON.parse(page);
+  const parseAndValidate = () => parseResponse(invoiceDetailResponse, JSON.parse(page), where);
+  const parseAndZod = () => invoiceDetailResponse.parse(JSON.parse(page));
+  for (let warm = 0; warm < 4; warm++) [parseOnly, parseAndValidate, parseAndZod].forEach(time);
+  const rows = Array.from({ length: turns }, () => ({
+    parse: time(parseOnly),
+    validate: time(parseAndValidate),
+    zod: time(parseAndZod),
+  }));
+  const micros = (key: "parse" | "validate" | "zod") => Number(median(rows.map((r) => r[key])).toFixed(1));
   return {
     drillDownPageBytes: page.length,
-    jsonParseMicros: Number(median(parseOnly).toFixed(1)),
-    jsonParseAndValidateMicros: Number(median(parseAndValidate).toFixed(1)),
-    jsonParseAndZodParseMicros: Number(median(parseAndZod).toFixed(1)),
+    jsonParseMicros: micros("parse"),
+    jsonParseAndValidateMicros: micros("validate"),
+    jsonParseAndZodParseMicros: micros("zod"),
+    validateRatio: Number(median(rows.map((r) => r.validate / r.parse)).toFixed(3)),
   };
 }

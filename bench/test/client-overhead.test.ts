@@ -18,9 +18,6 @@ describe("client overhead", () => {
 
   it("validates a drill-down page in at most 1.5 times what JSON.parse alone takes", () => {
     const measured = measureParse();
-    expect(
-      measured.jsonParseAndValidateMicros / measured.jsonParseMicros,
-      JSON.stringify(measured),
-    ).toBeLessThanOrEqual(1.5);
+    expect(measured.validateRatio, JSON.stringify(measured)).toBeLessThanOrEqual(1.5);
   });
 });
