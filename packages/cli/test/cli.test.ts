@@ -9,7 +9,8 @@ import { runCli } from "./run-cli.js";
 
 useCliHarness();
 
-// `cwp <operation>` against the emulator (its flags and --help: cli-flags.test.ts);
+// `cwp <operation>` against the emulator (its flags and --help: cli-flags.test.ts; how it ends when
+// the work fails or a signal comes: cli-endings.test.ts);
 // `cwp --version` and `cwp emulator` (cli-harness.ts runs them).
 
 describe("cwp: each operation against the emulator", () => {
@@ -39,33 +40,6 @@ describe("cwp: each operation against the emulator", () => {
       expect(result.stderr).toContain("Nothing was sent");
       expect(await platform.requests()).toEqual([]);
     });
-
-    if (op.outcome)
-      it(`${name}: exits 1 when the work concludes unsuccessfully`, async () => {
-        await platform.control("POST", "outcomes", { kind: op.outcome, succeed: false, durationSeconds: 5 });
-        const result = await cwp([name, ...argsOf(name)]);
-        expect(result.code).toBe(EXIT_CODES.failed);
-        expect(result.stderr).toMatch(/error: .+ ended \S+/);
-      });
-
-    if (op.outcome && op.start)
-      it(`${name}: exits 130 on SIGINT, ${op.abort ? "after aborting the work" : "saying it may still run"}`, async () => {
-        await platform.control("POST", "outcomes", { kind: op.outcome, durationSeconds: 36_000 });
-        const result = await cwp([name, ...argsOf(name)], {
-          cancelWhen: (printed) => printed.includes("Started "),
-        });
-        expect(result.code).toBe(EXIT_CODES.cancelled);
-        expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(9000);
-        const aborts = op.abort
-          ? (await platform.requests()).filter((r) => r.method !== "GET" && op.abort?.test(r.path))
-          : [];
-        expect(aborts).toHaveLength(op.abort ? 1 : 0);
-        expect(result.stderr).toMatch(op.abort ? /aborted on the platform/ : /may still be running/);
-        // In a terminal's words: a signal cancelled it, not a workflow.
-        expect(result.stderr).toMatch(/cancelled by a signal \(Ctrl-C or SIGTERM\)/i);
-        expect(result.stderr).not.toMatch(/workflow/i);
-        expect(await posts(op.start ?? "")).toHaveLength(1);
-      });
   }
 });
 
