@@ -10,8 +10,8 @@ import { afterAll, beforeAll, expect } from "vitest";
 
 // What the FOCUS dataset tests share: the emulator at scale, DuckDB, the action run that writes the
 // files, and the rules of FOCUS checked on them. The tests: focus-dataset.test.ts and
-// focus-scopes.test.ts (focus.csv and focus.parquet), focus-partitioned.test.ts (focus/ by billing
-// period), side by side.
+// focus-scopes.test.ts (focus.csv and focus.parquet), focus-partitioned.test.ts and
+// focus-partitioned-less.test.ts (focus/ by billing period), side by side.
 // The FOCUS dataset as a FinOps tool loads it: the built action writes focus.csv and
 // focus.parquet against the emulator, DuckDB reads both, and the rules of FOCUS 1.2 and of 1.3 are
 // checked on each (the files declare 1.3 and keep the columns 1.3 deprecates, so that a 1.2 reader
