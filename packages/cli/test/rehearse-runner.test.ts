@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { job, onPath, printed, rehearse, userMachine } from "./rehearse-machine.js";
 
 // `cwp rehearse --run-shell` runs a job's `run:` steps as GitHub's runner runs them on Linux (its
-// actions: rehearse-runner-actions.test.ts). Each case states GitHub's documented outcome and
-// cites its page; a job that fails on GitHub fails here.
+// actions and jobs: rehearse-runner-actions.test.ts, rehearse-runner-jobs.test.ts). Each case
+// states GitHub's documented outcome and cites its page; a job that fails on GitHub fails here.
 
 const SYNTAX = "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax";
 const VARIABLES = "https://docs.github.com/en/actions/reference/workflows-and-actions/variables";
