@@ -10,8 +10,8 @@ import { cwp, env, OPS, platform, posts, useCliHarness } from "./cli-harness.js"
 useCliHarness();
 
 // `cwp <operation>`: what it prints where: pipes that close, --json, flags (cli-harness.ts runs it;
-// exit codes and secrets: cli-exit-codes.test.ts; usage-report's output: cli-usage-report.test.ts;
-// the token's mistakes: cli-connection.test.ts).
+// exit codes: cli-exit-codes.test.ts; secrets and escapes never printed: cli-secrets.test.ts;
+// usage-report's output: cli-usage-report.test.ts; the token's mistakes: cli-connection.test.ts).
 
 describe("cwp: pipes, --json and flags", () => {
   const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
