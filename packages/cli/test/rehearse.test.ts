@@ -167,7 +167,7 @@ describe.concurrent("cwp rehearse: the example workflows against examples/world.
     });
 });
 
-// Alone, after the others: it looks for the steps' processes left on the machine.
+// After the examples, not beside them: how soon a stop ends is timed (within 10 s of SIGINT).
 describe("cwp rehearse: stopped", () => {
   it("on SIGINT ends every step's process, and itself", { timeout: 60_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "cwp-rehearse-stop-"));
@@ -183,12 +183,20 @@ describe("cwp rehearse: stopped", () => {
     });
     expect(result.cancelledAt).toBeDefined();
     expect(result.endedAt - (result.cancelledAt ?? 0)).toBeLessThan(10_000);
-    // No step of it is left running.
+    // No step of it is left running: a run-template step of this rehearsal, known by the folder
+    // it was given (other files' rehearsals run beside this one, with steps of their own).
+    const folder = /files the steps write go to (\S+)/.exec(result.stdout)?.[1];
+    expect(folder, result.stdout).toBeDefined();
     const left = [];
     for (const pid of await readdir("/proc"))
       if (/^\d+$/.test(pid)) {
         const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-        if (cmdline.includes(`cwp.js\0run-template\0--json`)) left.push(cmdline);
+        const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+        if (
+          cmdline.includes(`cwp.js\0run-template\0--json`) &&
+          `\0${environ}`.includes(`\0RUNNER_TEMP=${folder}\0`)
+        )
+          left.push(cmdline);
       }
     expect(left).toEqual([]);
     expect(result.stdout).toMatch(/│ .*cancelled/);
