@@ -1,14 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  leakedSecrets,
-  PERSONAL_TOKEN,
-  READ_ONLY_TOKEN,
-  startForwardProxy,
-  useGitHubStandIn,
-} from "@cwp/action-testing";
+import { leakedSecrets, PERSONAL_TOKEN, READ_ONLY_TOKEN, startForwardProxy } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
-import { GITHUB_TOKEN, platform, report } from "./report-harness.js";
+import { platform, report, useCommentsGitHub } from "./report-harness.js";
 
 platform.use();
 
@@ -17,9 +11,7 @@ platform.use();
 // whose comment it edits: report-comments.test.ts; report-harness.ts runs the step).
 
 describe("usage-report: comments, GitHub failing it", () => {
-  // Every request the report made is one GitHub would take.
-  const github = useGitHubStandIn(GITHUB_TOKEN);
-  const env = () => ({ GITHUB_API_URL: github().url });
+  const { github, env } = useCommentsGitHub();
 
   it("one comment and one issue whatever GitHub answered their creation: a 502 after it made them, a 502 before", async () => {
     await platform.reset();

@@ -1,16 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  APP_BOT,
-  APP_TOKEN,
-  leakedSecrets,
-  PERSON,
-  PERSONAL_TOKEN,
-  useGitHubStandIn,
-  WORKFLOW_BOT,
-} from "@cwp/action-testing";
+import { APP_BOT, APP_TOKEN, leakedSecrets, PERSON, PERSONAL_TOKEN, WORKFLOW_BOT } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
-import { GITHUB_TOKEN, platform, report } from "./report-harness.js";
+import { platform, report, useCommentsGitHub } from "./report-harness.js";
 
 platform.use();
 
@@ -18,9 +10,7 @@ platform.use();
 // failing it: report-comments-github.test.ts; report-harness.ts runs the step).
 
 describe("usage-report: comments", () => {
-  // Every request the report made is one GitHub would take.
-  const github = useGitHubStandIn(GITHUB_TOKEN);
-  const env = () => ({ GITHUB_API_URL: github().url });
+  const { github, env } = useCommentsGitHub();
 
   it("creates one sticky comment on the pull request, then updates it in place", async () => {
     await platform.reset();

@@ -2,12 +2,19 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { harnessPlatform, leakedSecrets, type RunOptions, runBundle } from "@cwp/action-testing";
+import {
+  harnessPlatform,
+  leakedSecrets,
+  type RunOptions,
+  runBundle,
+  useGitHubStandIn,
+} from "@cwp/action-testing";
 import { expect } from "vitest";
 
 // What the usage-report test files share (usage-report.test.ts, report-comments.test.ts,
-// report-inputs.test.ts, report-platform.test.ts): one emulator per file (each calls
-// `platform.use()` at its top), and the step run as the runner runs it.
+// report-comments-github.test.ts, report-inputs.test.ts, report-platform.test.ts): one emulator per
+// file (each calls `platform.use()` at its top), the step run as the runner runs it, and the
+// comment tests' stand-in GitHub.
 
 export const actionDir = fileURLToPath(new URL("..", import.meta.url));
 export const platform = harnessPlatform({ speed: 0 });
@@ -18,6 +25,16 @@ export const DAY = 86_400;
  */
 export const WHOLE_HOURS = { period: "last-7-days" };
 export const GITHUB_TOKEN = "ghs_stand_in_token_0123456789";
+/**
+ * A stand-in GitHub for a file's comment tests (called in its describe: it arms the stand-in's
+ * hooks), and the environment a step reaches it with. Every request the report made is one GitHub
+ * would take.
+ */
+export function useCommentsGitHub() {
+  const github = useGitHubStandIn(GITHUB_TOKEN);
+  return { github, env: () => ({ GITHUB_API_URL: github().url }) };
+}
+
 export let dirs = 0;
 export const outDir = () => {
   dirs += 1;
