@@ -3,16 +3,15 @@ import { once } from "node:events";
 import { machineEnv, startOtherSite } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { BIN, cwp, env, OPS, platform, useCliHarness } from "./cli-harness.js";
+import { BIN, BUILD, cwp, env, platform, useCliHarness } from "./cli-harness.js";
 
 useCliHarness();
 
 // `cwp <operation>`: connection mistakes said before anything is sent (cli-harness.ts runs it).
 
 describe("cwp: connection mistakes, said before anything is sent", () => {
-  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
   it("reports a missing token and a missing URL together", async () => {
-    const result = await cwp([...build], { env: { CWP_API_TOKEN: "", CWP_API_URL: "" } });
+    const result = await cwp([...BUILD], { env: { CWP_API_TOKEN: "", CWP_API_URL: "" } });
     expect(result.code).toBe(EXIT_CODES.input);
     expect(result.stderr).toContain("--api-token: is required");
     expect(result.stderr).toContain("--api-url: is required");
@@ -20,7 +19,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
   });
 
   it("says a URL that already ends in /v1 is one /v1 too many", async () => {
-    const result = await cwp([...build], { env: { CWP_API_URL: `${platform.url}/v1/` } });
+    const result = await cwp([...BUILD], { env: { CWP_API_URL: `${platform.url}/v1/` } });
     expect(result.code).toBe(EXIT_CODES.input);
     expect(result.stderr).toContain("--api-url: must be the API's base URL, without the /v1 at its end");
     expect(await platform.requests()).toEqual([]);
@@ -28,7 +27,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
 
   it("says https against the emulator's plain http is the wrong scheme, naming the URL to use; nothing started", async () => {
     const http = new URL(platform.url);
-    const result = await cwp([...build], { env: { CWP_API_URL: `https://${http.host}` } });
+    const result = await cwp([...BUILD], { env: { CWP_API_URL: `https://${http.host}` } });
     expect(result.code).toBe(EXIT_CODES.failed);
     expect(result.stderr).toContain(`speaks plain http, not https; is the API URL http://${http.host}?`);
     expect(result.stderr).toContain("no connection was made");
@@ -49,14 +48,14 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
       const site = await startOtherSite(status, headers, answer);
       const { url } = site;
       try {
-        const result = await cwp([...build], { env: { CWP_API_URL: url } });
+        const result = await cwp([...BUILD], { env: { CWP_API_URL: url } });
         expect(result.code).toBe(EXIT_CODES.failed);
         expect(result.stderr).toContain(
           `${url} is not the API: check the API URL (api-url / CWP_API_URL). Nothing was started there`,
         );
         expect(result.stderr).not.toMatch(/outcome is unknown|may have acted/);
         // --json says the same, and no build.
-        const json = await cwp([...build, "--json"], { env: { CWP_API_URL: url } });
+        const json = await cwp([...BUILD, "--json"], { env: { CWP_API_URL: url } });
         expect(json.code).toBe(EXIT_CODES.failed);
         expect(JSON.parse(json.stdout.trim())).toMatchObject({
           "build-id": null,
@@ -74,13 +73,13 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
     // before it, the first poll went at once, and the test raced it: red once on a loaded machine.)
     for (let i = 0; i < 3; i++) {
       await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 600 });
-      expect((await cwp([...build, "--wait", "false"])).code).toBe(0);
+      expect((await cwp([...BUILD, "--wait", "false"])).code).toBe(0);
     }
     await platform.control("POST", "clock", { advanceSeconds: 1200 });
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
     await platform.control("DELETE", "requests");
     // In a terminal (a pseudo-terminal from `script`), the wait's line is drawn as it begins.
-    const command = [process.execPath, BIN, ...build, "--timeout", "30m"].map((w) => `'${w}'`).join(" ");
+    const command = [process.execPath, BIN, ...BUILD, "--timeout", "30m"].map((w) => `'${w}'`).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], {
       env: { ...machineEnv(), HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env() },
       stdio: ["ignore", "pipe", "pipe"],
@@ -131,7 +130,7 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
   });
 
   it("refuses an API token a header cannot carry: exit code 2 naming it, nothing sent", async () => {
-    const result = await cwp(build, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
+    const result = await cwp(BUILD, { env: { CWP_API_TOKEN: "cwp_token\nX-Injected: 1" } });
     expect(result.code).toBe(EXIT_CODES.input);
     expect(result.stderr).toContain("error: --api-token: must be text an HTTP header can carry");
     expect(await platform.requests()).toEqual([]);
@@ -140,9 +139,9 @@ describe("cwp: connection mistakes, said before anything is sent", () => {
   it("warns that the token travels unencrypted to plain http on another machine, not on this one", async () => {
     // 0.0.0.0 is not a loopback name, yet a connection to it stays on this machine (refused at
     // once): the warning comes before any request, and nothing leaves the machine.
-    const remote = await cwp([...build, "--timeout", "1s"], { env: { CWP_API_URL: "http://0.0.0.0:9" } });
+    const remote = await cwp([...BUILD, "--timeout", "1s"], { env: { CWP_API_URL: "http://0.0.0.0:9" } });
     expect(remote.stderr).toContain("plain http to another machine: the API token travels unencrypted");
-    const local = await cwp(build);
+    const local = await cwp(BUILD);
     expect(local.code).toBe(0);
     expect(local.stderr).not.toContain("unencrypted");
   });

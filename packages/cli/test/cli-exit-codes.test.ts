@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { cwp, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
+import { BUILD, cwp, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
 
 useCliHarness();
 
@@ -8,12 +8,10 @@ useCliHarness();
 // cli-output.test.ts; what it never prints: cli-secrets.test.ts).
 
 describe("cwp: exit codes", () => {
-  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
-
   // The CLI counts the emulator's time (30× here): `--timeout 90s` is 3 s of this machine's.
   it("exits 3 when --timeout passes, after aborting the build", async () => {
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const result = await cwp([...build, "--timeout", "90s"]);
+    const result = await cwp([...BUILD, "--timeout", "90s"]);
     expect(result.code).toBe(EXIT_CODES.timeout);
     expect(result.stderr).toMatch(/did not conclude within 1m 30s.*aborted on the platform/);
   });
@@ -34,11 +32,11 @@ describe("cwp: exit codes", () => {
     // and half again, in the CLI's own words (the flag): never the day's 36h.
     const advice =
       /The timeout \(1m 30s\) is shorter than builds of service web usually take \(2m 0s, the median of the last 5\): set --timeout [34]m\./;
-    const text = await cwp([...build, "--timeout", "90s"]);
+    const text = await cwp([...BUILD, "--timeout", "90s"]);
     expect(text.code).toBe(EXIT_CODES.timeout);
     expect(text.stderr).toMatch(advice);
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 36_000 });
-    const json = await cwp([...build, "--timeout", "90s", "--json"]);
+    const json = await cwp([...BUILD, "--timeout", "90s", "--json"]);
     expect(json.code).toBe(EXIT_CODES.timeout);
     expect(JSON.parse(json.stdout.trim()).error.message).toMatch(advice);
   });
@@ -50,7 +48,7 @@ describe("cwp: exit codes", () => {
       status: 503,
       after: true,
     });
-    const result = await cwp(build);
+    const result = await cwp(BUILD);
     expect(result.code).toBe(EXIT_CODES.unknown);
     expect(result.stderr).toMatch(/outcome is unknown/);
     expect(await posts("/v1/projects/platform-web/services/web/build")).toHaveLength(1);
@@ -73,13 +71,13 @@ describe("cwp: exit codes", () => {
       durationSeconds: 0,
       logLines: ["cloned", "pushed"],
     });
-    const result = await cwp(build);
+    const result = await cwp(BUILD);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/cloned[\s\S]*pushed/);
   });
 
   it("refuses an unknown flag as bad input: exit code 2, not the 1 of work that failed, nothing sent", async () => {
-    const result = await cwp([...build, "--brnach", "main"]);
+    const result = await cwp([...BUILD, "--brnach", "main"]);
     expect(result.code).toBe(EXIT_CODES.input);
     expect(result.stderr).toContain("unknown option '--brnach'");
     expect(await platform.requests()).toEqual([]);
@@ -87,14 +85,14 @@ describe("cwp: exit codes", () => {
 
   it("goes on waiting when a reader closes stdout (| grep -m1 Started): not a cancel, the exit code says how the work ended, no EPIPE trace", async () => {
     await platform.control("POST", "outcomes", { kind: "build", durationSeconds: 90 });
-    const ok = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
+    const ok = await cwp(BUILD, { closeStdoutWhen: (printed) => printed.includes("Started ") });
     expect(ok.code, ok.stderr).toBe(EXIT_CODES.success);
     expect(ok.stderr).not.toMatch(/EPIPE| {4}at /);
     expect((await platform.requests()).filter((r) => r.method === "DELETE")).toEqual([]);
     // And a build that fails after the reader left still exits 1.
     await platform.reset();
     await platform.control("POST", "outcomes", { kind: "build", succeed: false, durationSeconds: 90 });
-    const failed = await cwp(build, { closeStdoutWhen: (printed) => printed.includes("Started ") });
+    const failed = await cwp(BUILD, { closeStdoutWhen: (printed) => printed.includes("Started ") });
     expect(failed.code).toBe(EXIT_CODES.failed);
     expect(failed.stderr).not.toMatch(/EPIPE| {4}at /);
   });
@@ -109,7 +107,7 @@ describe("cwp: exit codes", () => {
       status: 503,
       times: 10_000,
     });
-    const result = await cwp([...build, "--timeout", "5m"]);
+    const result = await cwp([...BUILD, "--timeout", "5m"]);
     expect(result.code, result.stderr).toBe(EXIT_CODES.failed);
     expect(result.stderr).toMatch(
       /error: Build \S+ of service web in project platform-web could not be followed to its end \(build \S+ could not be read: all \d+ of its status reads failed \(503 to each\) up to the deadline, the platform's fault rather than the work's time\)/,

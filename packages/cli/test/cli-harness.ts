@@ -105,6 +105,9 @@ export const argsOf = (name: string) => {
   return args;
 };
 
+/** `cwp trigger-build` with the arguments that build the emulator's service: what most CLI cases run. */
+export const BUILD = ["trigger-build", ...argsOf("trigger-build")];
+
 export const STARTS_WORK = new Set([
   "trigger-build",
   "run-job",

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { machineEnv } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { cwp, env, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
+import { BUILD, cwp, env, OPS, platform, posts, useCliHarness } from "./cli-harness.js";
 
 useCliHarness();
 
@@ -14,8 +14,6 @@ useCliHarness();
 // usage-report's output: cli-usage-report.test.ts; the token's mistakes: cli-connection.test.ts).
 
 describe("cwp: pipes, --json and flags", () => {
-  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
-
   it("ends quietly when the reader of its help or version closes the pipe (| head -1): every command, exit 0, no EPIPE trace", async () => {
     const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
     const commands = [
@@ -71,7 +69,7 @@ describe("cwp: pipes, --json and flags", () => {
     const bin = fileURLToPath(new URL("../bin/cwp.js", import.meta.url));
     const shell = spawn(
       "bash",
-      ["-c", 'node "$CWP_BIN" "$@" 2>&1 | head -1; echo "cwp exited $PIPESTATUS"', "cwp", ...build],
+      ["-c", 'node "$CWP_BIN" "$@" 2>&1 | head -1; echo "cwp exited $PIPESTATUS"', "cwp", ...BUILD],
       {
         env: {
           ...process.env,
@@ -94,7 +92,7 @@ describe("cwp: pipes, --json and flags", () => {
 
   it("with --json, every failure is one JSON object on stdout, a value the run does not have as null: an unknown flag, bad input, failed work", async () => {
     const none = { "build-id": null, status: null, image: null, sha: null, branch: null };
-    const unknown = await cwp([...build, "--brnach", "main", "--json"]);
+    const unknown = await cwp([...BUILD, "--brnach", "main", "--json"]);
     expect(unknown.code).toBe(EXIT_CODES.input);
     expect(JSON.parse(unknown.stdout)).toEqual({
       ...none,
@@ -106,13 +104,13 @@ describe("cwp: pipes, --json and flags", () => {
         message: "unknown option '--brnach'\n(Did you mean --branch?)",
       },
     });
-    const bad = await cwp([...build, "--sha", "abc", "--json"]);
+    const bad = await cwp([...BUILD, "--sha", "abc", "--json"]);
     expect(bad.code).toBe(EXIT_CODES.input);
     expect(JSON.parse(bad.stdout).error).toMatchObject({ kind: "input", exitCode: EXIT_CODES.input });
     expect(JSON.parse(bad.stdout).error.message).toContain("--sha");
     expect(JSON.parse(bad.stdout)).toMatchObject({ ...none, concluded: false, success: false });
     await platform.control("POST", "outcomes", { kind: "build", succeed: false, durationSeconds: 5 });
-    const failed = await cwp([...build, "--json"]);
+    const failed = await cwp([...BUILD, "--json"]);
     expect(failed.code).toBe(EXIT_CODES.failed);
     const object = JSON.parse(failed.stdout);
     expect(object).toMatchObject({ concluded: true, success: false, error: { kind: "failed", exitCode: 1 } });
@@ -130,7 +128,7 @@ describe("cwp: pipes, --json and flags", () => {
       durationSeconds: 5,
       message,
     });
-    const failed = await cwp([...build, "--json"]);
+    const failed = await cwp([...BUILD, "--json"]);
     expect(failed.code).toBe(EXIT_CODES.failed);
     // No control character but the line's end is written raw.
     expect([...failed.stdout.trimEnd()].filter((c) => c < " " || (c >= "\u007f" && c <= "\u009f"))).toEqual(
@@ -141,7 +139,7 @@ describe("cwp: pipes, --json and flags", () => {
   });
 
   it("answers a typo in three lines: the flag, the closest one, and where the help is", async () => {
-    const result = await cwp([...build, "--projet-id", "shop"]);
+    const result = await cwp([...BUILD, "--projet-id", "shop"]);
     expect(result.code).toBe(EXIT_CODES.input);
     expect(result.stderr.trim().split("\n")).toEqual([
       "error: unknown option '--projet-id'",
@@ -155,17 +153,17 @@ describe("cwp: pipes, --json and flags", () => {
   });
 
   it("takes a flag of KEY=VALUE lines once per line, and refuses any other flag given twice", async () => {
-    const twice = await cwp([...build, "--branch", "dev"]);
+    const twice = await cwp([...BUILD, "--branch", "dev"]);
     expect(twice.code).toBe(EXIT_CODES.input);
     expect(twice.stderr).toContain("--branch takes one value and was given more than once");
     expect(await platform.requests()).toEqual([]);
     // A bare boolean flag after a valued one is a repeat too: waiting was not what was asked.
-    const wait = await cwp([...build, "--wait", "false", "--wait"]);
+    const wait = await cwp([...BUILD, "--wait", "false", "--wait"]);
     expect(wait.code).toBe(EXIT_CODES.input);
     expect(wait.stderr).toContain("--wait takes one value and was given more than once");
     // Refused naming the flag, never quoting a value (which may be a token).
     const tokens = await cwp([
-      ...build,
+      ...BUILD,
       "--api-token",
       "first_token_value",
       "--api-token",
@@ -175,7 +173,7 @@ describe("cwp: pipes, --json and flags", () => {
     expect(`${tokens.stdout}${tokens.stderr}`).not.toMatch(/first_token_value|second_token_value/);
     expect(await platform.requests()).toEqual([]);
     const lines = await cwp([
-      ...build,
+      ...BUILD,
       "--build-arguments",
       "A=1",
       "--build-arguments",

@@ -1,7 +1,7 @@
 import { leakedSecrets } from "@cwp/action-testing";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
-import { asRun, cwp, OPS, platform, results, useCliHarness } from "./cli-harness.js";
+import { asRun, BUILD, cwp, platform, results, useCliHarness } from "./cli-harness.js";
 import { runCli } from "./run-cli.js";
 
 useCliHarness();
@@ -10,13 +10,11 @@ useCliHarness();
 // platform echoes (cli-harness.ts runs it; exit codes: cli-exit-codes.test.ts).
 
 describe("cwp: what it never prints", () => {
-  const build = ["trigger-build", ...(OPS["trigger-build"]?.args ?? [])];
-
   it("takes the token and URL from flags too, and never prints the token or a secret value", async () => {
     const secret = "npm_cli_s3cret_value";
     const result = await runCli(
       [
-        ...build,
+        ...BUILD,
         "--api-token",
         platform.tokens.org,
         "--api-url",
@@ -39,7 +37,7 @@ describe("cwp: what it never prints", () => {
       status: 400,
       body: { error: { status: 400, message: `Invalid build argument NPM_TOKEN=${secret}`, id: "err_echo" } },
     });
-    const text = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`]);
+    const text = await cwp([...BUILD, "--build-arguments", `NPM_TOKEN=${secret}`]);
     expect(text.code).toBe(EXIT_CODES.failed);
     expect(text.stderr).toContain("NPM_TOKEN=***");
     await platform.control("POST", "faults", {
@@ -48,7 +46,7 @@ describe("cwp: what it never prints", () => {
       status: 400,
       body: { error: { status: 400, message: `Invalid build argument NPM_TOKEN=${secret}`, id: "err_echo" } },
     });
-    const json = await cwp([...build, "--build-arguments", `NPM_TOKEN=${secret}`, "--json"]);
+    const json = await cwp([...BUILD, "--build-arguments", `NPM_TOKEN=${secret}`, "--json"]);
     expect(json.code).toBe(EXIT_CODES.failed);
     expect(JSON.parse(json.stdout).error.message).toContain("NPM_TOKEN=***");
     for (const result of [text, json]) expect(leakedSecrets(asRun(result), [secret])).toEqual([]);
@@ -60,7 +58,7 @@ describe("cwp: what it never prints", () => {
       durationSeconds: 5,
       logLines: ["\u001b[2J\u001b[Hwiped", "ok"],
     });
-    const result = await cwp(build);
+    const result = await cwp(BUILD);
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("\u001b[2J");
     expect(result.stdout).toContain("wiped");
