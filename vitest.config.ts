@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { packagesWithTests } from "./scripts/workspace-tests.ts";
+import { packagesWithTests } from "./scripts/workspace-packages.ts";
 import { poolSize, projectTest, reporters } from "./vitest.shared.ts";
 
 // `pnpm test`: every package's tests as one vitest run, in one pool of workers sized to the machine,

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { slowestFiles, tally } from "./test-results.ts";
-import { packagesWithTests } from "./workspace-tests.ts";
+import { packagesWithTests } from "./workspace-packages.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name: string) => join(root, "node_modules/.bin", name);

@@ -1,6 +1,6 @@
-// The workspace's packages that have tests (a `test` script), with their folders: the projects of
-// the root's vitest run (vitest.config.ts), and what `pnpm test --filter=...` may pick among
-// (scripts/test.ts).
+// The workspace's packages that have a given script, with their folders: those with tests are the
+// root's vitest run's (vitest.config.ts) and what `pnpm test --filter=...` may pick among
+// (scripts/test.ts); those with a `typecheck` are what `pnpm typecheck` checks (scripts/typecheck.ts).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,8 +8,8 @@ import { parse } from "yaml";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** pnpm-workspace.yaml's folders (`dir/*` expanded) whose package.json has a `test` script. */
-export function packagesWithTests(): { name: string; dir: string }[] {
+/** pnpm-workspace.yaml's folders (`dir/*` expanded) whose package.json has the script `script`. */
+export function packagesWith(script: string): { name: string; dir: string }[] {
   const { packages } = parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as {
     packages: string[];
   };
@@ -27,6 +27,9 @@ export function packagesWithTests(): { name: string; dir: string }[] {
       name: string;
       scripts?: Record<string, string>;
     };
-    return scripts?.test ? [{ name, dir }] : [];
+    return scripts?.[script] ? [{ name, dir }] : [];
   });
 }
+
+/** The packages with a `test` script. */
+export const packagesWithTests = () => packagesWith("test");
