@@ -5,8 +5,6 @@
 import { fork } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import v8 from "node:v8";
-import { runInNewContext } from "node:vm";
 import { createClient, invoiceDetailResponse } from "@cwp/client";
 import { Agent, request } from "undici";
 // How the client checks a response (in place where it can, else zod); not a public export.
@@ -21,30 +19,22 @@ export interface ThroughputOptions {
 }
 
 /**
- * A round: requests per second of wall time, and the CPU time the process spent on them, every
- * thread (V8 collects garbage on helper threads, and on the main one when those wait for a core),
- * with the round's own garbage collected before it ends, never left to the next round. Another
- * process's load (a busy CI machine) stretches wall time, not that CPU time: beside two busy
- * loops, one run's wall-time ratios spread from 0.7 to 1.5.
+ * A round: requests per second of wall time, and the CPU time the main thread spent on them.
+ * Another process's load (a busy CI machine) stretches wall time, not that thread's CPU time:
+ * beside two busy loops, one run's wall-time ratios spread from 0.7 to 1.5.
  */
 async function throughput(call: () => Promise<unknown>, { requests, concurrency }: ThroughputOptions) {
   let next = 0;
-  collectGarbage();
   const started = performance.now();
-  const cpu = process.cpuUsage();
+  const cpu = process.threadCpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next++ < requests) await call();
     }),
   );
-  const wall = requests / ((performance.now() - started) / 1000);
-  collectGarbage();
-  const { user, system } = process.cpuUsage(cpu);
-  return { wall, cpuSeconds: (user + system) / 1e6 };
+  const { user, system } = process.threadCpuUsage(cpu);
+  return { wall: requests / ((performance.now() - started) / 1000), cpuSeconds: (user + system) / 1e6 };
 }
-
-v8.setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -52,7 +42,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Raw undici and the client in alternating rounds against one loopback endpoint (served by another
  * process). A pair's rounds run seconds apart, so the machine's drift falls on both alike: the
  * wall-time ratio is taken per pair and the median of the pairs reported, beside each contender's
- * best round. `cpuRatio` is raw undici's CPU time over the client's, all rounds
+ * best round. `cpuRatio` is raw undici's main-thread CPU time over the client's, all rounds
  * summed: the client's throughput per CPU second relative to undici's, whatever else the machine
  * runs (what CI asserts).
  */
@@ -85,12 +75,9 @@ export async function measureThroughput(options: ThroughputOptions) {
       pairs.push({ raw: await throughput(raw, options), client: await throughput(typed, options) });
     }
     const ratios = pairs.map((p) => p.client.wall / p.raw.wall);
+    const sum = (side: "raw" | "client") => pairs.reduce((total, p) => total + p[side].cpuSeconds, 0);
     return {
-      cpuRatio: Number(
-        (
-          pairs.reduce((t, p) => t + p.raw.cpuSeconds, 0) / pairs.reduce((t, p) => t + p.client.cpuSeconds, 0)
-        ).toFixed(3),
-      ),
+      cpuRatio: Number((sum("raw") / sum("client")).toFixed(3)),
       rawBestRps: Math.round(Math.max(...pairs.map((p) => p.raw.wall))),
       clientBestRps: Math.round(Math.max(...pairs.map((p) => p.client.wall))),
       medianRatio: Number(median(ratios).toFixed(3)),
