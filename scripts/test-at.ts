@@ -7,10 +7,11 @@
 // not the one a test fixed itself shows here: a test green today and red at another instant.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tally } from "./test-results.ts";
+import { packagesWithTests } from "./workspace-packages.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const AT_ONCE = 3;
@@ -68,18 +69,7 @@ interface Workspace {
   name: string;
   path: string;
 }
-const workspaces = (
-  JSON.parse(
-    execFileSync("pnpm", ["-r", "ls", "--json", "--depth", "-1"], { cwd: root, encoding: "utf8" }),
-  ) as Workspace[]
-).filter((w) => w.path !== root.replace(/\/$/, ""));
-const withTests: Workspace[] = [];
-for (const w of workspaces) {
-  const { scripts } = JSON.parse(await readFile(join(w.path, "package.json"), "utf8")) as {
-    scripts?: Record<string, string>;
-  };
-  if (scripts?.test) withTests.push(w);
-}
+const withTests: Workspace[] = packagesWithTests().map(({ name, dir }) => ({ name, path: join(root, dir) }));
 const unknown = filters.filter((f) => !withTests.some((w) => w.name === f));
 if (unknown.length > 0)
   usage(

@@ -8,8 +8,16 @@ import { parse } from "yaml";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+/** A workspace package: its name, its folder (from the root) and the script it was picked by. */
+export interface WorkspacePackage {
+  name: string;
+  dir: string;
+  /** The text of that script. */
+  script: string;
+}
+
 /** pnpm-workspace.yaml's folders (`dir/*` expanded) whose package.json has the script `script`. */
-export function packagesWith(script: string): { name: string; dir: string }[] {
+export function packagesWith(script: string): WorkspacePackage[] {
   const { packages } = parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as {
     packages: string[];
   };
@@ -27,7 +35,8 @@ export function packagesWith(script: string): { name: string; dir: string }[] {
       name: string;
       scripts?: Record<string, string>;
     };
-    return scripts?.[script] ? [{ name, dir }] : [];
+    const text = scripts?.[script];
+    return text ? [{ name, dir, script: text }] : [];
   });
 }
 
